@@ -1,0 +1,76 @@
+//! The Python binding layer: the only code that knows Python.
+//!
+//! One file per concept, each with a `register` function; this file builds the module, the
+//! exception hierarchy and the argument helpers shared by every concept. Conventions:
+//! - validate Python arguments first and raise `TypeError`/`ValueError` with the argument's name;
+//! - borrow `str` data without copying (abi3-py310 allows it), then release the interpreter
+//!   with `py.allow_threads` for all real work;
+//! - batches run through `crate::parallel::map_items`; a failure in one item becomes a status
+//!   on that item, never a failed batch or a `PanicException`.
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
+create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
+create_exception!(apr_fast, TokenizerError, AprError, "A tokenizer file or vocabulary that cannot be used.");
+
+/// Borrows every item of a list/tuple of `str` without copying the text.
+/// `what` names the argument in the error message.
+pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &str) -> PyResult<Vec<&'py str>> {
+    let items: Vec<&PyAny> = if let Ok(list) = obj.downcast::<PyList>() {
+        list.iter().collect()
+    } else if let Ok(tuple) = obj.downcast::<PyTuple>() {
+        tuple.iter().collect()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a list of str, got {}",
+            obj.get_type().name()?
+        )));
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| borrow_str(item, &format!("{what}[{i}]")))
+        .collect()
+}
+
+/// Borrows one `str` argument without copying; `TypeError` naming the argument otherwise.
+pub(crate) fn borrow_str<'py>(obj: &'py PyAny, what: &str) -> PyResult<&'py str> {
+    match obj.downcast::<PyString>() {
+        Ok(s) => s.to_str().map_err(|_| {
+            PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)"))
+        }),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what} must be str, got {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
+/// Validates an optional `threads` argument (None = environment/CPU default).
+pub(crate) fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
+    match threads {
+        None => Ok(None),
+        Some(n) if n >= 1 => Ok(Some(n as usize)),
+        Some(n) => Err(PyValueError::new_err(format!("threads must be >= 1 or None, got {n}"))),
+    }
+}
+
+/// Number of worker threads a batch call uses when given no `threads` argument.
+#[pyfunction]
+fn default_threads() -> usize {
+    crate::parallel::default_threads()
+}
+
+#[pymodule]
+fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("THREADS_ENV", crate::parallel::THREADS_ENV)?;
+    m.add("AprError", py.get_type::<AprError>())?;
+    m.add("ConfigError", py.get_type::<ConfigError>())?;
+    m.add("TokenizerError", py.get_type::<TokenizerError>())?;
+    m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    Ok(())
+}

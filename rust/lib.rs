@@ -1,0 +1,10 @@
+//! apr-fast: the native core of the Anchor-based Process Reward.
+//!
+//! Data flows one way: text -> sentences -> candidates -> anchor -> reward.
+//! Every module here is pure Rust; `bindings` (feature `python`) is the only one that knows Python.
+
+pub mod parallel;
+pub mod text;
+
+#[cfg(feature = "python")]
+mod bindings;

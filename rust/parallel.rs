@@ -1,0 +1,141 @@
+//! Data-parallel batch execution on a private rayon pool.
+//!
+//! Why a private pool and not rayon's global one: after `fork()` a child process inherits the
+//! pool's bookkeeping but none of its threads, so a child that touched the parent's pool would
+//! wait forever. Each pool is tagged with the pid that built it; a forked child sees a foreign
+//! pid, abandons (leaks) the parent's pools without touching them, and builds its own.
+//!
+//! Thread count: an explicit argument wins, then the `APR_FAST_NUM_THREADS` environment
+//! variable, then the number of CPUs the process may use.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+/// Environment variable that sets the default number of worker threads.
+pub const THREADS_ENV: &str = "APR_FAST_NUM_THREADS";
+
+struct PoolEntry {
+    pid: u32,
+    threads: usize,
+    pool: Arc<rayon::ThreadPool>,
+}
+
+static POOLS: Mutex<Vec<PoolEntry>> = Mutex::new(Vec::new());
+
+/// The thread count used when the caller gives none.
+pub fn default_threads() -> usize {
+    std::env::var(THREADS_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// `requested` if given and positive, else [`default_threads`].
+pub fn resolve_threads(requested: Option<usize>) -> usize {
+    match requested {
+        Some(n) if n > 0 => n,
+        _ => default_threads(),
+    }
+}
+
+fn pool_for(threads: usize) -> Result<Arc<rayon::ThreadPool>, String> {
+    let pid = std::process::id();
+    // Held only to look up or insert an entry, never while work runs.
+    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if pools.iter().any(|p| p.pid != pid) {
+        // We are a forked child: the parent's worker threads do not exist here, and dropping
+        // their pools could wait on them. Leak them deliberately.
+        for entry in pools.drain(..) {
+            std::mem::forget(entry.pool);
+        }
+    }
+    if let Some(entry) = pools.iter().find(|p| p.threads == threads) {
+        return Ok(Arc::clone(&entry.pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("apr-fast-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let pool = Arc::new(pool);
+    pools.push(PoolEntry { pid, threads, pool: Arc::clone(&pool) });
+    Ok(pool)
+}
+
+/// A panic caught while processing one item of a batch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemPanic(pub String);
+
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> ItemPanic {
+    let msg = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    };
+    ItemPanic(msg)
+}
+
+/// Applies `f` to every item, in parallel on `threads` workers (see [`resolve_threads`]),
+/// keeping input order. A panic in one item becomes `Err` for that item only: the rest of the
+/// batch is unaffected and no panic escapes. Single-item batches and `threads == 1` run on the
+/// calling thread.
+pub fn map_items<T, R, F>(items: &[T], threads: Option<usize>, f: F) -> Vec<Result<R, ItemPanic>>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync + Send,
+{
+    let guarded = |item: &T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
+    let n = resolve_threads(threads).min(items.len().max(1));
+    if n <= 1 {
+        return items.iter().map(guarded).collect();
+    }
+    match pool_for(n) {
+        Ok(pool) => pool.install(|| items.par_iter().with_min_len(1).map(guarded).collect()),
+        // Could not start threads (resource limits): still answer, serially.
+        Err(_) => items.iter().map(guarded).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_order_for_every_thread_count() {
+        let items: Vec<u64> = (0..1000).collect();
+        let expected: Vec<u64> = items.iter().map(|x| x * x).collect();
+        for threads in [1, 2, 3, 8] {
+            let got: Vec<u64> =
+                map_items(&items, Some(threads), |x| x * x).into_iter().map(Result::unwrap).collect();
+            assert_eq!(got, expected, "threads={threads}");
+        }
+    }
+
+    #[test]
+    fn a_panicking_item_does_not_poison_the_batch() {
+        let items = vec![1, 2, 3, 4];
+        let out = map_items(&items, Some(2), |&x| {
+            if x == 3 {
+                panic!("boom at {x}");
+            }
+            x
+        });
+        assert_eq!(out[0], Ok(1));
+        assert_eq!(out[1], Ok(2));
+        assert_eq!(out[2], Err(ItemPanic("boom at 3".into())));
+        assert_eq!(out[3], Ok(4));
+    }
+
+    #[test]
+    fn explicit_thread_count_beats_default() {
+        assert_eq!(resolve_threads(Some(3)), 3);
+        assert!(resolve_threads(None) >= 1);
+        assert!(resolve_threads(Some(0)) >= 1);
+    }
+}

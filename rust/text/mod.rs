@@ -1,0 +1,2 @@
+//! Text-level building blocks: offsets and sentences.
+pub mod offsets;
