@@ -16,7 +16,7 @@ if ! command -v cargo >/dev/null 2>&1; then
     [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
 fi
 command -v cargo >/dev/null 2>&1 || {
-    log "cargo not found: install Rust >= 1.63 (https://rustup.rs) and rerun"; exit 1; }
+    log "cargo not found: install Rust >= 1.70 (https://rustup.rs) and rerun"; exit 1; }
 
 # --- Crate source ----------------------------------------------------------------------------
 DEBIAN_CRATES="librust-pyo3-dev librust-rayon-dev librust-aho-corasick-dev librust-memchr-dev
