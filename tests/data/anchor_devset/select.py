@@ -2,7 +2,16 @@
 
 Stratified by model and dataset over ../shared/data/traces/traces.jsonl.gz; only complete
 traces (with </think>) that carry a \\boxed final answer, thinking under 30k characters so a
-person can read each one whole. Rerun: python tests/data/anchor_devset/select.py
+person can read each one whole.
+
+History: the first round (dev000-dev077, batches A and B) matched models by substring, and the
+ShorterBetter model names contain their base model's name, so base-model strata drew
+ShorterBetter traces and 13 traces were drawn twice. Those ids stay as they are (their
+annotations refer to them; `evaluate` deduplicates by trace and uses the pairs annotated by
+both annotators as an agreement check). Models are now matched exactly, and `--extend` tops up
+every stratum with distinct new traces as batch C.
+
+Rerun: python tests/data/anchor_devset/select.py --extend
 """
 from __future__ import annotations
 
@@ -15,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 TRACES = HERE.parents[2] / ".." / "shared" / "data" / "traces" / "traces.jsonl.gz"
 
-# (model substring, dataset) -> how many traces
+# (model prefix, dataset) -> how many distinct traces; a prefix names exactly one model.
 STRATA = {
     ("DeepSeek-R1-Distill-Qwen-1.5B", "aime2024"): 3, ("DeepSeek-R1-Distill-Qwen-1.5B", "aime2025"): 3,
     ("DeepSeek-R1-Distill-Qwen-1.5B", "amc_2022_2023"): 4,
@@ -35,28 +44,53 @@ def key(row: dict) -> str:
     return f"{row['source_repo']}|{row['source_path']}|{row['index']}"
 
 
+def model_matches(model: str, prefix: str) -> bool:
+    """Exact model family: "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B" is not a ShorterBetter model."""
+    short = model.split("/", 1)[-1]
+    if prefix.startswith("SB_"):
+        return prefix in model
+    return not model.startswith("ShorterBetter") and short.startswith(prefix)
+
+
+def eligible(r: dict, model_prefix: str, dataset: str) -> bool:
+    return (
+        model_matches(r["model"], model_prefix) and r["dataset"] == dataset and r["has_think_close"]
+        and "\\boxed" in ((r["after_think"] or "") + r["thinking"][-3000:])
+        and 300 < len(r["thinking"]) < 30000
+    )
+
+
+def record(i: int, batch: str, r: dict) -> dict:
+    return {
+        "id": f"dev{i:03d}", "batch": batch, "source_repo": r["source_repo"],
+        "source_path": r["source_path"], "index": r["index"], "model": r["model"],
+        "dataset": r["dataset"], "thinking_chars": len(r["thinking"]),
+    }
+
+
 def main() -> None:
     rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
-    chosen = []
+    out = HERE / "selection.jsonl"
+    existing = [json.loads(line) for line in out.open(encoding="utf-8")] if out.exists() else []
+    if existing and "--extend" not in sys.argv:
+        sys.exit(f"{out} exists; pass --extend to top up strata without renumbering")
+    taken = {key(r) for r in existing}
+    by_key = {key(r): r for r in rows}
+    new = []
     for (model_part, dataset), n in STRATA.items():
-        pool = [
-            r for r in rows
-            if model_part in r["model"] and r["dataset"] == dataset and r["has_think_close"]
-            and "\\boxed" in ((r["after_think"] or "") + r["thinking"][-3000:])
-            and 300 < len(r["thinking"]) < 30000
-        ]
+        have = sum(1 for k in taken if eligible(by_key[k], model_part, dataset))
+        pool = [r for r in rows if eligible(r, model_part, dataset) and key(r) not in taken]
         # A stable pseudo-random order: hash of the row's identity.
         pool.sort(key=lambda r: hashlib.sha256(key(r).encode()).hexdigest())
-        chosen.extend(pool[:n])
-    out = HERE / "selection.jsonl"
-    with out.open("w", encoding="utf-8") as f:
-        for i, r in enumerate(chosen):
-            f.write(json.dumps({
-                "id": f"dev{i:03d}", "batch": "AB"[i % 2], "source_repo": r["source_repo"],
-                "source_path": r["source_path"], "index": r["index"], "model": r["model"],
-                "dataset": r["dataset"], "thinking_chars": len(r["thinking"]),
-            }) + "\n")
-    print(f"wrote {len(chosen)} traces to {out}", file=sys.stderr)
+        for r in pool[: max(0, n - have)]:
+            taken.add(key(r))
+            new.append(r)
+    batch = "C" if existing else None
+    with out.open("a", encoding="utf-8") as f:
+        for j, r in enumerate(new):
+            i = len(existing) + j
+            f.write(json.dumps(record(i, batch or "AB"[i % 2], r)) + "\n")
+    print(f"added {len(new)} traces to {out} (now {len(existing) + len(new)} ids)", file=sys.stderr)
 
 
 if __name__ == "__main__":
