@@ -11,7 +11,12 @@ annotations refer to them; `evaluate` deduplicates by trace and uses the pairs a
 both annotators as an agreement check). Models are now matched exactly, and `--extend` tops up
 every stratum with distinct new traces as batch C.
 
+A held-out set (`holdout_selection.jsonl`, ids ho000...) is drawn the same way from traces not
+in the development set, with a different hash salt and half the counts; it is annotated under
+the same rules and never used to tune anchor modes, only to check them.
+
 Rerun: python tests/data/anchor_devset/select.py --extend
+       python tests/data/anchor_devset/select.py --holdout
 """
 from __future__ import annotations
 
@@ -68,8 +73,27 @@ def record(i: int, batch: str, r: dict) -> dict:
     }
 
 
+def holdout(rows: list[dict]) -> None:
+    dev = {key(json.loads(line)) for line in (HERE / "selection.jsonl").open(encoding="utf-8")}
+    out = HERE / "holdout_selection.jsonl"
+    chosen = []
+    for (model_part, dataset), n in STRATA.items():
+        pool = [r for r in rows if eligible(r, model_part, dataset) and key(r) not in dev]
+        pool.sort(key=lambda r: hashlib.sha256(("holdout|" + key(r)).encode()).hexdigest())
+        chosen.extend(pool[: (n + 1) // 2])
+    with out.open("w", encoding="utf-8") as f:
+        for i, r in enumerate(chosen):
+            rec = record(i, "H1" if i % 2 == 0 else "H2", r)
+            rec["id"] = f"ho{i:03d}"
+            f.write(json.dumps(rec) + "\n")
+    print(f"wrote {len(chosen)} held-out traces to {out}", file=sys.stderr)
+
+
 def main() -> None:
     rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    if "--holdout" in sys.argv:
+        holdout(rows)
+        return
     out = HERE / "selection.jsonl"
     existing = [json.loads(line) for line in out.open(encoding="utf-8")] if out.exists() else []
     if existing and "--extend" not in sys.argv:
