@@ -1,0 +1,66 @@
+"""Ground truths arrive as str, float or lists (real benchmark shapes)."""
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apr_fast.ground_truth import ground_truth_alternatives
+
+BENCHMARKS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "benchmarks"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("204", ["204"]),
+        ("025", ["025"]),
+        (142.0, ["142"]),
+        (0.25, ["0.25"]),
+        (7, ["7"]),
+        (["6630.65\n", "6630\n"], ["6630.65", "6630"]),
+        (["7.5 \\times 10^7", "7.5 \\times 10^7\n"], ["7.5 \\times 10^7"]),
+        (["$\\frac{1}{2 n+2}$"], ["\\frac{1}{2 n+2}"]),
+        (["$69$,$84$"], ["69,84"]),
+        ("\\$18.90", ["\\$18.90"]),
+        ("", []),
+        ([], []),
+    ],
+)
+def test_real_shapes(raw, expected) -> None:
+    assert ground_truth_alternatives(raw) == expected
+
+
+def test_numpy_arrays_from_parquet() -> None:
+    np = pytest.importorskip("numpy")
+    assert ground_truth_alternatives(np.array(["1", "2"], dtype=object)) == ["1", "2"]
+    assert ground_truth_alternatives(np.float64(81.0)) == ["81"]
+
+
+@pytest.mark.parametrize("bad", [None, True, {"a": 1}, b"12", [1, None]])
+def test_wrong_types_raise_type_error(bad) -> None:
+    with pytest.raises(TypeError):
+        ground_truth_alternatives(bad)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, [1.0, -math.inf]])
+def test_non_finite_numbers_raise_value_error(bad) -> None:
+    with pytest.raises(ValueError):
+        ground_truth_alternatives(bad)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_floats_round_trip(x: float) -> None:
+    (s,) = ground_truth_alternatives(x)
+    assert float(s) == x
+
+
+@pytest.mark.skipif(not BENCHMARKS.exists(), reason="../shared/data is not present")
+def test_every_benchmark_gold_has_an_answer() -> None:
+    for name in ["aime.json", "amc.json", "math.json", "minerva.json", "olympiad_bench.json"]:
+        for row in json.loads((BENCHMARKS / name).read_text()):
+            alternatives = ground_truth_alternatives(row["answer"])
+            assert alternatives, (name, row["answer"])
+            assert all(a == a.strip() and "\n" not in a for a in alternatives)
