@@ -535,7 +535,25 @@ proptest! {
     }
 
     #[test]
-    fn loading_arbitrary_text_never_panics(s in ".{0,200}") {
-        let _ = Vocabulary::from_tokenizer_json(&s);
+    fn loading_damaged_files_never_panics(
+        which in 0usize..2,
+        cut in 0.0f64..1.0,
+        removed in 0usize..40,
+        junk in "[\\[\\]{}\":,0-9a-zA-Z<>▁Ġ -]{0,12}",
+    ) {
+        // A valid file with a span replaced by JSON-ish junk: most fail to parse, some parse
+        // into odd shapes (wrong types, missing fields, ids out of order); none may panic.
+        let json = if which == 0 { byte_level_json() } else { llama_json(true) };
+        let chars: Vec<char> = json.chars().collect();
+        let at = ((chars.len() as f64) * cut) as usize;
+        let damaged: String = chars[..at]
+            .iter()
+            .chain(junk.chars().collect::<Vec<_>>().iter())
+            .chain(chars[(at + removed).min(chars.len())..].iter())
+            .collect();
+        if let Ok(v) = Vocabulary::from_tokenizer_json(&damaged) {
+            let ids: Vec<u32> = (0..v.len() as u32).collect();
+            let _ = v.decode_with_offsets(&ids, true);
+        }
     }
 }
