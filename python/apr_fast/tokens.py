@@ -114,6 +114,10 @@ class Vocabulary:
         vocab = Vocabulary.from_hf(tokenizer)            # the actor's tokenizer
         text, ends = vocab.decode_with_offsets(response_ids)
         anchor_token = token_index_at(ends, anchor_char)  # token holding that character
+
+    Pass a torch tensor or numpy array as it is (e.g. ``responses[0, :n]``): it crosses to
+    the native side as one packed copy, whereas ``.tolist()`` first costs more than the decode
+    itself (``benches/bench_tokens.py``).
     """
 
     __slots__ = ("_native",)
