@@ -5,6 +5,7 @@
 
 pub mod parallel;
 pub mod text;
+pub mod tokens;
 
 #[cfg(feature = "python")]
 mod bindings;

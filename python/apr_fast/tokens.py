@@ -1,0 +1,246 @@
+"""Token ids -> text with exact per-token offsets, from the policy's own ``tokenizer.json``.
+
+In RL training the reward receives each response as token ids. :class:`Vocabulary` decodes them
+exactly as Hugging Face ``tokenizers`` does (same text, same U+FFFD replacements, same
+``skip_special_tokens`` behaviour) and also says where each token ends in that text, so a
+character position found in the text (the reasoning anchor) maps back to a token index without
+re-tokenizing anything.
+
+Offsets are **character** offsets into the decoded ``str``: token ``i`` holds
+``text[ends[i - 1]:ends[i]]`` (from 0 for the first token). A character whose UTF-8 bytes are
+split across tokens (a Chinese character, an emoji, ``²`` in byte-level BPE) belongs to the token
+holding its last byte; the earlier tokens hold an empty span. Skipped special tokens hold an
+empty span too, so there is always exactly one end per id.
+
+Supported tokenizers: byte-level BPE (GPT-2, Qwen, Llama 3, DeepSeek-R1-Distill) and
+SentencePiece conversions (a ``Metaspace`` decoder, or Llama's
+``Replace("▁", " ") / ByteFallback / Fuse / Strip`` chain). Anything else (WordPiece, other
+decoders) raises :class:`~apr_fast.TokenizerError` when loading, never decodes approximately.
+Parity target: ``tokenizers.Tokenizer.decode``. A transformers tokenizer may additionally apply
+``clean_up_tokenization_spaces`` in its own ``decode``; this module does not, since those edits
+would break the mapping from characters to tokens.
+"""
+from __future__ import annotations
+
+import bisect
+import os
+from typing import Any, NamedTuple, Protocol, Sequence, Union
+
+from apr_fast._core import NativeVocabulary
+from apr_fast.errors import TokenizerError
+
+__all__ = ["DecodedIds", "TokenIds", "Vocabulary", "token_index_at"]
+
+
+class _IntArray(Protocol):
+    """A numpy array or torch tensor (checked at run time: 1-D, integer dtype)."""
+
+    @property
+    def ndim(self) -> int: ...
+
+    def tolist(self) -> Any: ...
+
+
+#: Token ids: a list/tuple of int, or a 1-D integer numpy array or torch tensor (any device).
+TokenIds = Union[Sequence[int], _IntArray]
+
+_NativeIds = Union[bytes, list[int], tuple[int, ...]]
+
+
+class DecodedIds(NamedTuple):
+    """One decoded sequence of a batch.
+
+    ``token_ends`` are character offsets as in :meth:`Vocabulary.decode_with_offsets`. When the
+    sequence could not be decoded (an id outside the vocabulary), ``error`` says why and
+    ``text``/``token_ends`` are empty.
+    """
+
+    text: str
+    token_ends: list[int]
+    error: str | None
+
+
+def _numpy_ids(array: Any, what: str) -> bytes:
+    import numpy as np  # already imported by whoever made the array
+
+    if array.ndim != 1:
+        raise ValueError(f"{what} must be 1-D, got shape {tuple(array.shape)}")
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{what} must have an integer dtype, got {array.dtype}")
+    if array.dtype == np.uint64 and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        raise ValueError(f"{what} holds {int(array.max())}, which is not a token id")
+    # int64 little-endian is what the native side reads; for int64 input this is no copy
+    # before tobytes().
+    return np.ascontiguousarray(array, dtype="<i8").tobytes()
+
+
+def _torch_ids(tensor: Any, what: str) -> bytes:
+    import torch  # type: ignore[import-not-found,unused-ignore]  # imported by whoever made the tensor
+
+    if tensor.ndim != 1:
+        raise ValueError(f"{what} must be 1-D, got shape {tuple(tensor.shape)}")
+    integer_dtypes = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
+    integer_dtypes.update(getattr(torch, n) for n in ("uint16", "uint32", "uint64") if hasattr(torch, n))
+    if tensor.dtype not in integer_dtypes:
+        raise TypeError(f"{what} must have an integer dtype, got {tensor.dtype}")
+    return _numpy_ids(tensor.detach().cpu().numpy(), what)
+
+
+def _native_ids(ids: object, what: str) -> _NativeIds:
+    """What the native layer accepts: the list/tuple itself, or arrays as packed int64."""
+    if isinstance(ids, (list, tuple)):
+        return ids  # the native side checks each item
+    # By module name, so that neither numpy nor torch is imported here.
+    package = type(ids).__module__.partition(".")[0]
+    if package == "numpy":
+        return _numpy_ids(ids, what)
+    if package == "torch":
+        return _torch_ids(ids, what)
+    raise TypeError(
+        f"{what} must be a list of int, a 1-D integer numpy array or torch tensor, "
+        f"got {type(ids).__name__}"
+    )
+
+
+class Vocabulary:
+    """A tokenizer vocabulary for exact decoding with per-token offsets.
+
+    Load it once per process (``from_file``, ``from_json`` or ``from_hf``); it is immutable,
+    holds a few MB (one flat byte table), and every method releases the interpreter, so one
+    instance can serve many threads.
+
+    Example::
+
+        vocab = Vocabulary.from_hf(tokenizer)            # the actor's tokenizer
+        text, ends = vocab.decode_with_offsets(response_ids)
+        anchor_token = token_index_at(ends, anchor_char)  # token holding that character
+
+    Pass a torch tensor or numpy array as it is (e.g. ``responses[0, :n]``): it crosses to
+    the native side as one packed copy, whereas ``.tolist()`` first costs more than the decode
+    itself (``benches/bench_tokens.py``).
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: NativeVocabulary) -> None:
+        """Wraps a loaded native vocabulary; use the ``from_*`` constructors instead."""
+        if not isinstance(native, NativeVocabulary):
+            raise TypeError(f"native must be NativeVocabulary, got {type(native).__name__}")
+        self._native = native
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Vocabulary:
+        """Loads a Hugging Face ``tokenizer.json`` file.
+
+        Raises :class:`OSError` if it cannot be read and :class:`~apr_fast.TokenizerError` if it
+        is not a tokenizer this module decodes exactly.
+        """
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be str or os.PathLike, got {type(path).__name__}")
+        return cls(NativeVocabulary.from_file(path))
+
+    @classmethod
+    def from_json(cls, json: str) -> Vocabulary:
+        """Loads the text of a ``tokenizer.json``."""
+        return cls(NativeVocabulary.from_json(json))
+
+    @classmethod
+    def from_hf(cls, tokenizer: object) -> Vocabulary:
+        """Loads the vocabulary of a ``tokenizers.Tokenizer`` or a transformers *fast* tokenizer.
+
+        Uses the tokenizer's current state (added tokens included), serialized with ``to_str()``.
+        A transformers slow (pure Python) tokenizer has no ``tokenizer.json`` form and raises
+        :class:`~apr_fast.TokenizerError`.
+        """
+        backend = getattr(tokenizer, "backend_tokenizer", None)  # transformers fast tokenizers
+        if backend is not None:
+            return cls.from_json(backend.to_str())
+        if type(tokenizer).__module__.partition(".")[0] == "tokenizers" and hasattr(tokenizer, "to_str"):
+            return cls.from_json(tokenizer.to_str())
+        if hasattr(tokenizer, "convert_ids_to_tokens"):  # a transformers tokenizer without a backend
+            raise TokenizerError(
+                f"{type(tokenizer).__name__} is a slow (Python) tokenizer with no tokenizer.json; load "
+                "the fast one (AutoTokenizer.from_pretrained(name, use_fast=True)) or use "
+                "Vocabulary.from_file on the model's tokenizer.json"
+            )
+        raise TypeError(
+            "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
+            f"got {type(tokenizer).__name__}"
+        )
+
+    def __len__(self) -> int:
+        """Number of id slots (one more than the largest id)."""
+        return len(self._native)
+
+    def __contains__(self, id: object) -> bool:
+        """Whether ``id`` is a token id of this vocabulary."""
+        return isinstance(id, int) and self._native.contains(id)
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({len(self)} ids, {self.decoder_kind})"
+
+    @property
+    def decoder_kind(self) -> str:
+        """``"byte-level"``, ``"metaspace"``, ``"sentencepiece"`` or ``"sentencepiece (byte fallback)"``."""
+        return self._native.decoder_kind
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the native tables, in bytes."""
+        return self._native.nbytes
+
+    def token_id(self, token: str) -> int | None:
+        """The id of a token string (``"</think>"``, ``"Ġthe"``), or ``None``; as ``token_to_id``."""
+        if not isinstance(token, str):
+            raise TypeError(f"token must be str, got {type(token).__name__}")
+        return self._native.token_id(token)
+
+    def is_special(self, id: int) -> bool:
+        """Whether ``skip_special_tokens=True`` drops ``id``."""
+        if not isinstance(id, int):
+            raise TypeError(f"id must be int, got {type(id).__name__}")
+        return self._native.is_special(id)
+
+    def decode(self, ids: TokenIds, *, skip_special_tokens: bool = False) -> str:
+        """The text of ``ids``, equal to ``tokenizers.Tokenizer.decode(ids, skip_special_tokens)``.
+
+        Raises :class:`ValueError` for an id outside the vocabulary (``tokenizers`` would silently
+        drop it).
+        """
+        return self._native.decode(_native_ids(ids, "ids"), bool(skip_special_tokens))
+
+    def decode_with_offsets(self, ids: TokenIds, *, skip_special_tokens: bool = False) -> tuple[str, list[int]]:
+        """The text of ``ids`` and, for each id, the character offset where that token ends.
+
+        ``len(ends) == len(ids)``; ends never decrease; the last equals ``len(text)``.
+        """
+        return self._native.decode_with_offsets(_native_ids(ids, "ids"), bool(skip_special_tokens))
+
+    def decode_batch(
+        self,
+        batch: Sequence[TokenIds],
+        *,
+        skip_special_tokens: bool = False,
+        threads: int | None = None,
+    ) -> list[DecodedIds]:
+        """Decodes many id sequences in parallel (``threads``: default ``APR_FAST_NUM_THREADS``,
+        else all CPUs). A sequence that cannot be decoded gets an ``error``; the others are
+        unaffected.
+        """
+        if not isinstance(batch, (list, tuple)):
+            raise TypeError(f"batch must be a list of id sequences, got {type(batch).__name__}")
+        native = [_native_ids(ids, f"batch[{i}]") for i, ids in enumerate(batch)]
+        return [
+            DecodedIds(text, ends, error)
+            for text, ends, error in self._native.decode_batch(native, bool(skip_special_tokens), threads)
+        ]
+
+
+def token_index_at(token_ends: Sequence[int], char_offset: int) -> int:
+    """Index of the token holding the character at ``char_offset``, given the ``token_ends`` of
+    :meth:`Vocabulary.decode_with_offsets`. Raises :class:`ValueError` if the offset is outside
+    the text.
+    """
+    if not token_ends or not 0 <= char_offset < token_ends[-1]:
+        raise ValueError(f"char_offset {char_offset} is outside the decoded text")
+    return bisect.bisect_right(token_ends, char_offset)

@@ -1,0 +1,273 @@
+//! Bindings of `crate::tokens`: the native vocabulary behind `apr_fast.tokens.Vocabulary`.
+//!
+//! Ids arrive either as a `list`/`tuple` of `int`, or as `bytes` holding little-endian int64
+//! (how the Python layer passes numpy arrays and torch tensors: abi3 has no buffer protocol,
+//! and one `tobytes()` copy is far cheaper than building a list). Values are range-checked
+//! here, so a negative or oversized id is a clear `ValueError`, never a wrapped-around id.
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+use super::{borrow_str, threads_arg, AprError, TokenizerError};
+use crate::parallel::{map_items, ItemPanic};
+use crate::text::offsets::bytes_to_chars_sorted;
+use crate::tokens::{DecodeError, Decoded, Vocabulary, VocabularyError};
+
+/// A tokenizer vocabulary loaded natively (immutable; methods release the interpreter).
+#[pyclass(module = "apr_fast._core", frozen)]
+pub(crate) struct NativeVocabulary {
+    inner: Vocabulary,
+}
+
+fn vocabulary_error(e: VocabularyError) -> PyErr {
+    TokenizerError::new_err(e.to_string())
+}
+
+fn internal_error(p: ItemPanic) -> String {
+    format!("internal error in apr_fast (please report): {}", p.0)
+}
+
+/// Ids as received, before range checks (which run without the interpreter).
+enum IdsArg<'py> {
+    /// Little-endian int64, 8 bytes per id.
+    Packed(&'py [u8]),
+    Ints(Vec<i64>),
+    /// An int too large even for int64, found while extracting: the message to report.
+    Invalid(String),
+}
+
+fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>> {
+    if let Ok(bytes) = obj.downcast::<PyBytes>() {
+        let raw = bytes.as_bytes();
+        if raw.len() % 8 != 0 {
+            return Err(PyValueError::new_err(format!(
+                "{what}: packed ids must be little-endian int64 (length a multiple of 8), got {} bytes",
+                raw.len()
+            )));
+        }
+        return Ok(IdsArg::Packed(raw));
+    }
+    let items: Vec<&PyAny> = if let Ok(list) = obj.downcast::<PyList>() {
+        list.iter().collect()
+    } else if let Ok(tuple) = obj.downcast::<PyTuple>() {
+        tuple.iter().collect()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a list of int, a 1-D integer numpy array or torch tensor, got {}",
+            obj.get_type().name()?
+        )));
+    };
+    let mut ids = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        match item.extract::<i64>() {
+            Ok(v) => ids.push(v),
+            Err(_) if item.downcast::<pyo3::types::PyLong>().is_ok() => {
+                return Ok(IdsArg::Invalid(format!(
+                    "{what}[{i}] = {item} is not a token id (must be in 0..2**32)"
+                )));
+            }
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}[{i}] must be int, got {}",
+                    item.get_type().name()?
+                )))
+            }
+        }
+    }
+    Ok(IdsArg::Ints(ids))
+}
+
+impl IdsArg<'_> {
+    /// The ids as `u32`, or a message naming the first one that cannot be a token id.
+    fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
+        let check = |i: usize, v: i64| {
+            u32::try_from(v).map_err(|_| format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"))
+        };
+        match self {
+            IdsArg::Ints(ids) => ids.iter().enumerate().map(|(i, &v)| check(i, v)).collect(),
+            IdsArg::Packed(raw) => raw
+                .chunks_exact(8)
+                .enumerate()
+                .map(|(i, c)| {
+                    check(
+                        i,
+                        i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+                    )
+                })
+                .collect(),
+            IdsArg::Invalid(message) => Err(message.clone()),
+        }
+    }
+}
+
+/// One result of `decode_batch`: text, character ends, and the error that replaced them.
+type BatchItem = (String, Vec<usize>, Option<String>);
+
+/// Character offsets for Python.
+fn with_char_ends(decoded: Decoded) -> (String, Vec<usize>) {
+    let Decoded { text, mut token_ends } = decoded;
+    bytes_to_chars_sorted(&text, &mut token_ends);
+    (text, token_ends)
+}
+
+impl NativeVocabulary {
+    /// Text and, if `char_offsets`, the character offset where each token ends.
+    fn decode_one(
+        &self,
+        ids: &IdsArg<'_>,
+        what: &str,
+        skip: bool,
+        char_offsets: bool,
+    ) -> Result<(String, Vec<usize>), String> {
+        let ids = ids.to_u32(what)?;
+        let decoded = self.inner.decode_with_offsets(&ids, skip).map_err(|e| match e {
+            DecodeError::UnknownId { index, id, vocab_len } => {
+                format!("{what}[{index}] = {id} is not a token of this vocabulary ({vocab_len} ids)")
+            }
+        })?;
+        Ok(if char_offsets {
+            with_char_ends(decoded)
+        } else {
+            (decoded.text, Vec::new())
+        })
+    }
+
+    /// A single call, run through `map_items` so that a panic (a bug) still becomes an error.
+    fn decode_single(
+        &self,
+        py: Python<'_>,
+        ids: &PyAny,
+        skip: bool,
+        char_offsets: bool,
+    ) -> PyResult<(String, Vec<usize>)> {
+        let ids = ids_arg(ids, "ids")?;
+        let out = py.allow_threads(|| {
+            map_items(std::slice::from_ref(&ids), Some(1), |ids| {
+                self.decode_one(ids, "ids", skip, char_offsets)
+            })
+        });
+        match out.into_iter().next() {
+            Some(Ok(Ok(result))) => Ok(result),
+            Some(Ok(Err(message))) => Err(PyValueError::new_err(message)),
+            Some(Err(panic)) => Err(AprError::new_err(internal_error(panic))),
+            None => Err(AprError::new_err("internal error in apr_fast: no result")),
+        }
+    }
+}
+
+#[pymethods]
+impl NativeVocabulary {
+    /// Loads the text of a `tokenizer.json`.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, json: &PyAny) -> PyResult<Self> {
+        let json = borrow_str(json, "json")?;
+        let inner = py
+            .allow_threads(|| Vocabulary::from_tokenizer_json(json))
+            .map_err(vocabulary_error)?;
+        Ok(NativeVocabulary { inner })
+    }
+
+    /// Reads and loads a `tokenizer.json` file.
+    #[staticmethod]
+    fn from_file(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Self> {
+        let bytes = py.allow_threads(|| std::fs::read(&path))?;
+        let json = std::str::from_utf8(&bytes)
+            .map_err(|e| TokenizerError::new_err(format!("{} is not UTF-8 text: {e}", path.display())))?;
+        let inner = py
+            .allow_threads(|| Vocabulary::from_tokenizer_json(json))
+            .map_err(vocabulary_error)?;
+        Ok(NativeVocabulary { inner })
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn token_id(&self, token: &str) -> Option<u32> {
+        self.inner.token_id(token)
+    }
+
+    fn is_special(&self, id: i64) -> bool {
+        u32::try_from(id).is_ok_and(|id| self.inner.is_special(id))
+    }
+
+    fn contains(&self, id: i64) -> bool {
+        u32::try_from(id).is_ok_and(|id| self.inner.contains(id))
+    }
+
+    #[getter]
+    fn decoder_kind(&self) -> &'static str {
+        self.inner.decoder_kind()
+    }
+
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.inner.heap_bytes()
+    }
+
+    fn decode(&self, py: Python<'_>, ids: &PyAny, skip_special_tokens: bool) -> PyResult<String> {
+        self.decode_single(py, ids, skip_special_tokens, false)
+            .map(|(text, _)| text)
+    }
+
+    fn decode_with_offsets(
+        &self,
+        py: Python<'_>,
+        ids: &PyAny,
+        skip_special_tokens: bool,
+    ) -> PyResult<(String, Vec<usize>)> {
+        self.decode_single(py, ids, skip_special_tokens, true)
+    }
+
+    /// Decodes many sequences in parallel; each item is `(text, char_ends, None)` or
+    /// `("", [], message)`.
+    fn decode_batch(
+        &self,
+        py: Python<'_>,
+        batch: &PyAny,
+        skip_special_tokens: bool,
+        threads: Option<i64>,
+    ) -> PyResult<Vec<BatchItem>> {
+        let threads = threads_arg(threads)?;
+        let items: Vec<&PyAny> = if let Ok(list) = batch.downcast::<PyList>() {
+            list.iter().collect()
+        } else if let Ok(tuple) = batch.downcast::<PyTuple>() {
+            tuple.iter().collect()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "batch must be a list of id sequences, got {}",
+                batch.get_type().name()?
+            )));
+        };
+        let args: Vec<(usize, IdsArg<'_>)> = items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| ids_arg(item, &format!("batch[{i}]")).map(|ids| (i, ids)))
+            .collect::<PyResult<_>>()?;
+        let results = py.allow_threads(|| {
+            map_items(&args, threads, |(i, ids)| {
+                self.decode_one(ids, &format!("batch[{i}]"), skip_special_tokens, true)
+            })
+        });
+        Ok(results
+            .into_iter()
+            .map(|r| match r {
+                Ok(Ok((text, ends))) => (text, ends, None),
+                Ok(Err(message)) => (String::new(), Vec::new(), Some(message)),
+                Err(panic) => (String::new(), Vec::new(), Some(internal_error(panic))),
+            })
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<NativeVocabulary: {} ids, {}>",
+            self.inner.len(),
+            self.inner.decoder_kind()
+        )
+    }
+}
+
+pub(crate) fn register(m: &PyModule) -> PyResult<()> {
+    m.add_class::<NativeVocabulary>()
+}

@@ -1,0 +1,282 @@
+//! Token ids -> text, with the byte where each token ends.
+//!
+//! The text is what `tokenizers`' `decode` returns for the same ids. Offsets follow one rule: a
+//! character belongs to the token holding its **last** byte. A byte-level token that carries
+//! only the first bytes of `²` or of an emoji therefore ends where it began (it owns no complete
+//! character), and the token carrying the final byte owns the character. With this rule every
+//! token end lies on a character boundary, ends never decrease, and the text up to a token's
+//! end does not change when more tokens follow.
+//!
+//! Each call is linear in the number of ids plus the length of the text.
+
+use std::fmt;
+
+use super::decoder::{DecoderPlan, PiecePlan, Strip};
+use super::vocabulary::Vocabulary;
+
+/// Decoded text with per-token offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    pub text: String,
+    /// For each input id, the byte offset in `text` where that token ends: token `i` holds
+    /// `text[token_ends[i - 1]..token_ends[i]]` (from 0 for the first). Skipped special tokens
+    /// and tokens holding only part of a character hold an empty span.
+    pub token_ends: Vec<usize>,
+}
+
+impl Decoded {
+    /// Index of the token holding the byte at `byte_offset` of `text` (for a multi-byte
+    /// character, every byte maps to the token holding its last byte); `None` past the end.
+    pub fn token_at_byte(&self, byte_offset: usize) -> Option<usize> {
+        if byte_offset >= self.text.len() {
+            return None;
+        }
+        Some(self.token_ends.partition_point(|&end| end <= byte_offset))
+    }
+}
+
+/// Why ids cannot be decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// `ids[index]` has no token (`tokenizers` silently drops such ids).
+    UnknownId { index: usize, id: u32, vocab_len: usize },
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::UnknownId { index, id, vocab_len } => write!(
+                f,
+                "ids[{index}] = {id} is not a token of this vocabulary ({vocab_len} ids)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+impl Vocabulary {
+    /// Decodes `ids` as `tokenizers`' `decode(ids, skip_special_tokens)` does, with the byte
+    /// offset where each token ends.
+    pub fn decode_with_offsets(&self, ids: &[u32], skip_special: bool) -> Result<Decoded, DecodeError> {
+        if let Some(index) = ids.iter().position(|&id| !self.contains(id)) {
+            return Err(DecodeError::UnknownId {
+                index,
+                id: ids[index],
+                vocab_len: self.len(),
+            });
+        }
+        Ok(match self.plan() {
+            DecoderPlan::ByteLevel => self.decode_byte_level(ids, skip_special),
+            DecoderPlan::Pieces(plan) => self.decode_pieces(plan, ids, skip_special),
+        })
+    }
+
+    /// The text alone.
+    pub fn decode(&self, ids: &[u32], skip_special: bool) -> Result<String, DecodeError> {
+        self.decode_with_offsets(ids, skip_special).map(|d| d.text)
+    }
+
+    fn decode_byte_level(&self, ids: &[u32], skip_special: bool) -> Decoded {
+        let mut raw = Vec::with_capacity(ids.len() * 4);
+        let mut ends = Vec::with_capacity(ids.len());
+        for &id in ids {
+            if !(skip_special && self.is_special(id)) {
+                raw.extend_from_slice(self.piece(id));
+            }
+            ends.push(raw.len());
+        }
+        let text = utf8_lossy_with_ends(raw, &mut ends);
+        Decoded {
+            text,
+            token_ends: ends,
+        }
+    }
+
+    fn decode_pieces(&self, plan: &PiecePlan, ids: &[u32], skip_special: bool) -> Decoded {
+        let mut out: Vec<u8> = Vec::with_capacity(ids.len() * 4);
+        let mut ends = vec![0usize; ids.len()];
+        let mut run = ByteRun::default();
+        // Metaspace treats the first token of the list it receives, i.e. after skipping.
+        let mut first = true;
+        for (i, &id) in ids.iter().enumerate() {
+            if skip_special && self.is_special(id) {
+                // Skipped tokens vanish before the decoder runs, so a byte run goes on across them.
+                if run.is_open() {
+                    run.members.push((i, run.bytes.len(), false));
+                } else {
+                    ends[i] = out.len();
+                }
+                continue;
+            }
+            if let Some(b) = self.fallback_byte(id) {
+                run.bytes.push(b);
+                run.members.push((i, run.bytes.len(), true));
+                first = false;
+                continue;
+            }
+            run.flush(&mut out, &mut ends);
+            match plan.first_token_drops {
+                Some(drop) if first => {
+                    out.extend(
+                        self.token_text(id)
+                            .chars()
+                            .filter(|&c| c != drop)
+                            .collect::<String>()
+                            .bytes(),
+                    );
+                }
+                _ => out.extend_from_slice(self.piece(id)),
+            }
+            ends[i] = out.len();
+            first = false;
+        }
+        run.flush(&mut out, &mut ends);
+        // Every part appended is UTF-8 (token text or a checked run), so this never replaces.
+        let mut text =
+            String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        if let Some(strip) = plan.strip {
+            apply_strip(strip, &mut text, &mut ends);
+        }
+        Decoded {
+            text,
+            token_ends: ends,
+        }
+    }
+}
+
+/// Consecutive byte-fallback tokens, decoded together when the run ends.
+#[derive(Default)]
+struct ByteRun {
+    bytes: Vec<u8>,
+    /// (position in ids, run length after it, whether it is a byte token rather than a
+    /// skipped special token inside the run).
+    members: Vec<(usize, usize, bool)>,
+}
+
+impl ByteRun {
+    fn is_open(&self) -> bool {
+        !self.bytes.is_empty()
+    }
+
+    /// As tokenizers' ByteFallback: a valid UTF-8 run becomes its text; otherwise every byte
+    /// token becomes one U+FFFD.
+    fn flush(&mut self, out: &mut Vec<u8>, ends: &mut [usize]) {
+        if self.members.is_empty() {
+            return;
+        }
+        match std::str::from_utf8(&self.bytes) {
+            Ok(valid) => {
+                let base = out.len();
+                out.extend_from_slice(valid.as_bytes());
+                for &(i, len, _) in &self.members {
+                    ends[i] = base + floor_char_boundary(valid.as_bytes(), len);
+                }
+            }
+            Err(_) => {
+                for &(i, _, is_byte) in &self.members {
+                    if is_byte {
+                        out.extend_from_slice("\u{FFFD}".as_bytes());
+                    }
+                    ends[i] = out.len();
+                }
+            }
+        }
+        self.bytes.clear();
+        self.members.clear();
+    }
+}
+
+/// `Strip` after `Fuse`: removes up to `start` leading and `stop` trailing `content` characters
+/// of the whole text; removed characters belong to no token. (tokenizers panics when the two
+/// ends overlap, e.g. `stop` on an empty text; here the trailing count just stops early.)
+fn apply_strip(strip: Strip, text: &mut String, ends: &mut [usize]) {
+    let lead: usize = text
+        .chars()
+        .take(strip.start)
+        .take_while(|&c| c == strip.content)
+        .map(char::len_utf8)
+        .sum();
+    let rest = text.get(lead..).unwrap_or_default();
+    let trail: usize = rest
+        .chars()
+        .rev()
+        .take(strip.stop)
+        .take_while(|&c| c == strip.content)
+        .map(char::len_utf8)
+        .sum();
+    let keep_end = text.len() - trail;
+    for e in ends.iter_mut() {
+        *e = (*e).clamp(lead, keep_end) - lead;
+    }
+    text.truncate(keep_end);
+    text.drain(..lead);
+}
+
+/// The largest character boundary of `bytes` (valid UTF-8) at or before `offset`.
+fn floor_char_boundary(bytes: &[u8], offset: usize) -> usize {
+    let mut e = offset.min(bytes.len());
+    while e > 0 && e < bytes.len() && is_continuation(bytes[e]) {
+        e -= 1;
+    }
+    e
+}
+
+#[inline]
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+/// Decodes `raw` as `String::from_utf8_lossy` does (each maximal invalid sequence becomes one
+/// U+FFFD, as tokenizers' ByteLevel decoder does) and converts `ends` (ascending offsets into
+/// `raw`) into offsets into the text: each lands after the last character whose final byte lies
+/// before it.
+pub(crate) fn utf8_lossy_with_ends(raw: Vec<u8>, ends: &mut [usize]) -> String {
+    match String::from_utf8(raw) {
+        Ok(text) => {
+            for e in ends.iter_mut() {
+                *e = floor_char_boundary(text.as_bytes(), *e);
+            }
+            text
+        }
+        Err(err) => lossy_slow(err.as_bytes(), ends),
+    }
+}
+
+fn lossy_slow(raw: &[u8], ends: &mut [usize]) -> String {
+    let mut text = String::with_capacity(raw.len() + 16);
+    let mut k = 0;
+    let mut pos = 0;
+    while pos < raw.len() {
+        let rest = &raw[pos..];
+        let (valid, invalid_len) = match std::str::from_utf8(rest) {
+            Ok(s) => (s, 0),
+            Err(e) => {
+                let valid = std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default();
+                // `None`: the input ends inside a sequence, which from_utf8_lossy replaces whole.
+                (valid, e.error_len().unwrap_or(rest.len() - e.valid_up_to()))
+            }
+        };
+        let base = text.len();
+        let vb = valid.as_bytes();
+        while k < ends.len() && ends[k] <= pos + vb.len() {
+            ends[k] = base + floor_char_boundary(vb, ends[k].saturating_sub(pos));
+            k += 1;
+        }
+        text.push_str(valid);
+        pos += vb.len();
+        if invalid_len > 0 {
+            // An end inside the invalid sequence comes before its replacement character.
+            while k < ends.len() && ends[k] < pos + invalid_len {
+                ends[k] = text.len();
+                k += 1;
+            }
+            text.push('\u{FFFD}');
+            pos += invalid_len;
+        }
+    }
+    for e in &mut ends[k..] {
+        *e = text.len();
+    }
+    text
+}

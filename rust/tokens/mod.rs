@@ -1,0 +1,23 @@
+//! Tokenizer vocabularies: token ids -> bytes -> text, with the offset where each token ends.
+//!
+//! In RL training the reward receives the policy's response as token ids. Decoding them here,
+//! with the exact tables of the policy's own `tokenizer.json`, gives the text and, for every
+//! character of it, the token that produced it, so a position found in the text (the reasoning
+//! anchor) maps back to a token index without re-tokenizing anything.
+//!
+//! - `vocabulary`: loading a `tokenizer.json` into flat per-id tables; `token_id`, `is_special`.
+//! - `decode`: ids -> [`Decoded`] text + token ends, as `tokenizers`' `decode` does.
+//! - `decoder`, `normalizer`, `byte_level`, `json`: the parts of the file that decoding needs.
+
+mod byte_level;
+mod decode;
+mod decoder;
+mod json;
+mod normalizer;
+mod vocabulary;
+
+pub use decode::{DecodeError, Decoded};
+pub use vocabulary::{Vocabulary, VocabularyError, MAX_ID};
+
+#[cfg(test)]
+mod tests;
