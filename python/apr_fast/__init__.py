@@ -1,6 +1,27 @@
 """apr-fast: Anchor-based Process Rewards for reasoning-model RL."""
 from apr_fast._core import THREADS_ENV, __version__, default_threads
 from apr_fast.errors import AprError, ConfigError, TokenizerError
+# text: sentences and cues
+from apr_fast.cues import (
+    PAPER_CONCLUSION_CUES,
+    PAPER_VERIFICATION_CUES,
+    CueHit,
+    CueMatcher,
+    Segmentation,
+    SentenceCues,
+    find_cues,
+    find_cues_batch,
+    segment,
+    segment_batch,
+)
+from apr_fast.sentences import (
+    MathRegion,
+    Sentence,
+    SplitOptions,
+    math_regions,
+    split_sentences,
+    split_sentences_batch,
+)
 
 __all__ = [
     "AprError",
@@ -9,4 +30,21 @@ __all__ = [
     "TokenizerError",
     "__version__",
     "default_threads",
+    # text: sentences and cues
+    "CueHit",
+    "CueMatcher",
+    "MathRegion",
+    "PAPER_CONCLUSION_CUES",
+    "PAPER_VERIFICATION_CUES",
+    "Segmentation",
+    "Sentence",
+    "SentenceCues",
+    "SplitOptions",
+    "find_cues",
+    "find_cues_batch",
+    "math_regions",
+    "segment",
+    "segment_batch",
+    "split_sentences",
+    "split_sentences_batch",
 ]
