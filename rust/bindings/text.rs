@@ -44,16 +44,21 @@ struct Segmented {
 /// Converts ascending byte offsets of one text to character offsets, front to back.
 struct CharCursor<'t> {
     bytes: &'t [u8],
+    /// In ASCII text byte and character offsets coincide and nothing needs counting.
+    ascii: bool,
     byte: usize,
     chars: usize,
 }
 
 impl<'t> CharCursor<'t> {
     fn new(text: &'t str) -> Self {
-        CharCursor { bytes: text.as_bytes(), byte: 0, chars: 0 }
+        CharCursor { bytes: text.as_bytes(), ascii: text.is_ascii(), byte: 0, chars: 0 }
     }
 
     fn to(&mut self, byte: usize) -> usize {
+        if self.ascii {
+            return byte;
+        }
         if let Some(step) = self.bytes.get(self.byte..byte) {
             self.chars += count_chars(step);
             self.byte = byte;
@@ -82,7 +87,7 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
         // Hits are sorted by start and end before `content_end`, so the cursor only moves on.
         for h in seg.hits.get(s.hits.clone()).unwrap_or(&[]) {
             let hit_start = cursor.to(h.start);
-            let len = text.as_bytes().get(h.start..h.end).map_or(0, count_chars);
+            let len = if cursor.ascii { h.end - h.start } else { text.as_bytes().get(h.start..h.end).map_or(0, count_chars) };
             hit_chars.push([hit_start, hit_start + len]);
         }
         sentence_chars.push([start, cursor.to(s.sentence.content_end), 0]);

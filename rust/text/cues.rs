@@ -18,9 +18,18 @@
 //!   "solve", "set" would match "settle".
 //!
 //! Every occurrence of every cue is reported, overlapping ones included ("double-check" gives
-//! a "double-check" hit and a "check" hit). The automaton (Aho-Corasick, overlapping search)
-//! looks for the first word of every cue in one pass; each raw match is then checked for the
-//! boundaries and the remaining words, so a rejected match never hides a valid one.
+//! a "double-check" hit and a "check" hit).
+//!
+//! How: a hit can only start where no word character precedes, so one pass walks the maximal
+//! runs of word characters of the text ("words") and looks each up in an index of the cues'
+//! first words (by first byte and length, then a byte compare); a candidate is then checked
+//! character by character for the rest of its cue. Cues that begin with a non-word character
+//! (user lists only, e.g. "(a)") are found with an Aho-Corasick automaton (overlapping search,
+//! every raw match filtered, so a rejected match never hides a valid one). The word index was
+//! chosen over running Aho-Corasick on every cue: on the shared traces the paper's first words
+//! ("i", "it", "is", "so", "the") give about 2 million raw automaton matches per 21 MB and the
+//! automaton, with no usable prefilter for 40 start bytes, was the slowest stage of
+//! segmentation; `benches/bench_segmentation.py` has the figures.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -28,7 +37,7 @@ use std::ops::Range;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 
-use crate::text::chars::{skip_space, word_boundary_after, word_boundary_before};
+use crate::text::chars::{char_at, is_word, skip_space, word_boundary_after, word_boundary_before};
 use crate::text::sentences::{split_sentences, Sentence, SplitOptions};
 
 /// The paper's conclusion cues, in its order.
@@ -84,8 +93,8 @@ pub const PAPER_VERIFICATION_CUES: &[&str] = &[
 /// Suffixes the last word of a cue may carry when inflections are enabled.
 pub const INFLECTION_SUFFIXES: &[&str] = &["s", "es", "d", "ed", "ing"];
 
-/// Most apostrophes a cue's first word may hold: the automaton gets one pattern per spelling
-/// (`'` or `’` at each), so this bounds its size at 16 spellings per cue.
+/// Most apostrophes the first token of a cue that begins with a non-word character may hold:
+/// the automaton gets one pattern per spelling (`'` or `’` at each), 16 at most per cue.
 pub const MAX_APOSTROPHES: usize = 4;
 
 /// Which list a cue comes from.
@@ -122,7 +131,8 @@ pub enum CueError {
     Empty { kind: CueKind, index: usize },
     /// The cue repeats an earlier one of the same list (after normalisation).
     Duplicate { kind: CueKind, index: usize, cue: String },
-    /// The cue's first word holds more than [`MAX_APOSTROPHES`] apostrophes.
+    /// The cue begins with a non-word character and its first token holds more than
+    /// [`MAX_APOSTROPHES`] apostrophes.
     TooManyApostrophes { kind: CueKind, index: usize, cue: String },
     /// The automaton could not be built (too many or too long cues).
     TooLarge(String),
@@ -139,7 +149,7 @@ impl fmt::Display for CueError {
             }
             CueError::TooManyApostrophes { kind, index, cue } => write!(
                 f,
-                "{} cue {index} ({cue:?}) has more than {MAX_APOSTROPHES} apostrophes in its first word",
+                "{} cue {index} ({cue:?}) has more than {MAX_APOSTROPHES} apostrophes in its first token",
                 kind.as_str()
             ),
             CueError::TooLarge(why) => write!(f, "cue lists too large: {why}"),
@@ -157,15 +167,33 @@ pub fn normalize_cue(cue: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" "))
 }
 
-/// A cue after its first word: what must follow a raw automaton match.
+/// A cue as the matcher sees it: its first word (or first token) and what must follow.
 #[derive(Debug, Clone)]
-struct CueTail {
+struct CueSpec {
     kind: CueKind,
     index: usize,
-    /// Words after the first, normalised; each preceded by a whitespace run in the text.
-    words: Vec<Vec<u8>>,
+    /// The normalised cue after its first word-character run (or, for a cue that begins with a
+    /// non-word character, after its first token): matched character by character, a space
+    /// matching any whitespace run and `'` also matching `’`.
+    rest: Vec<u8>,
     /// Whether inflection suffixes may follow (inflections on, cue ends in an ASCII letter).
     inflectable: bool,
+}
+
+/// Cues that share a first word.
+#[derive(Debug, Clone)]
+struct FirstWord {
+    /// ASCII lower case.
+    word: Vec<u8>,
+    cues: Vec<usize>,
+}
+
+/// Cues that begin with a non-word character, found by an automaton on their first token.
+#[derive(Debug, Clone)]
+struct SymbolCues {
+    automaton: AhoCorasick<u32>,
+    /// For each automaton pattern (a spelling of a first token): indices into `CueMatcher::specs`.
+    cues_of_pattern: Vec<Vec<usize>>,
 }
 
 /// Finds conclusion and verification cues; build once, use from many threads.
@@ -174,10 +202,17 @@ pub struct CueMatcher {
     conclusion: Vec<String>,
     verification: Vec<String>,
     inflections: bool,
-    automaton: AhoCorasick<u32>,
-    /// For each automaton pattern (a spelling of a first word): indices into `tails`.
-    tails_of_pattern: Vec<Vec<usize>>,
-    tails: Vec<CueTail>,
+    specs: Vec<CueSpec>,
+    /// Cues that begin with a word character, by the first byte of their first word.
+    first_words: Vec<Vec<FirstWord>>,
+    /// Per first byte: bit `min(len, 63)` set when a word of that length can start a hit
+    /// (inflected lengths included), so most words of the text are rejected by one test.
+    word_lengths: Box<[u64; 256]>,
+    symbols: Option<SymbolCues>,
+}
+
+fn length_bit(len: usize) -> u64 {
+    1u64 << len.min(63)
 }
 
 impl CueMatcher {
@@ -185,41 +220,61 @@ impl CueMatcher {
     pub fn new<S: AsRef<str>>(conclusion: &[S], verification: &[S], inflections: bool) -> Result<Self, CueError> {
         let conclusion = normalize_list(conclusion, CueKind::Conclusion)?;
         let verification = normalize_list(verification, CueKind::Verification)?;
-        let mut patterns: Vec<Vec<u8>> = Vec::new();
-        let mut pattern_ids: HashMap<Vec<u8>, usize> = HashMap::new();
-        let mut tails_of_pattern: Vec<Vec<usize>> = Vec::new();
-        let mut tails = Vec::new();
+        let mut specs = Vec::new();
+        let mut first_words: Vec<Vec<FirstWord>> = vec![Vec::new(); 256];
+        let mut word_lengths = Box::new([0u64; 256]);
+        let mut symbol_patterns: Vec<Vec<u8>> = Vec::new();
+        let mut symbol_ids: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut cues_of_pattern: Vec<Vec<usize>> = Vec::new();
         let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
         for (kind, list) in lists {
             for (index, cue) in list.iter().enumerate() {
-                let mut words = cue.split(' ');
-                let first = words.next().unwrap_or_default();
-                if first.matches('\'').count() > MAX_APOSTROPHES {
-                    return Err(CueError::TooManyApostrophes { kind, index, cue: cue.clone() });
-                }
-                let tail = tails.len();
-                tails.push(CueTail {
-                    kind,
-                    index,
-                    words: words.map(|w| w.as_bytes().to_vec()).collect(),
-                    inflectable: inflections && cue.ends_with(|c: char| c.is_ascii_alphabetic()),
-                });
-                for spelling in apostrophe_spellings(first) {
-                    let id = *pattern_ids.entry(spelling.clone()).or_insert_with(|| {
-                        patterns.push(spelling);
-                        tails_of_pattern.push(Vec::new());
-                        patterns.len() - 1
-                    });
-                    tails_of_pattern[id].push(tail);
+                let id = specs.len();
+                let inflectable = inflections && cue.ends_with(|c: char| c.is_ascii_alphabetic());
+                let word_len = cue.find(|c: char| !is_word(c)).unwrap_or(cue.len());
+                if word_len > 0 {
+                    let (word, rest) = cue.split_at(word_len);
+                    let first = usize::from(word.as_bytes()[0]);
+                    word_lengths[first] |= length_bit(word.len());
+                    if inflectable && rest.is_empty() {
+                        for suffix in INFLECTION_SUFFIXES {
+                            word_lengths[first] |= length_bit(word.len() + suffix.len());
+                        }
+                    }
+                    match first_words[first].iter_mut().find(|f| f.word == word.as_bytes()) {
+                        Some(f) => f.cues.push(id),
+                        None => first_words[first].push(FirstWord { word: word.as_bytes().to_vec(), cues: vec![id] }),
+                    }
+                    specs.push(CueSpec { kind, index, rest: rest.as_bytes().to_vec(), inflectable });
+                } else {
+                    let token_len = cue.find(' ').unwrap_or(cue.len());
+                    let (token, rest) = cue.split_at(token_len);
+                    if token.matches('\'').count() > MAX_APOSTROPHES {
+                        return Err(CueError::TooManyApostrophes { kind, index, cue: cue.clone() });
+                    }
+                    for spelling in apostrophe_spellings(token) {
+                        let pattern = *symbol_ids.entry(spelling.clone()).or_insert_with(|| {
+                            symbol_patterns.push(spelling);
+                            cues_of_pattern.push(Vec::new());
+                            symbol_patterns.len() - 1
+                        });
+                        cues_of_pattern[pattern].push(id);
+                    }
+                    specs.push(CueSpec { kind, index, rest: rest.as_bytes().to_vec(), inflectable });
                 }
             }
         }
-        let automaton = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .dfa(true)
-            .build_with_size::<u32, _, _>(&patterns)
-            .map_err(|e| CueError::TooLarge(e.to_string()))?;
-        Ok(CueMatcher { conclusion, verification, inflections, automaton, tails_of_pattern, tails })
+        let symbols = if symbol_patterns.is_empty() {
+            None
+        } else {
+            let automaton = AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .dfa(true)
+                .build_with_size::<u32, _, _>(&symbol_patterns)
+                .map_err(|e| CueError::TooLarge(e.to_string()))?;
+            Some(SymbolCues { automaton, cues_of_pattern })
+        };
+        Ok(CueMatcher { conclusion, verification, inflections, specs, first_words, word_lengths, symbols })
     }
 
     /// The paper's lists, whole words.
@@ -247,14 +302,24 @@ impl CueMatcher {
     /// Every cue occurrence in `text`, sorted by `(start, end, kind, cue)`.
     pub fn find(&self, text: &str) -> Vec<CueHit> {
         let mut hits = Vec::new();
-        for m in self.automaton.find_overlapping_iter(text) {
-            if !word_boundary_before(text, m.start()) {
-                continue;
+        let bytes = text.as_bytes();
+        for_each_word(text, |start, end| {
+            // Most words fail this one test; keep it inline and the rest out of line.
+            let first = bytes[start].to_ascii_lowercase();
+            if self.word_lengths[usize::from(first)] & length_bit(end - start) != 0 {
+                self.match_word(text, start, end, &mut hits);
             }
-            for &t in &self.tails_of_pattern[m.pattern()] {
-                let tail = &self.tails[t];
-                if let Some(end) = self.match_tail(text, m.end(), tail) {
-                    hits.push(CueHit { kind: tail.kind, cue: tail.index, start: m.start(), end });
+        });
+        if let Some(symbols) = &self.symbols {
+            for m in symbols.automaton.find_overlapping_iter(text) {
+                if !word_boundary_before(text, m.start()) {
+                    continue;
+                }
+                for &id in &symbols.cues_of_pattern[m.pattern()] {
+                    let spec = &self.specs[id];
+                    if let Some(end) = self.match_rest(text, m.end(), spec) {
+                        hits.push(CueHit { kind: spec.kind, cue: spec.index, start: m.start(), end });
+                    }
                 }
             }
         }
@@ -262,30 +327,164 @@ impl CueMatcher {
         hits
     }
 
-    /// End of the cue whose first word ends at `pos`, if its remaining words and its right
-    /// boundary are there.
-    fn match_tail(&self, text: &str, mut pos: usize, tail: &CueTail) -> Option<usize> {
+    /// Hits of the cues whose first word is the text's word `start..end`.
+    #[inline(never)]
+    fn match_word(&self, text: &str, start: usize, end: usize, hits: &mut Vec<CueHit>) {
+        let word = &text.as_bytes()[start..end];
+        for f in &self.first_words[usize::from(word[0].to_ascii_lowercase())] {
+            if f.word.len() == word.len() && word.eq_ignore_ascii_case(&f.word) {
+                for &id in &f.cues {
+                    let spec = &self.specs[id];
+                    if let Some(hit_end) = self.match_rest(text, end, spec) {
+                        hits.push(CueHit { kind: spec.kind, cue: spec.index, start, end: hit_end });
+                    }
+                }
+            }
+            // An inflected one-word cue: the word is the cue plus a suffix.
+            if self.inflections && f.word.len() < word.len() && word[..f.word.len()].eq_ignore_ascii_case(&f.word) {
+                let suffix = &word[f.word.len()..];
+                if INFLECTION_SUFFIXES.iter().any(|s| suffix.eq_ignore_ascii_case(s.as_bytes())) {
+                    for &id in &f.cues {
+                        let spec = &self.specs[id];
+                        if spec.inflectable && spec.rest.is_empty() {
+                            hits.push(CueHit { kind: spec.kind, cue: spec.index, start, end });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// End of the hit whose first word or token ends at `pos`, if the rest of the cue and the
+    /// right boundary are there.
+    fn match_rest(&self, text: &str, pos: usize, spec: &CueSpec) -> Option<usize> {
+        const TYPOGRAPHIC_APOSTROPHE: &[u8] = "’".as_bytes();
         let bytes = text.as_bytes();
-        for word in &tail.words {
-            let after = skip_space(text, pos);
-            if after == pos {
+        let mut i = pos;
+        for &c in &spec.rest {
+            if c == b' ' {
+                let after = skip_space(text, i);
+                if after == i {
+                    return None;
+                }
+                i = after;
+            } else if c == b'\'' && bytes.get(i..i + 3) == Some(TYPOGRAPHIC_APOSTROPHE) {
+                i += 3;
+            } else if bytes.get(i).map_or(false, |b| b.eq_ignore_ascii_case(&c)) {
+                i += 1;
+            } else {
                 return None;
             }
-            pos = match_word(bytes, after, word)?;
         }
-        if word_boundary_after(text, pos) {
-            return Some(pos);
+        if word_boundary_after(text, i) {
+            return Some(i);
         }
-        if tail.inflectable {
+        if spec.inflectable {
             for suffix in INFLECTION_SUFFIXES {
-                let end = pos + suffix.len();
-                let spelled = bytes.get(pos..end).map_or(false, |s| s.eq_ignore_ascii_case(suffix.as_bytes()));
+                let end = i + suffix.len();
+                let spelled = bytes.get(i..end).map_or(false, |s| s.eq_ignore_ascii_case(suffix.as_bytes()));
                 if spelled && word_boundary_after(text, end) {
                     return Some(end);
                 }
             }
         }
         None
+    }
+}
+
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Collects bit 7 of each byte of `m` (all other bits clear) into one byte, byte `i` -> bit `i`.
+#[inline]
+fn pack_high_bits(m: u64) -> u64 {
+    // Multiplying by this constant moves bit 8i to bit 56+i; the other products fall outside
+    // bits 56..64 without carrying into them.
+    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// For 8 bytes read little-endian: bit `i` of the first result is set when byte `i` is an ASCII
+/// word byte (`[0-9A-Za-z_]`), of the second when it is not ASCII. SWAR arithmetic on 7-bit
+/// lanes, so nothing carries between bytes and nothing branches.
+#[inline]
+fn classify8(x: u64) -> (u64, u64) {
+    const LOW7: u64 = splat(0x7f);
+    const HIGH: u64 = splat(0x80);
+    let high = x & HIGH;
+    let v = x & LOW7;
+    let lower = v | splat(0x20);
+    let letter = lower.wrapping_add(splat(0x80 - b'a')) & !lower.wrapping_add(splat(0x80 - b'z' - 1));
+    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x80 - b'9' - 1));
+    let t = v ^ splat(b'_');
+    let underscore = !(t.wrapping_add(LOW7) | t);
+    let word = (letter | digit | underscore) & HIGH & !high;
+    (pack_high_bits(word), pack_high_bits(high))
+}
+
+/// Bit masks of one 64-byte block: ASCII word bytes, non-ASCII bytes.
+#[inline]
+fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+    let mut word = 0u64;
+    let mut high = 0u64;
+    for (j, lane) in block.chunks_exact(8).enumerate() {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(lane);
+        let (w, h) = classify8(u64::from_le_bytes(eight));
+        word |= w << (8 * j);
+        high |= h << (8 * j);
+    }
+    (word, high)
+}
+
+/// Calls `f(start, end)` for every maximal run of word characters in `text`, in order.
+///
+/// Why blocks and bit masks: a byte-by-byte loop mispredicts a branch at nearly every word
+/// boundary (about 4 million per 21 MB of traces) and was the slowest stage of segmentation.
+/// Here each 64-byte block becomes a word mask; word starts and ends are the mask's rising and
+/// falling edges, visited with `trailing_zeros`. Non-ASCII characters are decoded and
+/// classified one by one (their continuation bytes take the class of their first byte).
+pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let mut open: Option<usize> = None;
+    // Whether the byte before the current block belongs to a word character.
+    let mut prev_word = false;
+    let mut base = 0;
+    while base < n {
+        let len = (n - base).min(64);
+        let mut block = [0u8; 64]; // NUL padding is a non-word byte
+        block[..len].copy_from_slice(&bytes[base..base + len]);
+        let (mut word, high) = classify_block(&block);
+        let mut rest = high;
+        // Continuation bytes at the start of the block continue the previous block's character.
+        let mut char_is_word = prev_word;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            if block[k] >= 0xC0 {
+                char_is_word = char_at(text, base + k).map_or(false, is_word);
+            }
+            word |= u64::from(char_is_word) << k;
+            rest &= rest - 1;
+        }
+        let before = (word << 1) | u64::from(prev_word);
+        let starts = word & !before;
+        let ends = !word & before;
+        let mut edges = starts | ends;
+        while edges != 0 {
+            let k = edges.trailing_zeros() as usize;
+            if starts >> k & 1 == 1 {
+                open = Some(base + k);
+            } else if let Some(start) = open.take() {
+                f(start, base + k);
+            }
+            edges &= edges - 1;
+        }
+        prev_word = word >> (len - 1) & 1 == 1;
+        base += len;
+    }
+    if let Some(start) = open {
+        f(start, n);
     }
 }
 
@@ -301,10 +500,10 @@ fn normalize_list<S: AsRef<str>>(cues: &[S], kind: CueKind) -> Result<Vec<String
     Ok(out)
 }
 
-/// Every spelling of `word` with each `'` written either `'` or `’`.
-fn apostrophe_spellings(word: &str) -> Vec<Vec<u8>> {
+/// Every spelling of `token` with each `'` written either `'` or `’`.
+fn apostrophe_spellings(token: &str) -> Vec<Vec<u8>> {
     let mut spellings = vec![Vec::new()];
-    for c in word.chars() {
+    for c in token.chars() {
         if c == '\'' {
             spellings = spellings
                 .into_iter()
@@ -324,22 +523,6 @@ fn apostrophe_spellings(word: &str) -> Vec<Vec<u8>> {
         }
     }
     spellings
-}
-
-/// End of `word` (normalised) spelled at `bytes[at..]`, ASCII case-insensitively, `'` also as `’`.
-fn match_word(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
-    const TYPOGRAPHIC_APOSTROPHE: &[u8] = "’".as_bytes();
-    let mut i = at;
-    for &w in word {
-        if w == b'\'' && bytes.get(i..i + 3) == Some(TYPOGRAPHIC_APOSTROPHE) {
-            i += 3;
-        } else if bytes.get(i).map_or(false, |b| b.eq_ignore_ascii_case(&w)) {
-            i += 1;
-        } else {
-            return None;
-        }
-    }
-    Some(i)
 }
 
 /// One sentence with the cues found inside it.
@@ -484,6 +667,14 @@ mod tests {
     }
 
     #[test]
+    fn cues_that_begin_with_punctuation() {
+        let m = only(&["(a)", "'tis so", "-x"], false);
+        assert_eq!(matched(&m, "(a) b(a) (A). ’tis  so 'tis so -x a-x"), vec!["(a)", "(A)", "’tis  so", "'tis so", "-x"]);
+        let mixed = only(&["so", "(so)"], false);
+        assert_eq!(matched(&mixed, "(so)"), vec!["(so)", "so"]);
+    }
+
+    #[test]
     fn inflections_are_opt_in() {
         let text = "It seems so. Checking, checked, checks. Verified. Concluded. Setting. Sod.";
         assert_eq!(matched(&CueMatcher::paper(), text), vec!["so"]);
@@ -504,8 +695,8 @@ mod tests {
             CueMatcher::new(&[], &["Wait", "wait"], false).unwrap_err(),
             CueError::Duplicate { kind: CueKind::Verification, index: 1, .. }
         ));
-        assert!(matches!(CueMatcher::new(&["a'b'c'd'e'f"], &[], false), Err(CueError::TooManyApostrophes { .. })));
-        assert!(CueMatcher::new(&["a'b'c'd'e"], &[], false).is_ok());
+        assert!(matches!(CueMatcher::new(&["'a'b'c'd'"], &[], false), Err(CueError::TooManyApostrophes { .. })));
+        assert!(CueMatcher::new(&["'a'b'c'd", "a'b'c'd'e'f"], &[], false).is_ok());
         assert!(CueMatcher::new::<&str>(&[], &[], false).unwrap().find("so wait").is_empty());
     }
 

@@ -143,17 +143,6 @@ struct Lexed {
     blank_lines: Vec<usize>,
 }
 
-/// Byte classes the lexer stops at; everything else is skipped in a tight loop.
-const fn lexer_stops() -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'\\' as usize] = true;
-    t[b'$' as usize] = true;
-    t[b'{' as usize] = true;
-    t[b'}' as usize] = true;
-    t
-}
-static LEXER_STOPS: [bool; 256] = lexer_stops();
-
 /// The environment named at `bytes[i..]` (`name` or `name*` then `}`): its closer-list index and
 /// the offset just past the `}`.
 fn env_at(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
@@ -183,85 +172,96 @@ fn lex(text: &str) -> Lexed {
     let bytes = text.as_bytes();
     let n = bytes.len();
     let mut lx = Lexed { env_closers: vec![Vec::new(); MATH_ENVIRONMENTS.len() * 2], ..Lexed::default() };
-    // Open braces; `Some(k)` marks the argument brace of the k-th `\boxed{`.
-    let mut braces: Vec<Option<usize>> = Vec::new();
-    // Offset of the `{` that the last `\boxed`/`\fbox` token announced.
-    let mut boxed_brace_at: Option<usize> = None;
+    // Offsets of the `{` that each `\boxed`/`\fbox` token announces, in order.
+    let mut boxed_braces = Vec::new();
     let mut i = 0;
-    while i < n {
-        let b = bytes[i];
-        if !LEXER_STOPS[b as usize] {
-            i += 1;
+    while let Some(k) = memchr::memchr2(b'\\', b'$', &bytes[i..]) {
+        i += k;
+        if bytes[i] == b'$' {
+            if bytes.get(i + 1) == Some(&b'$') {
+                lx.openers.push(Opener { start: i, content_start: i + 2, close: Closer::DoubleDollar });
+                lx.double_dollars.push(i);
+                i += 2;
+            } else {
+                let next = char_at(text, i + 1);
+                if next.map_or(false, |c| !is_space(c)) {
+                    lx.openers.push(Opener { start: i, content_start: i + 1, close: Closer::Dollar });
+                }
+                let prev_ok = char_before(text, i).map_or(false, |c| !is_space(c));
+                if prev_ok && !next.map_or(false, |c| c.is_ascii_digit()) {
+                    lx.dollar_closers.push(i);
+                }
+                i += 1;
+            }
             continue;
         }
-        match b {
-            b'\\' => {
-                let Some(&next) = bytes.get(i + 1) else {
-                    break;
-                };
-                let rest = &bytes[i + 1..];
-                match next {
-                    b'(' => lx.openers.push(Opener { start: i, content_start: i + 2, close: Closer::Paren }),
-                    b'[' => lx.openers.push(Opener { start: i, content_start: i + 2, close: Closer::Bracket }),
-                    b')' => lx.paren_closers.push(i),
-                    b']' => lx.bracket_closers.push(i),
-                    b'b' if rest.starts_with(b"begin{") => {
-                        if let Some((id, after)) = env_at(bytes, i + 7) {
-                            lx.openers.push(Opener { start: i, content_start: after, close: Closer::Env(id) });
-                        }
-                    }
-                    b'e' if rest.starts_with(b"end{") => {
-                        if let Some((id, _)) = env_at(bytes, i + 5) {
-                            lx.env_closers[id].push(i);
-                        }
-                    }
-                    b'b' | b'f' if rest.starts_with(b"boxed{") || rest.starts_with(b"fbox{") => {
-                        let brace = i + if next == b'b' { 6 } else { 5 };
-                        boxed_brace_at = Some(brace);
-                        lx.openers.push(Opener {
-                            start: i,
-                            content_start: brace + 1,
-                            close: Closer::Boxed(lx.boxed_close.len()),
-                        });
-                        lx.boxed_close.push(None);
-                    }
-                    _ => {}
-                }
-                // A backslash and the whole character after it form one token.
-                i += 1 + utf8_len(next);
-            }
-            b'$' => {
-                if bytes.get(i + 1) == Some(&b'$') {
-                    lx.openers.push(Opener { start: i, content_start: i + 2, close: Closer::DoubleDollar });
-                    lx.double_dollars.push(i);
-                    i += 2;
-                } else {
-                    let next = char_at(text, i + 1);
-                    if next.map_or(false, |c| !is_space(c)) {
-                        lx.openers.push(Opener { start: i, content_start: i + 1, close: Closer::Dollar });
-                    }
-                    let prev_ok = char_before(text, i).map_or(false, |c| !is_space(c));
-                    if prev_ok && !next.map_or(false, |c| c.is_ascii_digit()) {
-                        lx.dollar_closers.push(i);
-                    }
-                    i += 1;
+        let Some(&next) = bytes.get(i + 1) else {
+            break;
+        };
+        let rest = &bytes[i + 1..];
+        match next {
+            b'(' => lx.openers.push(Opener { start: i, content_start: i + 2, close: Closer::Paren }),
+            b'[' => lx.openers.push(Opener { start: i, content_start: i + 2, close: Closer::Bracket }),
+            b')' => lx.paren_closers.push(i),
+            b']' => lx.bracket_closers.push(i),
+            b'b' if rest.starts_with(b"begin{") => {
+                if let Some((id, after)) = env_at(bytes, i + 7) {
+                    lx.openers.push(Opener { start: i, content_start: after, close: Closer::Env(id) });
                 }
             }
+            b'e' if rest.starts_with(b"end{") => {
+                if let Some((id, _)) = env_at(bytes, i + 5) {
+                    lx.env_closers[id].push(i);
+                }
+            }
+            b'b' | b'f' if rest.starts_with(b"boxed{") || rest.starts_with(b"fbox{") => {
+                let brace = i + if next == b'b' { 6 } else { 5 };
+                lx.openers.push(Opener { start: i, content_start: brace + 1, close: Closer::Boxed(boxed_braces.len()) });
+                boxed_braces.push(brace);
+            }
+            _ => {}
+        }
+        // A backslash and the whole character after it form one token.
+        i = (i + 1 + utf8_len(next)).min(n);
+    }
+    lx.boxed_close = match_boxed_braces(bytes, &boxed_braces);
+    lx.blank_lines = blank_lines(text);
+    lx
+}
+
+/// For each brace offset in `boxed_braces` (ascending, each a token start), the offset of the
+/// `}` that closes it. One pass with an explicit stack from the first of them; escaped braces
+/// (`\{`, `\}`) are not grouping braces. Braces before the first boxed brace cannot change how
+/// later braces pair up, so the pass starts there.
+fn match_boxed_braces(bytes: &[u8], boxed_braces: &[usize]) -> Vec<Option<usize>> {
+    let mut close = vec![None; boxed_braces.len()];
+    let Some(&first) = boxed_braces.first() else {
+        return close;
+    };
+    // Open braces; `Some(k)` marks the argument brace of the k-th boxed opener.
+    let mut stack: Vec<Option<usize>> = Vec::new();
+    let mut next_boxed = 0;
+    let mut i = first;
+    while let Some(k) = memchr::memchr3(b'{', b'}', b'\\', &bytes[i..]) {
+        i += k;
+        match bytes[i] {
             b'{' => {
-                braces.push(boxed_brace_at.filter(|&at| at == i).map(|_| lx.boxed_close.len() - 1));
+                let is_boxed = boxed_braces.get(next_boxed) == Some(&i);
+                stack.push(is_boxed.then_some(next_boxed));
+                next_boxed += usize::from(is_boxed);
                 i += 1;
             }
             b'}' => {
-                if let Some(Some(k)) = braces.pop() {
-                    lx.boxed_close[k] = Some(i);
+                if let Some(Some(b)) = stack.pop() {
+                    close[b] = Some(i);
                 }
                 i += 1;
             }
-            _ => i += 1,
+            // A backslash escapes the next character, whatever its width.
+            _ => i = (i + 1 + bytes.get(i + 1).map_or(0, |&b| utf8_len(b))).min(bytes.len()),
         }
     }
-    lx.blank_lines = blank_lines(text);
-    lx
+    close
 }
 
 /// Offsets of the `\n` characters that begin a blank line. Plain text, not tokens: a `\` before

@@ -99,6 +99,7 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
     // Breaks inside the leading whitespace would leave the first sentence without content.
     let mut i = skip_space(text, 0);
     let mut r = 0;
+    let mut stops = StopFinder::new(bytes);
     while i < n {
         while r < regions.len() && regions[r].end <= i {
             r += 1;
@@ -111,7 +112,7 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
             }
         }
         let limit = regions.get(r).map_or(n, |g| g.start.min(n));
-        let Some(p) = find_stop(bytes, i, limit) else {
+        let Some(p) = stops.next(i, limit) else {
             i = limit;
             continue;
         };
@@ -141,22 +142,37 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
     out
 }
 
-const fn stop_bytes() -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'.' as usize] = true;
-    t[b'!' as usize] = true;
-    t[b'?' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t
+/// Finds terminators and line breaks: `.`, `\n` and `?` with one vectorised search, the rarer
+/// `!` and `\r` with a second one whose answer is kept until the scan passes it (queries never
+/// move backwards, so both searches stay linear overall).
+struct StopFinder<'t> {
+    bytes: &'t [u8],
+    /// Offset of the first `!` or `\r` at or after the last query (`bytes.len()` if none);
+    /// `None` before the first query.
+    rare: Option<usize>,
 }
-static STOPS: [bool; 256] = stop_bytes();
 
-/// First offset in `from..limit` holding a terminator or a line break.
-#[inline]
-fn find_stop(bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
-    let window = bytes.get(from..limit)?;
-    window.iter().position(|&b| STOPS[b as usize]).map(|k| from + k)
+impl<'t> StopFinder<'t> {
+    fn new(bytes: &'t [u8]) -> Self {
+        StopFinder { bytes, rare: None }
+    }
+
+    /// First offset in `from..limit` holding a terminator or a line break (`from` must not
+    /// decrease from one call to the next).
+    fn next(&mut self, from: usize, limit: usize) -> Option<usize> {
+        let window = self.bytes.get(from..limit)?;
+        let rare = match self.rare {
+            Some(r) if r >= from => r,
+            _ => {
+                let r = memchr::memchr2(b'!', b'\r', &self.bytes[from..]).map_or(self.bytes.len(), |k| from + k);
+                self.rare = Some(r);
+                r
+            }
+        };
+        let common = memchr::memchr3(b'.', b'\n', b'?', window).map_or(limit, |k| from + k);
+        let stop = common.min(rare);
+        (stop < limit).then_some(stop)
+    }
 }
 
 /// End of the terminator run that starts at `p`: terminators, closing brackets and quotes, `*`.
@@ -181,7 +197,9 @@ fn dot_continues_sentence(text: &str, p: usize) -> bool {
     if bytes.get(p) != Some(&b'.') {
         return false;
     }
-    is_label_dot(bytes, p) || ends_abbreviation(text, p)
+    // Every abbreviation ends in one of these letters; most dots follow another one.
+    let abbreviation_tail = p > 0 && matches!(bytes[p - 1].to_ascii_lowercase(), b'c' | b'e' | b'f' | b'g' | b'o' | b'q' | b'r' | b's' | b'x');
+    is_label_dot(bytes, p) || (abbreviation_tail && ends_abbreviation(text, p))
 }
 
 /// Whether the ASCII word `word` ends at byte `p` (case-insensitive) with no word character
