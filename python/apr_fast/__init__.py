@@ -2,6 +2,27 @@
 from apr_fast._core import THREADS_ENV, __version__, default_threads
 from apr_fast.errors import AprError, ConfigError, TokenizerError
 from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_index_at
+# text: sentences and cues
+from apr_fast.cues import (
+    PAPER_CONCLUSION_CUES,
+    PAPER_VERIFICATION_CUES,
+    CueHit,
+    CueMatcher,
+    Segmentation,
+    SentenceCues,
+    find_cues,
+    find_cues_batch,
+    segment,
+    segment_batch,
+)
+from apr_fast.sentences import (
+    MathRegion,
+    Sentence,
+    SplitOptions,
+    math_regions,
+    split_sentences,
+    split_sentences_batch,
+)
 
 __all__ = [
     "AprError",
@@ -14,4 +35,21 @@ __all__ = [
     "__version__",
     "default_threads",
     "token_index_at",
+    # text: sentences and cues
+    "CueHit",
+    "CueMatcher",
+    "MathRegion",
+    "PAPER_CONCLUSION_CUES",
+    "PAPER_VERIFICATION_CUES",
+    "Segmentation",
+    "Sentence",
+    "SentenceCues",
+    "SplitOptions",
+    "find_cues",
+    "find_cues_batch",
+    "math_regions",
+    "segment",
+    "segment_batch",
+    "split_sentences",
+    "split_sentences_batch",
 ]

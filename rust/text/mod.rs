@@ -1,2 +1,9 @@
-//! Text-level building blocks: offsets and sentences.
+//! Text-level building blocks: offsets, math regions, sentences and cue words.
+pub mod chars;
+pub mod math_regions;
 pub mod offsets;
+pub mod sentences;
+pub mod cues;
+
+#[cfg(test)]
+mod properties;
