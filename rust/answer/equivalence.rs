@@ -3,9 +3,10 @@
 //! Rules by shape (a value on the left stands for either side):
 //! - identical canonical forms are equal;
 //! - scalars: [`super::scalar::compare`];
-//! - an assignment (`x = 3`, `f(x) = 2x`, `x \in [0,1]`) compares by its value with a value, and
-//!   two assignments of constants compare by value with the names ignored (`x = 3` = `y = 3`);
-//!   other relations compare as relations ([`super::relation`]) or as sets of reals;
+//! - an assignment (`x = 3`, `f(x) = 2x`, `x \in [0,1]`) compares by its value with a value; two
+//!   assignments to the same name compare by value; other relations (including assignments to
+//!   different names: `x = 3` is not `y = 3`) compare as relations ([`super::relation`]) or as
+//!   sets of reals;
 //! - tuples and intervals: same brackets, same length, element by element;
 //! - sets and bare lists (`2, 3`, `x = 3 \text{ or } x = -2`): unordered multisets, each element
 //!   matched to one element of the other side; a set of one element equals its element;
@@ -192,9 +193,10 @@ fn based(s: &scalar::Scalar) -> Option<(&str, &BigInt)> {
 }
 
 fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
+    // Two assignments to the same name compare by value (`x \in [0, 1]`, `(x, y) = (1, 2)`);
+    // to different names they are different relations (`x = 1, y = 2` is not `x = 2, y = 1`).
     if let (Some(va), Some(vb)) = (a.assigned_value(), b.assigned_value()) {
-        let constant = |n: &Node| !matches!(n, Node::Scalar(s) if !s.is_constant());
-        if constant(va) && constant(vb) {
+        if same_names(&a.parts[0], &b.parts[0]) {
             return compare_nodes(va, vb, policy);
         }
     }
@@ -212,6 +214,20 @@ fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
         j if j.verdict == Verdict::Equal => j,
         // Different parts of a chain may still describe the same relation.
         _ => Judgement::unknown(Reason::TooClose),
+    }
+}
+
+/// Whether two name-like nodes are the same names (`x`, `f(x)`, `(x, y)`).
+fn same_names(a: &Node, b: &Node) -> bool {
+    match (a, b) {
+        (Node::Scalar(x), Node::Scalar(y)) => match (x.expr.as_symbol(), y.expr.as_symbol()) {
+            (Some(p), Some(q)) => p.name == q.name,
+            _ => false,
+        },
+        (Node::Bracketed { items: x, .. }, Node::Bracketed { items: y, .. }) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_names(p, q))
+        }
+        _ => false,
     }
 }
 

@@ -429,8 +429,11 @@ impl<'a> Lexer<'a> {
             self.i += 1;
         }
         int.push_str(&self.s[start_digits..self.i]);
+        // After a list comma (`27,54,108`) a plain comma cannot start a thousands run: the run
+        // already broke the three-digit pattern.
+        let after_list_comma = start_digits > 0 && self.b[start_digits - 1] == b',';
         if int.len() <= 3 && !int.is_empty() {
-            self.thousands_groups(&mut int);
+            self.thousands_groups(&mut int, after_list_comma);
         }
         let mut frac = None;
         if self.at(0) == b'.' && self.at(1).is_ascii_digit() {
@@ -480,7 +483,7 @@ impl<'a> Lexer<'a> {
     /// Merges thousands groups into `int` when every group of the run is a separator followed by
     /// exactly three digits. A plain comma counts only outside brackets and only when no comma of
     /// the run breaks the pattern (`1,000` is one number; `1,2,3`, `1,000,5` and `(1,000)` are lists).
-    fn thousands_groups(&mut self, int: &mut String) {
+    fn thousands_groups(&mut self, int: &mut String, after_list_comma: bool) {
         let mut pos = self.i;
         let mut groups: Vec<(usize, usize)> = Vec::new();
         let (mut any_plain, mut broken_plain) = (false, false);
@@ -495,7 +498,7 @@ impl<'a> Lexer<'a> {
             groups.push((after, end));
             pos = end;
         }
-        if any_plain && (broken_plain || self.bracket_depth > 0) {
+        if any_plain && (broken_plain || after_list_comma || self.bracket_depth > 0) {
             return;
         }
         for &(start, end) in &groups {
@@ -1147,6 +1150,7 @@ mod tests {
         assert_eq!(show("(1,000)"), "(1, 0)");
         assert_eq!(show("2500,7500"), "2500, 7500");
         assert_eq!(show("1, 000"), "1, 0");
+        assert_eq!(show("27,54,108,135"), "27, 54, 108, 135");
     }
 
     #[test]

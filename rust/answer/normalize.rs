@@ -38,8 +38,17 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok> {
         }
         out.push(tok);
     }
-    trim_punctuation(&mut out);
-    out
+    // A sentence period cannot precede a closing bracket (`\boxed{5.}`).
+    let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
+    let mut kept = Vec::with_capacity(out.len());
+    for (i, tok) in out.iter().enumerate() {
+        if *tok == Tok::Sym('.') && closes(out.get(i + 1)) {
+            continue;
+        }
+        kept.push(tok.clone());
+    }
+    trim_punctuation(&mut kept);
+    kept
 }
 
 /// Drops separators and sentence punctuation at both ends (`2, 3.` and `, 5`).
@@ -101,6 +110,7 @@ mod tests {
         assert_eq!(normalize("x=3 \\text{ or } x=-2"), "x=3, x=-2");
         assert_eq!(normalize("2 and 3"), "2, 3");
         assert_eq!(normalize("1, and 2."), "1, 2");
+        assert_eq!(normalize("\\boxed{5.}"), "{5}");
         assert_eq!(normalize("x = 1 \\lor x = 2"), "x=1, x=2");
     }
 

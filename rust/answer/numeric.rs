@@ -216,14 +216,35 @@ impl Ball {
     }
 
     fn asin_acos(self, cosine: bool) -> Option<Ball> {
-        let (lo, hi) = self.real_interval()?;
-        if lo < -1.0 || hi > 1.0 {
-            return None;
-        }
+        let Some((lo, hi)) = self.real_interval().filter(|&(lo, hi)| lo >= -1.0 && hi <= 1.0) else {
+            return self.complex_asin_acos(cosine);
+        };
         let v = if cosine { self.re.acos() } else { self.re.asin() };
         let edge = lo.abs().max(hi.abs());
         let rad = if self.rad == 0.0 { 0.0 } else if edge < 1.0 { self.rad / (1.0 - edge * edge).sqrt() } else { (2.0 * self.rad).sqrt() * 2.0 };
         Ball::real(v, rad + 2.0 * EPS * v.abs())
+    }
+
+    /// Principal branches off the real segment [-1, 1]: asin z = -i ln(iz + sqrt(1 - z^2)),
+    /// acos z = pi/2 - asin z (sympy's branches).
+    fn complex_asin_acos(self, cosine: bool) -> Option<Ball> {
+        let i = Ball { re: 0.0, im: 1.0, rad: 0.0, real: false };
+        let one = Ball::exact_real(1.0);
+        let root = one.sub(self.mul(self)?)?.sqrt()?;
+        let asin = i.mul(self)?.add(root)?.ln()?.mul(i.neg())?;
+        if cosine {
+            Ball::real(std::f64::consts::FRAC_PI_2, EPS * 2.0)?.sub(asin)
+        } else {
+            Some(asin)
+        }
+    }
+
+    /// Principal arctangent off the real line: atan z = (i/2)(ln(1 - iz) - ln(1 + iz)).
+    fn complex_atan(self) -> Option<Ball> {
+        let i = Ball { re: 0.0, im: 1.0, rad: 0.0, real: false };
+        let one = Ball::exact_real(1.0);
+        let iz = i.mul(self)?;
+        one.sub(iz)?.ln()?.sub(one.add(iz)?.ln()?)?.mul(Ball { re: 0.0, im: 0.5, rad: 0.0, real: false })
     }
 
     fn gamma(self) -> Option<Ball> {
@@ -392,7 +413,9 @@ fn function(f: Func, args: &[Expr], eval: &dyn Fn(&Expr) -> Option<Ball>) -> Opt
         Func::Acos => arg(0)?.asin_acos(true),
         Func::Atan => {
             let x = arg(0)?;
-            x.real_interval()?;
+            if x.real_interval().is_none() {
+                return x.complex_atan();
+            }
             let v = x.re.atan();
             Ball::real(v, x.rad + 2.0 * EPS * v.abs())
         }
@@ -596,6 +619,16 @@ mod tests {
         let big = BigRational::from_integer(BigInt::from(10).pow(250));
         let (v, exact) = rational_to_f64(&big).unwrap();
         assert!(!exact && (v / 1e250 - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn inverse_trig_off_the_real_segment() {
+        // sympy: asin(2) = pi/2 - i acosh(2).
+        let v = ev(&f(Func::Asin, Expr::int(2))).unwrap();
+        let expected = Ball { re: std::f64::consts::FRAC_PI_2, im: -(2.0f64 + 3f64.sqrt()).ln(), rad: 0.0, real: false };
+        assert_eq!(compare_balls(&v, &expected, 1e-10), BallOrder::Close);
+        let w = ev(&f(Func::Atan, Expr::Const(Constant::I))).is_none();
+        assert!(w, "atan(i) is a pole");
     }
 
     #[test]

@@ -77,11 +77,12 @@ const EMPTY_PHRASES: &[&str] = &[
 ];
 
 /// Short English words that make an answer prose rather than a product of variables.
+/// Three-letter English words that make an answer prose rather than a product of variables
+/// (two-letter ones cannot: `e^{at}` and `e^{it}` are products).
 const PROSE_WORDS: &[&str] = &[
-    "no", "is", "of", "to", "at", "on", "by", "be", "we", "it", "if", "so", "as", "an", "do", "my", "up", "us",
     "yes", "odd", "all", "any", "one", "two", "six", "ten", "the", "not", "are", "for", "but", "can", "has", "its",
     "may", "nor", "now", "off", "our", "out", "own", "too", "use", "was", "who", "why", "how", "get", "see", "say",
-    "she", "him", "her", "his", "and", "or",
+    "she", "him", "her", "his", "and",
 ];
 
 const GREEK: &[&str] = &[

@@ -168,7 +168,11 @@ fn relations() {
     equal("5x - 7y + 11z + 4 = 0", "-10x + 14y - 22z - 8 = 0");
     not_equal("y = 2x + 3", "y = 3x + 2");
     equal("x = 3", "2x = 6");
-    equal("x=3", "y=3");
+    not_equal("x=3", "y=3");
+    // Multi-variable solutions keep their names.
+    not_equal("x = 1, y = 2", "x = 2, y = 1");
+    equal("x = 1, y = 2", "y = 2, x = 1");
+    not_equal("\\angle B E A_{1}=90", "\\angle B E A_{2}=90");
     equal("x > 3", "(3, \\infty)");
     equal("x \\ge 3", "[3, \\infty)");
     equal("0 < x \\le 4", "(0, 4]");
