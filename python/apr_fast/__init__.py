@@ -23,11 +23,17 @@ from apr_fast.sentences import (
     split_sentences,
     split_sentences_batch,
 )
+from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
+from apr_fast.equivalence import Policy as EquivalencePolicy
+from apr_fast.equivalence import normalize as normalize_answer
 
 __all__ = [
     "AprError",
     "ConfigError",
     "DecodedIds",
+    "EquivalencePolicy",
+    "Judgement",
+    "Method",
     "THREADS_ENV",
     "TokenIds",
     "TokenizerError",
@@ -52,4 +58,10 @@ __all__ = [
     "segment_batch",
     "split_sentences",
     "split_sentences_batch",
+    "Verdict",
+    "__version__",
+    "default_threads",
+    "equivalent",
+    "equivalent_batch",
+    "normalize_answer",
 ]
