@@ -12,6 +12,8 @@ use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
+mod extract;
+
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
 create_exception!(apr_fast, TokenizerError, AprError, "A tokenizer file or vocabulary that cannot be used.");
@@ -72,5 +74,6 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("TokenizerError", py.get_type::<TokenizerError>())?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    extract::register(py, m)?;
     Ok(())
 }
