@@ -165,7 +165,8 @@ const NO_PARTNER: u32 = u32::MAX;
 struct Scanner<'t> {
     text: &'t str,
     tokens: &'t [Token],
-    /// For every `{` its matching `}` over the whole text (LaTeX groups are reliable).
+    /// For every `{` its matching `}`, and for every `\begin{pmatrix}` its `\end`, over the
+    /// whole text (LaTeX groups are reliable).
     brace_partner: Vec<u32>,
     /// For every bracket of the run being analysed, its partner within that run.
     partner: Vec<u32>,
@@ -213,17 +214,18 @@ struct List {
 impl<'t> Scanner<'t> {
     fn new(text: &'t str, tokens: &'t [Token]) -> Self {
         let mut brace_partner = vec![NO_PARTNER; tokens.len()];
-        let mut open: Vec<usize> = Vec::new();
+        let (mut braces, mut environments): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
         for (i, t) in tokens.iter().enumerate() {
-            match t.kind {
-                TokenKind::Open(Bracket::Brace) => open.push(i),
-                TokenKind::Close(Bracket::Brace) => {
-                    if let Some(o) = open.pop() {
-                        brace_partner[o] = i as u32;
-                        brace_partner[i] = o as u32;
-                    }
-                }
-                _ => {}
+            let open = match t.kind {
+                TokenKind::Open(Bracket::Brace) | TokenKind::Close(Bracket::Brace) => &mut braces,
+                TokenKind::Open(Bracket::Env) | TokenKind::Close(Bracket::Env) => &mut environments,
+                _ => continue,
+            };
+            if matches!(t.kind, TokenKind::Open(_)) {
+                open.push(i);
+            } else if let Some(o) = open.pop() {
+                brace_partner[o] = i as u32;
+                brace_partner[i] = o as u32;
             }
         }
         Scanner { text, tokens, brace_partner, partner: vec![NO_PARTNER; tokens.len()], found: Vec::new() }
@@ -434,20 +436,20 @@ impl<'t> Scanner<'t> {
                 let compound = i + 2 < segment.end && self.is_hyphen(i + 1, segment) && self.kind(i + 2) == Word;
                 if ordinal || compound { ProseRole::Stop } else { ProseRole::Math(i + 1) }
             }
-            Constant | Postfix | Prime | Relation | Open(Bracket::Round | Bracket::Set | Bracket::Env)
-            | Close(Bracket::Round | Bracket::Set | Bracket::Env) => ProseRole::Math(i + 1),
+            Constant | Postfix | Prime | Relation | Open(Bracket::Round | Bracket::Set)
+            | Close(Bracket::Round | Bracket::Set) => ProseRole::Math(i + 1),
             Operator if self.is_bullet(i, segment) => ProseRole::Stop,
             Operator => match self.after_groups(i, segment.end) {
                 Some(next) => ProseRole::Math(next),
                 None => ProseRole::Math(i + 1),
             },
-            Open(Bracket::Brace) => match self.brace_partner[i] {
+            Open(Bracket::Brace | Bracket::Env) => match self.brace_partner[i] {
                 close if close != NO_PARTNER && (close as usize) < segment.end => {
                     ProseRole::Math(close as usize + 1)
                 }
                 _ => ProseRole::Stop,
             },
-            Close(Bracket::Brace) => ProseRole::Stop,
+            Close(Bracket::Brace | Bracket::Env) => ProseRole::Stop,
             Command => match self.command(i) {
                 Some(CommandClass::Separator) => ProseRole::Stop,
                 _ => ProseRole::Math(self.after_groups(i, segment.end).unwrap_or(i + 1)),
@@ -475,8 +477,11 @@ impl<'t> Scanner<'t> {
         let next = (i + 1 < segment.end).then_some(i + 1);
         if let Some(p) = prev {
             if self.kind(p) == TokenKind::Number {
-                // `2x`, `3n`, `12cm`, but not the ordinal `5th` or the plural `6s`.
-                return !matches!(word, "st" | "nd" | "rd" | "th" | "s");
+                // `2x`, `3n`, `12cm`, `144s²`, but not the ordinal `5th` or the plural `6s`.
+                let math_follows = next.map_or(false, |n| {
+                    matches!(self.kind(n), TokenKind::Postfix | TokenKind::Operator | TokenKind::Relation | TokenKind::Open(_))
+                });
+                return !matches!(word, "st" | "nd" | "rd" | "th") && (word != "s" || math_follows);
             }
         }
         if is_function_word(word) {
@@ -589,7 +594,12 @@ impl<'t> Scanner<'t> {
             (Number | Postfix | Constant | Close(_) | Prime, Number) => false,
             // "2 pi"; but "12 m/s", "5 x" hold a unit or stand apart.
             (Number | Postfix | Constant | Prime, Word) => self.slice(right) == "pi",
-            (Close(_), Word) => false,
+            // `\frac{1}{2} t^2`, `\right) e^{-t}`: LaTeX multiplies by juxtaposition; but in
+            // "(1) x + y" the bracket is a label.
+            (Close(_), Word) => {
+                self.kind(left) == Close(Bracket::Brace)
+                    || (left > 0 && self.command(left - 1) == Some(CommandClass::Sizing))
+            }
             (Word, Number | Word | Constant) => false,
             (Number | Postfix | Constant | Close(_) | Word | Prime, Open(Bracket::Round)) => false,
             _ => true,
@@ -696,7 +706,7 @@ impl<'t> Scanner<'t> {
         // "(x = 5)" in prose is a remark in parentheses: read what is inside.
         if let Some(trimmed) = self.trim_complete(range.clone()).filter(|t| !t.is_empty()) {
             if source == Source::Prose && !piece_at_start && !piece_at_end && !self.has_inner_comma(&trimmed) {
-                if let Some((open, close)) = self.wrapped(&trimmed) {
+                if let Some((open, close)) = self.wrapped(&trimmed).filter(|&(open, _)| self.slice(open) == "(") {
                     range = open + 1..close;
                 }
             }
@@ -817,7 +827,7 @@ impl<'t> Scanner<'t> {
         }
         if !side.is_empty() && self.is_value(side) && !self.is_name(side) && !self.is_single_box(side) {
             let kind = self.bracket_shape(side).unwrap_or(CandidateKind::EquationSide);
-            self.push_range(side, kind);
+            self.push_value(side, kind);
         }
     }
 
@@ -865,7 +875,7 @@ impl<'t> Scanner<'t> {
             list.all_named_equations = false;
             if let Some(value) = value {
                 let kind = self.value_kind(&value, source);
-                self.push_range(&value, kind);
+                self.push_value(&value, kind);
             }
             return;
         }
@@ -887,6 +897,49 @@ impl<'t> Scanner<'t> {
         if let (true, Some(whole)) = (complete && (two_sided || double_inequality), whole) {
             self.push_range(&whole, CandidateKind::Equation);
         }
+    }
+
+    /// A value, and also its number without the units written after it in `\text{}`:
+    /// `99.875 \, \text{rad/s}` gives `99.875` too (`12 cm` in prose is read without the unit
+    /// already).
+    fn push_value(&mut self, range: &Range<usize>, kind: CandidateKind) {
+        self.push_range(range, kind);
+        if let Some(head) = self.before_units(range) {
+            self.push_range(&head, kind);
+        }
+    }
+
+    /// `range` without a tail of units: `\text{...}` groups joined by `^`, `/`, `\cdot` and
+    /// exponents (`\text{cm}^2/\text{s}`), when what is left is a value.
+    fn before_units(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let mut k = range.end;
+        let mut units_start = None;
+        while k > range.start {
+            let t = k - 1;
+            match self.kind(t) {
+                TokenKind::Space | TokenKind::Spacing | TokenKind::Postfix => k = t,
+                TokenKind::Operator if matches!(self.slice(t), "/" | "^") => k = t,
+                TokenKind::Number if t > range.start && self.slice(t - 1) == "^" => k = t,
+                TokenKind::Command if self.slice(t) == "\\cdot" => k = t,
+                TokenKind::Close(Bracket::Brace) => {
+                    let open = self.partner[t] as usize;
+                    if open <= range.start || open >= t {
+                        break;
+                    }
+                    if self.command(open - 1) == Some(CommandClass::Text) {
+                        k = open - 1;
+                        units_start = Some(k);
+                    } else if self.slice(open - 1) == "^" {
+                        k = open;
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let head = self.trim(range.start..units_start?);
+        (!head.is_empty() && self.is_value(&head) && !self.is_name(&head)).then_some(head)
     }
 
     /// `range` trimmed ([`Scanner::trim`]), or `None` when trimming cut off an arithmetic
@@ -1070,7 +1123,7 @@ impl<'t> Scanner<'t> {
                 TokenKind::Postfix => arithmetic = true,
                 TokenKind::Operator => arithmetic |= !matches!(self.slice(i), "_" | "|" | "!"),
                 TokenKind::Command => match self.command(i) {
-                    Some(CommandClass::Value | CommandClass::Text) => return true,
+                    Some(CommandClass::Value | CommandClass::Text | CommandClass::Function) => return true,
                     Some(CommandClass::Name) => variable = true,
                     Some(CommandClass::Operator) => arithmetic = true,
                     _ => {}
@@ -1218,6 +1271,10 @@ impl<'t> Scanner<'t> {
             "should", "might", "must", "may", "will",
         ];
         let stated = match self.prev_non_space(i, segment.start) {
+            // "the only one where ..." is a pronoun.
+            Some(p) if self.word_is(p, &["only"]) => {
+                self.prev_non_space(p, segment.start).map_or(true, |q| !self.word_is(q, &["the"]))
+            }
             Some(p) if self.word_is(p, STATING) => true,
             Some(p) if self.word_is(p, &["to"]) => {
                 self.prev_non_space(p, segment.start).map_or(false, |q| self.word_is(q, &["equal"]))
@@ -1242,7 +1299,9 @@ impl<'t> Scanner<'t> {
             let choice_letter = word.len() == 1 && matches!(word.as_bytes()[0], b'A'..=b'E');
             let start = self.tokens[i].start as usize;
             let end = self.tokens[i].end as usize;
-            if choice_letter && (self.parenthesised_letter(i, &segment) || self.after_answer_words(i, &segment, true)) {
+            let stated_choice = self.parenthesised_letter(i, &segment)
+                || (self.after_answer_words(i, &segment, true) && self.letter_stands_alone(i, &segment));
+            if choice_letter && stated_choice {
                 self.push(start, end, word.to_string(), CandidateKind::Choice);
             } else if !choice_letter && is_proper_word(word) && self.after_answer_words(i, &segment, false) {
                 self.push(start, end, format!("\\text{{{word}}}"), CandidateKind::Text);
@@ -1270,9 +1329,37 @@ impl<'t> Scanner<'t> {
         if self.slice(open) != "(" || self.slice(i + 1) != ")" {
             return false;
         }
-        // `P(A)` applies a function; `(A)` alone names a choice.
-        open == segment.start
-            || !matches!(self.kind(open - 1), TokenKind::Word | TokenKind::Number | TokenKind::Close(_) | TokenKind::Command)
+        // `P(A)`, `sin⁻¹(A)` apply a function and `(C)/2` is an operand; `(A)` alone names a
+        // choice.
+        let operand_before = open > segment.start
+            && matches!(
+                self.kind(open - 1),
+                TokenKind::Word | TokenKind::Number | TokenKind::Close(_) | TokenKind::Command | TokenKind::Postfix
+                    | TokenKind::Operator | TokenKind::Constant
+            );
+        let operand_after = i + 2 < segment.end
+            && matches!(
+                self.kind(i + 2),
+                TokenKind::Word | TokenKind::Number | TokenKind::Open(_) | TokenKind::Operator | TokenKind::Postfix
+                    | TokenKind::Relation
+            );
+        !operand_before && !operand_after
+    }
+
+    /// A letter after "answer is" that starts no expression: "B." but not "B e^{-t}".
+    fn letter_stands_alone(&self, i: usize, segment: &Range<usize>) -> bool {
+        let Some(next) = (i + 1 < segment.end).then_some(i + 1) else { return true };
+        let starts_math = |k: usize| {
+            matches!(
+                self.kind(k),
+                TokenKind::Operator | TokenKind::Relation | TokenKind::Command | TokenKind::Number | TokenKind::Open(_)
+                    | TokenKind::Postfix | TokenKind::Constant | TokenKind::Prime
+            ) || (self.kind(k) == TokenKind::Word && is_identifier(self.slice(k)))
+        };
+        match self.kind(next) {
+            TokenKind::Space => self.next_non_space(i, segment.end).map_or(true, |k| !starts_math(k)),
+            _ => !starts_math(next) || matches!(self.kind(next), TokenKind::Close(_)),
+        }
     }
 
     /// Whether the word at `i` follows "answer is", "answer:", "the answer would be" (and, for
@@ -1453,6 +1540,7 @@ mod tests {
         assert_eq!(texts("The answer is one."), vec!["1"]);
         assert!(texts("one of the roots, no one knows, this one, one can see").is_empty());
         assert!(texts("it is one of them").is_empty());
+        assert!(texts("N=30 is the only one where it fails").iter().all(|t| t != "1"));
     }
 
     #[test]
@@ -1496,6 +1584,9 @@ mod tests {
         assert_eq!(found("the answer is B"), pairs(&[("B", "choice")]));
         assert!(found(r"\(\textbf{(D)}\)").contains(&("D".to_string(), "choice")));
         assert!(found("A is the point where P(A) meets B").is_empty());
+        assert!(found("so 9/8 - (C)/2 and sin⁻¹(A)").iter().all(|(_, kind)| *kind != "choice"));
+        assert!(found("The final answer is B e^{-t}").iter().all(|(_, kind)| *kind != "choice"));
+        assert_eq!(found("**Answer: (C)**"), pairs(&[("C", "choice")]));
     }
 
     #[test]
@@ -1505,6 +1596,7 @@ mod tests {
         assert_eq!(found(r"\boxed{\boxed{7}}"), pairs(&[(r"\boxed{7}", "boxed")]));
         assert_eq!(found("so **5** it is"), pairs(&[("5", "number")]));
         assert_eq!(texts("√2 and π/2 and 6²"), vec!["√2", "π/2", "6²"]);
+        assert_eq!(texts(r"\(\cot x\) and the 1980s and 144s²"), vec![r"\cot x", "1980", "144s²"]);
     }
 
     #[test]
@@ -1513,6 +1605,25 @@ mod tests {
         assert_eq!(texts("sqrt(2) and log_6 x - log_6 9 = 2"), vec!["sqrt(2)", "log_6 x - log_6 9 = 2", "log_6 x - log_6 9", "2"]);
         assert_eq!(texts("so b^2 - 4ac = 0"), vec!["b^2 - 4ac = 0", "b^2 - 4ac", "0"]);
         assert_eq!(texts("1,000 and 1{,}000"), vec!["1,000", "1{,}000"]);
+    }
+
+    #[test]
+    fn bare_latex_groups_multiply_by_juxtaposition() {
+        assert_eq!(
+            texts(r"x_p(t) = \left( \frac{1}{2} t^2 - t \right) e^{-t}"),
+            vec![r"x_p(t) = \left( \frac{1}{2} t^2 - t \right) e^{-t}", r"\left( \frac{1}{2} t^2 - t \right) e^{-t}"]
+        );
+        assert_eq!(
+            texts(r"so \begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix} = -I"),
+            vec![r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix} = -I", r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix}", "-I"]
+        );
+    }
+
+    #[test]
+    fn units_in_text_give_the_bare_number_too() {
+        assert_eq!(texts(r"\(d = 6\sqrt{2} \text{ cm}\)"), vec![r"d = 6\sqrt{2} \text{ cm}", r"6\sqrt{2} \text{ cm}", r"6\sqrt{2}"]);
+        assert!(has(r"\(D = 1.29 \times 10^{-5} \, \text{cm}^2/\text{s}\)", r"1.29 \times 10^{-5}"));
+        assert_eq!(texts(r"\(\text{Evelyn}\)"), vec![r"\text{Evelyn}"]);
     }
 
     #[test]
