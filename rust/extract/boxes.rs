@@ -38,9 +38,15 @@ fn trim_range(text: &str, range: Range<usize>) -> Range<usize> {
     start..end.max(start)
 }
 
-/// The content of a brace-less box (`\boxed 5`, `\boxed5`): the run up to white space, `$`, a
-/// brace or a backslash, without a trailing `.`, `,` or `;`.
+/// The content of a brace-less box (`\boxed 5`, `\boxed5`, `\boxed -2.5`): a number, up to
+/// white space, `$`, a brace or a backslash, without a trailing `.`, `,` or `;`. Words after
+/// `\boxed` ("\boxed wait" in a looping trace) are no answer.
 fn braceless_content(bytes: &[u8], from: usize, limit: usize) -> Range<usize> {
+    let digit_at = |k: usize| k < limit && bytes[k].is_ascii_digit();
+    let sign = usize::from(from < limit && matches!(bytes[from], b'-' | b'+' | b'.'));
+    if !digit_at(from + sign) {
+        return from..from;
+    }
     let mut end = from;
     while end < limit && !matches!(bytes[end], b' ' | b'\t' | b'\n' | b'\r' | b'$' | b'{' | b'}' | b'\\') {
         end += 1;
@@ -136,6 +142,8 @@ mod tests {
         assert_eq!(contents(r"so \boxed 5."), vec!["5"]);
         assert_eq!(contents(r"$\boxed5$"), vec!["5"]);
         assert!(contents("\\boxed\n\n no").is_empty());
+        assert!(contents(r"\boxed wait").is_empty());
+        assert_eq!(contents(r"\boxed -2.5."), vec!["-2.5"]);
         assert!(contents(r"\boxedfoo{3}").is_empty());
         assert_eq!(contents(r"\fbox{B}"), vec!["B"]);
     }

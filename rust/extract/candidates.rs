@@ -347,7 +347,12 @@ impl<'t> Scanner<'t> {
 
     /// `\boxed 5`: the tokens after the space up to the next space or punctuation.
     fn braceless_box(&self, command: usize, first: usize) -> Range<usize> {
-        if first == command + 1 && self.kind(first) != TokenKind::Number {
+        // A number, as in `boxes::outermost_boxes`: `\boxed 5`, `\boxed5`, `\boxed -2`.
+        let signed = self.kind(first) == TokenKind::Operator && matches!(self.slice(first), "-" | "+");
+        let number_at = if signed { first + 1 } else { first };
+        if self.tokens.get(number_at).map_or(true, |t| t.kind != TokenKind::Number)
+            || (first == command + 1 && signed)
+        {
             return first..first;
         }
         let mut end = first;
