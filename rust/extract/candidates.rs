@@ -597,8 +597,15 @@ impl<'t> Scanner<'t> {
         match (self.kind(left), self.kind(right)) {
             (Number, Number | Word) if script => true,
             (Number | Postfix | Constant | Close(_) | Prime, Number) => false,
-            // "2 pi"; but "12 m/s", "5 x" hold a unit or stand apart.
-            (Number | Postfix | Constant | Prime, Word) => self.slice(right) == "pi",
+            // "2 pi", and "2 T - 1" where the letter is a variable in a spaced expression; but
+            // "12 m/s", "5 V", "5 x" hold a unit or stand apart.
+            (Number | Postfix | Constant | Prime, Word) => {
+                let word = self.slice(right);
+                let spaced_operator_after = self.tokens.get(right + 1).map_or(false, |t| t.kind == Space)
+                    && self.tokens.get(right + 2).map_or(false, |t| matches!(t.kind, Operator | Relation))
+                    && self.is_binary_or_relation(right + 2);
+                word == "pi" || (is_identifier(word) && word.chars().count() == 1 && !is_english_letter(word) && spaced_operator_after)
+            }
             // `\frac{1}{2} t^2`, `\right) e^{-t}`: LaTeX multiplies by juxtaposition; but in
             // "(1) x + y" the bracket is a label.
             (Close(_), Word) => {
@@ -609,6 +616,10 @@ impl<'t> Scanner<'t> {
             (Number | Postfix | Constant | Close(_) | Word | Prime, Open(Bracket::Round)) => false,
             _ => true,
         }
+    }
+
+    fn is_binary_or_relation(&self, k: usize) -> bool {
+        self.kind(k) == TokenKind::Relation || self.is_binary_operator(k)
     }
 
     fn ends_operand(&self, i: usize) -> bool {
@@ -1607,6 +1618,7 @@ mod tests {
     #[test]
     fn plain_text_math() {
         assert_eq!(texts("so 3 x 10^8 m/s"), vec!["3 x 10^8", "m/s"]);
+        assert_eq!(texts("(2 T - 1) - T + 1 = T and 5 V."), vec!["(2 T - 1) - T + 1 = T", "(2 T - 1) - T + 1", "5"]);
         assert_eq!(texts("sqrt(2) and log_6 x - log_6 9 = 2"), vec!["sqrt(2)", "log_6 x - log_6 9 = 2", "log_6 x - log_6 9", "2"]);
         assert_eq!(texts("so b^2 - 4ac = 0"), vec!["b^2 - 4ac = 0", "b^2 - 4ac", "0"]);
         assert_eq!(texts("1,000 and 1{,}000"), vec!["1,000", "1{,}000"]);
