@@ -26,14 +26,25 @@ from apr_fast.sentences import (
 from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
 from apr_fast.equivalence import Policy as EquivalencePolicy
 from apr_fast.equivalence import normalize as normalize_answer
+from apr_fast.extraction import (
+    Candidate,
+    FinalAnswer,
+    extract_candidates,
+    extract_candidates_batch,
+    extract_final,
+    extract_final_batch,
+    problem_values,
+)
 
 __all__ = [
     "AprError",
+    "Candidate",
     "ConfigError",
     "DecodedIds",
     "EquivalencePolicy",
     "Judgement",
     "Method",
+    "FinalAnswer",
     "THREADS_ENV",
     "TokenIds",
     "TokenizerError",
@@ -64,4 +75,9 @@ __all__ = [
     "equivalent",
     "equivalent_batch",
     "normalize_answer",
+    "extract_candidates",
+    "extract_candidates_batch",
+    "extract_final",
+    "extract_final_batch",
+    "problem_values",
 ]
