@@ -16,6 +16,7 @@ mod tokens;
 mod text;
 mod answer;
 mod extract;
+mod reward;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -81,5 +82,6 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     text::register(py, m)?;
     answer::register(m)?;
     extract::register(py, m)?;
+    reward::register(m)?;
     Ok(())
 }
