@@ -951,7 +951,7 @@ impl<'t> Scanner<'t> {
                     if open <= range.start || open >= t {
                         break;
                     }
-                    if self.command(open - 1) == Some(CommandClass::Text) {
+                    if matches!(self.slice(open - 1), "\\text" | "\\textrm" | "\\mathrm" | "\\mbox") {
                         k = open - 1;
                         units_start = Some(k);
                     } else if self.slice(open - 1) == "^" {
@@ -963,8 +963,14 @@ impl<'t> Scanner<'t> {
                 _ => break,
             }
         }
-        let head = self.trim(range.start..units_start?);
-        (!head.is_empty() && self.is_value(&head) && !self.is_name(&head)).then_some(head)
+        // Units follow a quantity: the head holds a number, a constant or a value command,
+        // and no operator dangles from it (`\mathbf{v} - \text{...}` is no quantity).
+        let head = self.trim_complete(range.start..units_start?)?;
+        let quantity = head.clone().any(|k| {
+            matches!(self.kind(k), TokenKind::Number | TokenKind::Constant)
+                || self.command(k) == Some(CommandClass::Value)
+        });
+        (quantity && !self.is_name(&head)).then_some(head)
     }
 
     /// `range` trimmed ([`Scanner::trim`]), or `None` when trimming cut off an arithmetic
@@ -1650,6 +1656,7 @@ mod tests {
         assert_eq!(texts(r"\(d = 6\sqrt{2} \text{ cm}\)"), vec![r"d = 6\sqrt{2} \text{ cm}", r"6\sqrt{2} \text{ cm}", r"6\sqrt{2}"]);
         assert!(has(r"\(D = 1.29 \times 10^{-5} \, \text{cm}^2/\text{s}\)", r"1.29 \times 10^{-5}"));
         assert_eq!(texts(r"\(\text{Evelyn}\)"), vec![r"\text{Evelyn}"]);
+        assert_eq!(texts(r"\(\mathbf{w_1} - \mathbf{w_2}\) and \(x - \text{cm}\)"), vec![r"\mathbf{w_1} - \mathbf{w_2}", r"x - \text{cm}"]);
     }
 
     #[test]
