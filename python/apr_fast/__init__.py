@@ -2,11 +2,22 @@
 from apr_fast._core import THREADS_ENV, __version__, default_threads
 from apr_fast.errors import AprError, ConfigError, TokenizerError
 from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_index_at
+from apr_fast.extraction import (
+    Candidate,
+    FinalAnswer,
+    extract_candidates,
+    extract_candidates_batch,
+    extract_final,
+    extract_final_batch,
+    problem_values,
+)
 
 __all__ = [
     "AprError",
+    "Candidate",
     "ConfigError",
     "DecodedIds",
+    "FinalAnswer",
     "THREADS_ENV",
     "TokenIds",
     "TokenizerError",
@@ -14,4 +25,9 @@ __all__ = [
     "__version__",
     "default_threads",
     "token_index_at",
+    "extract_candidates",
+    "extract_candidates_batch",
+    "extract_final",
+    "extract_final_batch",
+    "problem_values",
 ]

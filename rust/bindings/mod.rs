@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 mod tokens;
+mod extract;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -75,5 +76,6 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add("TokenizerError", py.get_type::<TokenizerError>())?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     tokens::register(m)?;
+    extract::register(py, m)?;
     Ok(())
 }

@@ -1,0 +1,254 @@
+//! Python surface of `crate::extract`: final answers of responses and answer candidates in
+//! sentences, with character offsets (for `str` slicing) beside the core's byte offsets.
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use pyo3::basic::CompareOp;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use super::{borrow_str, borrow_str_list, threads_arg};
+use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
+use crate::parallel::{map_items, ItemPanic};
+use crate::text::offsets::bytes_to_chars_sorted;
+
+/// The final answer of a response.
+///
+/// ``response[start:end]`` is the answer's source text (for several boxes in a row, from the
+/// first box's content to the last one's); ``byte_start``/``byte_end`` are the same span in
+/// UTF-8 bytes. ``text`` is the answer as it would sit inside ``\boxed{}``. ``rule`` names the
+/// rule that found it; ``in_thinking`` is true when it lies before ``</think>``.
+#[pyclass(module = "apr_fast", name = "FinalAnswer")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PyFinalAnswer {
+    #[pyo3(get)]
+    text: String,
+    #[pyo3(get)]
+    start: usize,
+    #[pyo3(get)]
+    end: usize,
+    #[pyo3(get)]
+    byte_start: usize,
+    #[pyo3(get)]
+    byte_end: usize,
+    #[pyo3(get)]
+    rule: &'static str,
+    #[pyo3(get)]
+    in_thinking: bool,
+}
+
+impl PyFinalAnswer {
+    fn new(response: &str, found: FinalAnswer) -> Self {
+        let mut chars = [found.start, found.end];
+        bytes_to_chars_sorted(response, &mut chars);
+        PyFinalAnswer {
+            text: found.text,
+            start: chars[0],
+            end: chars[1],
+            byte_start: found.start,
+            byte_end: found.end,
+            rule: found.rule.as_str(),
+            in_thinking: found.in_thinking,
+        }
+    }
+}
+
+#[pymethods]
+impl PyFinalAnswer {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "FinalAnswer(text={}, start={}, end={}, rule={}, in_thinking={})",
+            python_repr(py, &self.text)?,
+            self.start,
+            self.end,
+            python_repr(py, self.rule)?,
+            if self.in_thinking { "True" } else { "False" }
+        ))
+    }
+
+    fn __richcmp__(&self, other: &Self, op: CompareOp, py: Python<'_>) -> PyObject {
+        compare(self == other, op, py)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(self)
+    }
+}
+
+/// One answer value stated in a sentence.
+///
+/// ``text[start:end]`` is the candidate's source text; ``byte_start``/``byte_end`` are the same
+/// span in UTF-8 bytes. ``text`` is the value as it would sit inside ``\boxed{}`` (the source
+/// text, except ``12`` for "twelve" and ``\text{Evelyn}`` for a word answer). ``kind`` says
+/// where it came from or what shape it has.
+#[pyclass(module = "apr_fast", name = "Candidate")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PyCandidate {
+    #[pyo3(get)]
+    text: String,
+    #[pyo3(get)]
+    start: usize,
+    #[pyo3(get)]
+    end: usize,
+    #[pyo3(get)]
+    byte_start: usize,
+    #[pyo3(get)]
+    byte_end: usize,
+    #[pyo3(get)]
+    kind: &'static str,
+}
+
+#[pymethods]
+impl PyCandidate {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Candidate(text={}, start={}, end={}, kind={})",
+            python_repr(py, &self.text)?,
+            self.start,
+            self.end,
+            python_repr(py, self.kind)?
+        ))
+    }
+
+    fn __richcmp__(&self, other: &Self, op: CompareOp, py: Python<'_>) -> PyObject {
+        compare(self == other, op, py)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_of(self)
+    }
+}
+
+fn python_repr(py: Python<'_>, text: &str) -> PyResult<String> {
+    Ok(PyString::new(py, text).repr()?.to_str()?.to_owned())
+}
+
+fn compare(equal: bool, op: CompareOp, py: Python<'_>) -> PyObject {
+    match op {
+        CompareOp::Eq => equal.into_py(py),
+        CompareOp::Ne => (!equal).into_py(py),
+        _ => py.NotImplemented(),
+    }
+}
+
+fn hash_of<T: Hash>(value: &T) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The candidates of `text` with character offsets, converted in one pass over the text.
+fn candidates_with_chars(text: &str) -> Vec<PyCandidate> {
+    let found: Vec<Candidate> = extract::extract_candidates(text);
+    let mut offsets: Vec<usize> = found.iter().flat_map(|c| [c.start, c.end]).collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut chars = offsets.clone();
+    bytes_to_chars_sorted(text, &mut chars);
+    let char_of = |byte: usize| offsets.binary_search(&byte).map_or(0, |k| chars[k]);
+    found
+        .into_iter()
+        .map(|c| PyCandidate {
+            start: char_of(c.start),
+            end: char_of(c.end),
+            byte_start: c.start,
+            byte_end: c.end,
+            kind: c.kind.as_str(),
+            text: c.text,
+        })
+        .collect()
+}
+
+/// Results of a batch, with a `RuntimeWarning` for items whose extraction panicked (a bug:
+/// those items get `fallback` instead of failing the whole batch).
+fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback: impl Fn() -> R) -> PyResult<Vec<R>> {
+    let mut out = Vec::with_capacity(results.len());
+    for (i, result) in results.into_iter().enumerate() {
+        match result {
+            Ok(r) => out.push(r),
+            Err(ItemPanic(message)) => {
+                let warning = format!("apr_fast: extraction failed on item {i} ({message}); please report this input");
+                // PyO3 0.17 has no binding for the warning classes.
+                let category = py.import("builtins")?.getattr("RuntimeWarning")?;
+                PyErr::warn(py, category, &warning, 1)?;
+                out.push(fallback());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The final answer of one response, or None when it states none.
+///
+/// Prefers the last ``\boxed{}``/``\fbox{}`` after ``</think>``, then the last box in the
+/// thinking, then "Final Answer" headings, "Answer:" lines and "the (final) answer is X"
+/// phrases (after ``</think>`` first). Several boxes in a row form one answer ("2, 3").
+/// Raises TypeError if ``response`` is not a str.
+#[pyfunction]
+#[pyo3(text_signature = "(response)")]
+fn extract_final(py: Python<'_>, response: &PyAny) -> PyResult<Option<PyFinalAnswer>> {
+    let response = borrow_str(response, "response")?;
+    Ok(py.allow_threads(|| extract::extract_final(response).map(|f| PyFinalAnswer::new(response, f))))
+}
+
+/// ``extract_final`` for every response of a list, in parallel without the GIL.
+///
+/// ``threads``: worker threads (default: ``APR_FAST_NUM_THREADS``, else all CPUs).
+/// Raises TypeError if ``responses`` is not a list of str.
+#[pyfunction(responses, "*", threads = "None")]
+#[pyo3(text_signature = "(responses, *, threads=None)")]
+fn extract_final_batch(py: Python<'_>, responses: &PyAny, threads: Option<i64>) -> PyResult<Vec<Option<PyFinalAnswer>>> {
+    let responses = borrow_str_list(responses, "responses")?;
+    let threads = threads_arg(threads)?;
+    let results = py.allow_threads(|| {
+        map_items(&responses, threads, |r| extract::extract_final(r).map(|f| PyFinalAnswer::new(r, f)))
+    });
+    unwrap_items(py, results, || None)
+}
+
+/// Every answer value that one sentence states, ordered by start (outer before inner).
+///
+/// Values inside larger expressions are not separate candidates (``3\sqrt{2}`` gives no
+/// ``2``). Run it on a problem statement to learn the values the problem itself states.
+/// Raises TypeError if ``text`` is not a str.
+#[pyfunction]
+#[pyo3(text_signature = "(text)")]
+fn extract_candidates(py: Python<'_>, text: &PyAny) -> PyResult<Vec<PyCandidate>> {
+    let text = borrow_str(text, "text")?;
+    Ok(py.allow_threads(|| candidates_with_chars(text)))
+}
+
+/// ``extract_candidates`` for every text of a list, in parallel without the GIL.
+///
+/// ``threads``: worker threads (default: ``APR_FAST_NUM_THREADS``, else all CPUs).
+/// Raises TypeError if ``texts`` is not a list of str.
+#[pyfunction(texts, "*", threads = "None")]
+#[pyo3(text_signature = "(texts, *, threads=None)")]
+fn extract_candidates_batch(py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<Vec<PyCandidate>>> {
+    let texts = borrow_str_list(texts, "texts")?;
+    let threads = threads_arg(threads)?;
+    let results = py.allow_threads(|| map_items(&texts, threads, |t| candidates_with_chars(t)));
+    unwrap_items(py, results, Vec::new)
+}
+
+/// The distinct candidate texts of a problem statement, in order of first appearance: the
+/// values the problem itself states. Raises TypeError if ``problem`` is not a str.
+#[pyfunction]
+#[pyo3(text_signature = "(problem)")]
+fn problem_values(py: Python<'_>, problem: &PyAny) -> PyResult<Vec<String>> {
+    let problem = borrow_str(problem, "problem")?;
+    Ok(py.allow_threads(|| ProblemValues::from_problem(problem).texts().to_vec()))
+}
+
+pub(crate) fn register(py: Python<'_>, m: &PyModule) -> PyResult<()> {
+    m.add_class::<PyFinalAnswer>()?;
+    m.add_class::<PyCandidate>()?;
+    m.add_function(wrap_pyfunction!(extract_final, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_final_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(extract_candidates_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(problem_values, m)?)?;
+    m.add("FINAL_RULES", PyTuple::new(py, FinalRule::ALL.iter().map(|r| r.as_str())))?;
+    m.add("CANDIDATE_KINDS", PyTuple::new(py, CandidateKind::ALL.iter().map(|k| k.as_str())))?;
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! `\boxed{...}` and `\fbox{...}` in a whole response.
+//!
+//! One pass with a stack of open braces matches every brace, so finding the boxes costs linear
+//! time whatever the input (100k unclosed `\boxed{`, 100k-deep braces): no opener rescans the
+//! text for its closer. `\{` and `\}` are escaped braces, not groups; `\\` is a line break, so
+//! the brace after it is a real one.
+
+use std::ops::Range;
+
+/// One box with balanced braces, or the brace-less form `\boxed 5`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BoxSpan {
+    /// Byte of the backslash of `\boxed`.
+    pub command_start: usize,
+    /// The content, whitespace trimmed (never empty).
+    pub content: Range<usize>,
+    /// One past the closing brace (or past the brace-less content).
+    pub end: usize,
+}
+
+const BOX_COMMANDS: [&[u8]; 2] = [b"boxed", b"fbox"];
+
+/// The length of `\boxed` or `\fbox` at `bytes[i..]`, if a box command starts there.
+fn box_command_len(bytes: &[u8], i: usize) -> Option<usize> {
+    BOX_COMMANDS.iter().find_map(|name| {
+        let end = i + 1 + name.len();
+        let matches = bytes.get(i + 1..end) == Some(*name)
+            && !bytes.get(end).is_some_and(|b| b.is_ascii_alphabetic());
+        matches.then_some(1 + name.len())
+    })
+}
+
+/// `range` with surrounding whitespace removed.
+fn trim_range(text: &str, range: Range<usize>) -> Range<usize> {
+    let slice = &text[range.clone()];
+    let start = range.start + (slice.len() - slice.trim_start().len());
+    let end = range.end - (slice.len() - slice.trim_end().len());
+    start..end.max(start)
+}
+
+/// The content of a brace-less box (`\boxed 5`, `\boxed5`, `\boxed -2.5`): a number, up to
+/// white space, `$`, a brace or a backslash, without a trailing `.`, `,` or `;`. Words after
+/// `\boxed` ("\boxed wait" in a looping trace) are no answer.
+fn braceless_content(bytes: &[u8], from: usize, limit: usize) -> Range<usize> {
+    let digit_at = |k: usize| k < limit && bytes[k].is_ascii_digit();
+    let sign = usize::from(from < limit && matches!(bytes[from], b'-' | b'+' | b'.'));
+    if !digit_at(from + sign) {
+        return from..from;
+    }
+    let mut end = from;
+    while end < limit && !matches!(bytes[end], b' ' | b'\t' | b'\n' | b'\r' | b'$' | b'{' | b'}' | b'\\') {
+        end += 1;
+    }
+    while end > from && matches!(bytes[end - 1], b'.' | b',' | b';') {
+        end -= 1;
+    }
+    from..end
+}
+
+/// The outermost non-empty boxes of `text[range]` in order (a box inside another box belongs
+/// to the outer one). Unclosed boxes are skipped; a box nested in an unclosed one still counts.
+pub(crate) fn outermost_boxes(text: &str, range: Range<usize>) -> Vec<BoxSpan> {
+    let bytes = text.as_bytes();
+    // Open braces; the brace that opens a box holds (command start, content start).
+    let mut open: Vec<Option<(usize, usize)>> = Vec::new();
+    let mut closed: Vec<BoxSpan> = Vec::new();
+    let mut i = range.start;
+    while i < range.end {
+        match bytes[i] {
+            b'\\' => {
+                if let Some(len) = box_command_len(bytes, i) {
+                    let mut j = i + len;
+                    while j < range.end && bytes[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    if j < range.end && bytes[j] == b'{' {
+                        open.push(Some((i, j + 1)));
+                        i = j + 1;
+                        continue;
+                    }
+                    // A brace-less box takes what follows on the same line: `\boxed 5`, `\boxed5`.
+                    let same_line = !bytes[i + len..j].contains(&b'\n');
+                    let content = braceless_content(bytes, j, range.end);
+                    if same_line && !content.is_empty() && (j > i + len || bytes[j].is_ascii_digit()) {
+                        closed.push(BoxSpan { command_start: i, end: content.end, content });
+                    }
+                    i = j;
+                    continue;
+                }
+                // `\{`, `\}` and `\\` are escapes; any other backslash starts a command name.
+                i += if matches!(bytes.get(i + 1), Some(b'{' | b'}' | b'\\')) { 2 } else { 1 };
+            }
+            b'{' => {
+                open.push(None);
+                i += 1;
+            }
+            b'}' => {
+                if let Some(Some((command_start, content_start))) = open.pop() {
+                    let content = trim_range(text, content_start..i);
+                    if !content.is_empty() {
+                        closed.push(BoxSpan { command_start, content, end: i + 1 });
+                    }
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    // Closed boxes nest properly; sorted by start, a box inside another starts before the
+    // enclosing box has ended.
+    closed.sort_by_key(|b| b.command_start);
+    let mut outermost: Vec<BoxSpan> = Vec::with_capacity(closed.len());
+    for b in closed {
+        if outermost.last().map_or(true, |last| b.command_start >= last.end) {
+            outermost.push(b);
+        }
+    }
+    outermost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contents(text: &str) -> Vec<&str> {
+        outermost_boxes(text, 0..text.len()).iter().map(|b| &text[b.content.clone()]).collect()
+    }
+
+    #[test]
+    fn nested_and_escaped_braces() {
+        assert_eq!(contents(r"\boxed{\frac{1}{2}}"), vec![r"\frac{1}{2}"]);
+        assert_eq!(contents(r"\boxed{\{1, 2\}}"), vec![r"\{1, 2\}"]);
+        assert_eq!(contents(r"\boxed{a \\{b} c}"), vec![r"a \\{b} c"]);
+        assert_eq!(contents(r"\boxed{\boxed{5}}"), vec![r"\boxed{5}"]);
+    }
+
+    #[test]
+    fn empty_unclosed_and_braceless() {
+        assert!(contents(r"\boxed{} \boxed{  }").is_empty());
+        assert_eq!(contents(r"\boxed{3} then \boxed{4"), vec!["3"]);
+        assert_eq!(contents(r"\boxed{ \boxed{7} never closed"), vec!["7"]);
+        assert_eq!(contents(r"so \boxed 5."), vec!["5"]);
+        assert_eq!(contents(r"$\boxed5$"), vec!["5"]);
+        assert!(contents("\\boxed\n\n no").is_empty());
+        assert!(contents(r"\boxed wait").is_empty());
+        assert_eq!(contents(r"\boxed -2.5."), vec!["-2.5"]);
+        assert!(contents(r"\boxedfoo{3}").is_empty());
+        assert_eq!(contents(r"\fbox{B}"), vec!["B"]);
+    }
+
+    #[test]
+    fn adversarial_inputs_finish() {
+        let unclosed = r"\boxed{".repeat(100_000);
+        assert!(contents(&unclosed).is_empty());
+        let deep = format!(r"\boxed{{{}x{}}}", "{".repeat(100_000), "}".repeat(100_000));
+        assert_eq!(contents(&deep).len(), 1);
+    }
+}

@@ -1,0 +1,437 @@
+//! The final answer of a whole response.
+//!
+//! Order of preference (the first that finds a value wins):
+//! 1. the last `\boxed{}`/`\fbox{}` after the first `</think>`;
+//! 2. the last box in the thinking (the text before `</think>`, or all of a response without it);
+//! 3. answer phrases after `</think>`, the last one that is followed by a value: a
+//!    "Final Answer" heading, an "Answer:" line, "the final answer is X", "the answer is X";
+//! 4. the same phrases in the thinking.
+//!
+//! Boxes: braces must balance (escaped `\{ \}` are not groups); empty boxes (`\boxed{}`) and
+//! unclosed ones state nothing and are skipped, so the box before them counts. Several boxes in
+//! a row, separated only by commas, "and"/"or", `\quad` or math delimiters, are one answer:
+//! `\boxed{2}, \boxed{3}` gives `2, 3` (a repeated box is kept once), with a span from the first
+//! box's content to the last one's.
+//!
+//! Phrases: the value is the first candidate ([`super::candidates`]) after the phrase within
+//! its sentence, so "The answer is 3.5." gives `3.5` and "the answer is \(x = 3\), which"
+//! gives `x = 3`; after a heading it is the last candidate of the first statement below it.
+//!
+//! Linear time: the boxes come from one brace-matching pass; each phrase reads at most
+//! [`MAX_PHRASE_VALUE_BYTES`] and never past the next occurrence of "answer".
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::boxes::{outermost_boxes, BoxSpan};
+use super::candidates::{extract_candidates, Candidate};
+
+/// The tag that ends the thinking.
+pub const THINK_CLOSE: &str = "</think>";
+
+/// How far after an answer phrase its value may lie.
+pub const MAX_PHRASE_VALUE_BYTES: usize = 1000;
+
+/// Which rule found the final answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FinalRule {
+    /// The last box after `</think>`.
+    BoxedAfterThink,
+    /// The last box in the thinking (no box after `</think>`).
+    BoxedInThinking,
+    /// A "Final Answer" heading line with the value on the lines below.
+    FinalAnswerHeading,
+    /// A line that starts with "Answer:" (or "Final Answer:").
+    AnswerLine,
+    /// "the final answer is X" inside a sentence.
+    FinalAnswerPhrase,
+    /// "the answer is X" inside a sentence.
+    AnswerPhrase,
+}
+
+impl FinalRule {
+    pub const ALL: [FinalRule; 6] = [
+        FinalRule::BoxedAfterThink,
+        FinalRule::BoxedInThinking,
+        FinalRule::FinalAnswerHeading,
+        FinalRule::AnswerLine,
+        FinalRule::FinalAnswerPhrase,
+        FinalRule::AnswerPhrase,
+    ];
+
+    /// The snake_case name used by the Python API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FinalRule::BoxedAfterThink => "boxed_after_think",
+            FinalRule::BoxedInThinking => "boxed_in_thinking",
+            FinalRule::FinalAnswerHeading => "final_answer_heading",
+            FinalRule::AnswerLine => "answer_line",
+            FinalRule::FinalAnswerPhrase => "final_answer_phrase",
+            FinalRule::AnswerPhrase => "answer_phrase",
+        }
+    }
+}
+
+/// The final answer of a response.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FinalAnswer {
+    /// The answer as it would sit inside `\boxed{}`; boxes in a row are joined with ", ".
+    pub text: String,
+    /// Byte offset of the answer's content in the response.
+    pub start: usize,
+    /// Byte offset one past the answer's content.
+    pub end: usize,
+    pub rule: FinalRule,
+    /// The answer lies before `</think>` (or the response has no `</think>`).
+    pub in_thinking: bool,
+}
+
+/// The final answer of `response`, or `None` when it states none (see the module docs).
+pub fn extract_final(response: &str) -> Option<FinalAnswer> {
+    let (thinking, after) = match response.find(THINK_CLOSE) {
+        Some(p) => (0..p, Some(p + THINK_CLOSE.len()..response.len())),
+        None => (0..response.len(), None),
+    };
+    let found = |rule: FinalRule, in_thinking: bool| {
+        move |(text, span): (String, Range<usize>)| FinalAnswer {
+            text,
+            start: span.start,
+            end: span.end,
+            rule,
+            in_thinking,
+        }
+    };
+    if let Some(after) = &after {
+        if let Some(a) = boxed_answer(response, after.clone()) {
+            return Some(found(FinalRule::BoxedAfterThink, false)(a));
+        }
+    }
+    if let Some(a) = boxed_answer(response, thinking.clone()) {
+        return Some(found(FinalRule::BoxedInThinking, true)(a));
+    }
+    if let Some(after) = after {
+        if let Some(a) = phrase_answer(response, after, false) {
+            return Some(a);
+        }
+    }
+    phrase_answer(response, thinking, true)
+}
+
+/// The last group of boxes in `region`: its joined text and span.
+fn boxed_answer(text: &str, region: Range<usize>) -> Option<(String, Range<usize>)> {
+    let boxes = outermost_boxes(text, region);
+    let last = boxes.len().checked_sub(1)?;
+    let mut first = last;
+    while first > 0 && is_box_separator(&text[boxes[first - 1].end..boxes[first].command_start]) {
+        first -= 1;
+    }
+    let group: &[BoxSpan] = &boxes[first..];
+    let mut seen: HashSet<&str> = HashSet::new();
+    let parts: Vec<&str> = group
+        .iter()
+        .map(|b| &text[b.content.clone()])
+        .filter(|content| seen.insert(*content))
+        .collect();
+    Some((parts.join(", "), group[0].content.start..group[last - first].content.end))
+}
+
+/// Whether the text between two boxes makes them one answer: only spaces, commas,
+/// semicolons, "and"/"or" (also inside `\text{}`), `\quad` and math delimiters.
+fn is_box_separator(gap: &str) -> bool {
+    const PIECES: &[&str] = &[
+        ",", ";", "$", "\\(", "\\)", "\\[", "\\]", "\\qquad", "\\quad", "\\,", "\\;", "\\ ", "~",
+        "&", "\\\\", "\\text{", "\\mbox{", "\\textrm{", "}", "and", "or",
+    ];
+    if gap.len() > 64 {
+        return false;
+    }
+    let mut rest = gap;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return true;
+        }
+        let piece = PIECES.iter().find(|p| {
+            rest.starts_with(**p)
+                && !(p.ends_with(|c: char| c.is_ascii_alphabetic())
+                    && rest[p.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+        });
+        match piece {
+            Some(p) => rest = &rest[p.len()..],
+            None => return false,
+        }
+    }
+}
+
+/// Where an answer phrase puts its value.
+struct Phrase {
+    rule: FinalRule,
+    /// The value starts at or after this byte.
+    value_from: usize,
+    /// The value is the last candidate of the statement (after a heading) rather than the first.
+    last_candidate: bool,
+}
+
+/// The value of the last answer phrase in `region` that is followed by one.
+fn phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
+    let bytes = text.as_bytes();
+    let occurrences: Vec<usize> = memchr::memchr2_iter(b'a', b'A', &bytes[region.clone()])
+        .map(|k| region.start + k)
+        .filter(|&p| bytes.get(p..p + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"answer")))
+        .collect();
+    for (k, &p) in occurrences.iter().enumerate().rev() {
+        let limit = occurrences.get(k + 1).copied().unwrap_or(region.end);
+        let Some(phrase) = classify_phrase(text, p, region.start, limit) else { continue };
+        let cap = floor_char_boundary(text, limit.min(phrase.value_from.saturating_add(MAX_PHRASE_VALUE_BYTES)));
+        let mut from = phrase.value_from.min(cap);
+        from += text[from..cap].len() - text[from..cap].trim_start().len();
+        let end = statement_end(text, from, cap);
+        let candidates = extract_candidates(&text[p..end]);
+        let value = pick_value(&candidates, phrase.value_from - p, phrase.last_candidate);
+        if let Some(c) = value {
+            return Some(FinalAnswer {
+                text: c.text.clone(),
+                start: p + c.start,
+                end: p + c.end,
+                rule: phrase.rule,
+                in_thinking,
+            });
+        }
+    }
+    None
+}
+
+/// The first candidate starting at or after `from` (the longest at that start), or the last
+/// outermost one.
+fn pick_value(candidates: &[Candidate], from: usize, last: bool) -> Option<&Candidate> {
+    let mut after = candidates.iter().filter(|c| c.start >= from);
+    if !last {
+        return after.next();
+    }
+    let mut outermost: Option<&Candidate> = None;
+    for c in after {
+        if outermost.map_or(true, |o| c.start >= o.end) {
+            outermost = Some(c);
+        }
+    }
+    outermost
+}
+
+/// Reads the words around "answer" at `p`; `None` when they are no answer phrase.
+fn classify_phrase(text: &str, p: usize, region_start: usize, limit: usize) -> Option<Phrase> {
+    let bytes = text.as_bytes();
+    let word_before = p > region_start && bytes[p - 1].is_ascii_alphanumeric();
+    let after_word = p + 6;
+    if word_before || bytes.get(after_word).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    // "Final" right before "answer", and whether the line holds nothing else before them.
+    let look_back = floor_char_boundary(text, p.saturating_sub(80).max(region_start));
+    let before = &text[look_back..p];
+    let line_start = match before.rfind('\n') {
+        Some(k) => Some(look_back + k + 1),
+        None => (look_back == region_start).then_some(region_start),
+    };
+    let before_word = before.trim_end_matches([' ', '*', '_']);
+    let has_final = before_word.len() >= 5
+        && before_word.is_char_boundary(before_word.len() - 5)
+        && before_word[before_word.len() - 5..].eq_ignore_ascii_case("final");
+    let label = if has_final { &before_word[..before_word.len() - 5] } else { before_word };
+    let at_line_start = line_start.is_some_and(|s| {
+        label.len() + look_back >= s && text[s..look_back + label.len()].chars().all(|c| " \t*#->_".contains(c))
+    });
+
+    let skip_markup = |mut i: usize| {
+        while i < limit && matches!(bytes[i], b'*' | b' ' | b'\t' | b'_') {
+            i += 1;
+        }
+        i
+    };
+    let q = skip_markup(after_word);
+    let rest_of_line_blank = |from: usize| {
+        let line_end = text[from..limit].find('\n').map(|k| from + k);
+        line_end.filter(|&e| text[from..e].chars().all(|c| c.is_whitespace() || c == '*' || c == '#'))
+    };
+    if q < limit && bytes[q] == b':' {
+        let value_from = skip_markup(q + 1);
+        if at_line_start {
+            if let Some(line_end) = rest_of_line_blank(value_from) {
+                let rule = if has_final { FinalRule::FinalAnswerHeading } else { FinalRule::AnswerLine };
+                return Some(Phrase { rule, value_from: line_end + 1, last_candidate: true });
+            }
+            return Some(Phrase { rule: FinalRule::AnswerLine, value_from, last_candidate: false });
+        }
+        let rule = if has_final { FinalRule::FinalAnswerPhrase } else { FinalRule::AnswerPhrase };
+        return Some(Phrase { rule, value_from, last_candidate: false });
+    }
+    const VERBS: &[&str] = &["is", "would be", "should be", "will be", "must be", "=", "equals"];
+    let rest = &text[q..limit];
+    for verb in VERBS {
+        let matches = rest.len() >= verb.len()
+            && rest.as_bytes()[..verb.len()].eq_ignore_ascii_case(verb.as_bytes())
+            && !rest[verb.len()..].starts_with(|c: char| c.is_ascii_alphanumeric());
+        if matches {
+            let rule = if has_final { FinalRule::FinalAnswerPhrase } else { FinalRule::AnswerPhrase };
+            return Some(Phrase { rule, value_from: q + verb.len(), last_candidate: false });
+        }
+    }
+    if at_line_start {
+        if let Some(line_end) = rest_of_line_blank(q) {
+            let rule = if has_final { FinalRule::FinalAnswerHeading } else { FinalRule::AnswerLine };
+            return Some(Phrase { rule, value_from: line_end + 1, last_candidate: true });
+        }
+    }
+    None
+}
+
+/// The end of the statement that starts at `from`: a line break, or `.`, `!`, `?` before
+/// white space, outside math and braces; at most `cap`.
+fn statement_end(text: &str, from: usize, cap: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut math_closer: Option<&[u8]> = None;
+    let mut depth = 0u32;
+    let mut i = from;
+    while i < cap {
+        let b = bytes[i];
+        if let Some(closer) = math_closer {
+            if bytes[i..cap].starts_with(closer) {
+                math_closer = None;
+                i += closer.len();
+                continue;
+            }
+            i += if b == b'\\' { 2 } else { 1 };
+            continue;
+        }
+        match b {
+            b'\\' => {
+                match bytes.get(i + 1) {
+                    Some(b'(') => math_closer = Some(b"\\)"),
+                    Some(b'[') => math_closer = Some(b"\\]"),
+                    _ => {}
+                }
+                i += 2;
+                continue;
+            }
+            b'$' if bytes.get(i + 1) == Some(&b'$') => {
+                math_closer = Some(b"$$");
+                i += 2;
+                continue;
+            }
+            b'$' => math_closer = Some(b"$"),
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b'\n' if depth == 0 => return i,
+            // `5!` is a factorial, not the end of a sentence.
+            b'!' if i > from && (bytes[i - 1].is_ascii_digit() || bytes[i - 1] == b')') => {}
+            b'.' | b'!' | b'?' if depth == 0 && bytes.get(i + 1).map_or(true, |n| n.is_ascii_whitespace()) => {
+                return i;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    floor_char_boundary(text, cap.min(text.len()))
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn final_of(response: &str) -> Option<(String, FinalRule, bool)> {
+        extract_final(response).map(|f| (f.text, f.rule, f.in_thinking))
+    }
+
+    fn text_of(response: &str) -> Option<String> {
+        extract_final(response).map(|f| f.text)
+    }
+
+    #[test]
+    fn prefers_the_box_after_think() {
+        let r = r"so \boxed{3} maybe</think>The answer is \(\boxed{4}\).";
+        assert_eq!(final_of(r), Some(("4".into(), FinalRule::BoxedAfterThink, false)));
+        let f = extract_final(r).unwrap();
+        assert_eq!(&r[f.start..f.end], "4");
+    }
+
+    #[test]
+    fn falls_back_to_the_last_box_in_the_thinking() {
+        let r = r"first \boxed{1} then \boxed{2}</think> I am done.";
+        assert_eq!(final_of(r), Some(("2".into(), FinalRule::BoxedInThinking, true)));
+        // No `</think>` at all: the whole response is thinking.
+        assert_eq!(final_of(r"\boxed{7}"), Some(("7".into(), FinalRule::BoxedInThinking, true)));
+    }
+
+    #[test]
+    fn braces_nest_and_escapes_do_not_count() {
+        assert_eq!(text_of(r"\boxed{\frac{\pi}{2}}"), Some(r"\frac{\pi}{2}".into()));
+        assert_eq!(text_of(r"\boxed{\{1, 2\}}"), Some(r"\{1, 2\}".into()));
+        assert_eq!(text_of(r"\fbox{B}"), Some("B".into()));
+        assert_eq!(text_of(r"$\text{so }\boxed{5}$"), Some("5".into()));
+        assert_eq!(text_of(r"so \boxed 5."), Some("5".into()));
+    }
+
+    #[test]
+    fn boxes_in_a_row_are_one_answer() {
+        assert_eq!(text_of(r"\boxed{2}, \boxed{3}"), Some("2, 3".into()));
+        assert_eq!(text_of(r"\boxed{2} and \boxed{3}"), Some("2, 3".into()));
+        assert_eq!(text_of(r"\(\boxed{2}\) \quad \text{and} \quad \(\boxed{3}\)"), Some("2, 3".into()));
+        assert_eq!(text_of(r"\boxed{5} \boxed{5}"), Some("5".into()));
+        // Prose between boxes separates them: the last one counts.
+        assert_eq!(text_of(r"x = \boxed{2} and then y = \boxed{3}"), Some("3".into()));
+        let r = r"roots: \boxed{2}, \boxed{3}.";
+        let f = extract_final(r).unwrap();
+        assert_eq!(&r[f.start..f.end], r"2}, \boxed{3");
+    }
+
+    #[test]
+    fn empty_and_unclosed_boxes_are_skipped() {
+        assert_eq!(text_of(r"\boxed{4} then \boxed{}"), Some("4".into()));
+        assert_eq!(text_of(r"\boxed{4} then \boxed{12"), Some("4".into()));
+        assert_eq!(text_of(r"\boxed{}"), None);
+    }
+
+    #[test]
+    fn phrases_when_there_is_no_box() {
+        assert_eq!(final_of("So the final answer is 3.5. Done"), Some(("3.5".into(), FinalRule::FinalAnswerPhrase, true)));
+        assert_eq!(final_of("</think>The answer is \\(x = 3\\), which"), Some(("x = 3".into(), FinalRule::AnswerPhrase, false)));
+        assert_eq!(final_of("work\nAnswer: 42\n"), Some(("42".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(final_of("**Answer:** (B)"), Some(("B".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(
+            final_of("</think>\n**Final Answer**\nThe product is 81.\n"),
+            Some(("81".into(), FinalRule::FinalAnswerHeading, false))
+        );
+        assert_eq!(text_of("the answer should be 13! - 12!."), Some("13! - 12!".into()));
+        assert_eq!(text_of("so the answer is Evelyn."), Some(r"\text{Evelyn}".into()));
+        // The last phrase with a value wins; "answers" is no phrase.
+        assert_eq!(text_of("The answer is 5. Later the answer is 6."), Some("6".into()));
+        assert_eq!(text_of("The answer is 5. This answers it."), Some("5".into()));
+        assert_eq!(text_of("The answer is not obvious"), None);
+    }
+
+    #[test]
+    fn nothing_to_find() {
+        assert_eq!(extract_final(""), None);
+        assert_eq!(extract_final("just words"), None);
+        assert_eq!(extract_final("</think>"), None);
+    }
+
+    #[test]
+    fn adversarial_inputs_finish() {
+        let unclosed = r"\boxed{".repeat(100_000);
+        assert_eq!(extract_final(&unclosed), None);
+        let deep = format!(r"\boxed{{{}7{}}}", "{".repeat(100_000), "}".repeat(100_000));
+        assert!(extract_final(&deep).is_some());
+        let phrases = "the answer is ".repeat(100_000);
+        assert_eq!(extract_final(&phrases), None);
+        let dollars = "$".repeat(100_001);
+        assert_eq!(extract_final(&dollars), None);
+    }
+}

@@ -1,0 +1,96 @@
+//! English number words: "twelve", "twenty-one", "three hundred and five", "two thirds".
+//!
+//! The values cover what reasoning traces write in words: 0 to 999 and simple fractions. Larger
+//! numbers ("two million") are written in digits in practice and are left alone. Whether a
+//! word is a statement of a value at all ("one" as a pronoun) is decided by the caller.
+
+/// The value of a single cardinal word, case-insensitive: zero..nineteen, twenty..ninety.
+pub(crate) fn cardinal(word: &str) -> Option<u32> {
+    const WORDS: [(&str, u32); 28] = [
+        ("zero", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6),
+        ("seven", 7), ("eight", 8), ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12),
+        ("thirteen", 13), ("fourteen", 14), ("fifteen", 15), ("sixteen", 16), ("seventeen", 17),
+        ("eighteen", 18), ("nineteen", 19), ("twenty", 20), ("thirty", 30), ("forty", 40),
+        ("fifty", 50), ("sixty", 60), ("seventy", 70), ("eighty", 80), ("ninety", 90),
+    ];
+    if word.len() > 9 {
+        return None;
+    }
+    WORDS.iter().find(|(w, _)| w.eq_ignore_ascii_case(word)).map(|&(_, v)| v)
+}
+
+/// The denominator named by a fraction word: "half" 2, "thirds" 3, "quarter" 4, ... "tenth" 10.
+/// Only meaningful after a cardinal ("two thirds"): alone, "third" is an ordinal.
+pub(crate) fn denominator(word: &str) -> Option<u32> {
+    const WORDS: [(&str, u32); 10] = [
+        ("half", 2), ("halves", 2), ("third", 3), ("quarter", 4), ("fourth", 4), ("fifth", 5),
+        ("sixth", 6), ("seventh", 7), ("eighth", 8), ("ninth", 9),
+    ];
+    let lower = word.to_ascii_lowercase();
+    let singular = lower.strip_suffix('s').filter(|s| *s != "halve").unwrap_or(&lower);
+    if singular == "tenth" {
+        return Some(10);
+    }
+    WORDS.iter().find(|(w, _)| *w == singular || *w == lower).map(|&(_, v)| v)
+}
+
+/// The value a number phrase spells, given its words in order: `["twenty", "one"]`,
+/// `["three", "hundred", "and", "five"]`. `None` unless all the words form one number.
+pub(crate) fn phrase_value(words: &[&str]) -> Option<u32> {
+    let (hundreds, rest) = match words {
+        [unit, hundred, rest @ ..] if hundred.eq_ignore_ascii_case("hundred") => {
+            let unit = cardinal(unit).filter(|&u| (1..10).contains(&u))?;
+            let rest = match rest {
+                [and, rest @ ..] if and.eq_ignore_ascii_case("and") && !rest.is_empty() => rest,
+                _ => rest,
+            };
+            (unit * 100, rest)
+        }
+        _ => (0, words),
+    };
+    let below_hundred = match rest {
+        [] if hundreds > 0 => 0,
+        [single] => cardinal(single)?,
+        [tens, unit] => {
+            let tens = cardinal(tens).filter(|&t| t >= 20)?;
+            tens + cardinal(unit).filter(|&u| (1..10).contains(&u))?
+        }
+        _ => return None,
+    };
+    Some(hundreds + below_hundred)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_words() {
+        assert_eq!(cardinal("twelve"), Some(12));
+        assert_eq!(cardinal("Twelve"), Some(12));
+        assert_eq!(cardinal("ninety"), Some(90));
+        assert_eq!(cardinal("hundred"), None);
+        assert_eq!(cardinal("often"), None);
+    }
+
+    #[test]
+    fn phrases() {
+        assert_eq!(phrase_value(&["twenty", "one"]), Some(21));
+        assert_eq!(phrase_value(&["three", "hundred"]), Some(300));
+        assert_eq!(phrase_value(&["three", "hundred", "and", "five"]), Some(305));
+        assert_eq!(phrase_value(&["one", "hundred", "forty", "two"]), Some(142));
+        assert_eq!(phrase_value(&["twelve", "one"]), None);
+        assert_eq!(phrase_value(&["twenty", "twelve"]), None);
+        assert_eq!(phrase_value(&["hundred"]), None);
+    }
+
+    #[test]
+    fn fraction_words() {
+        assert_eq!(denominator("half"), Some(2));
+        assert_eq!(denominator("halves"), Some(2));
+        assert_eq!(denominator("thirds"), Some(3));
+        assert_eq!(denominator("Quarters"), Some(4));
+        assert_eq!(denominator("tenths"), Some(10));
+        assert_eq!(denominator("second"), None);
+    }
+}
