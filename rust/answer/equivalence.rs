@@ -25,6 +25,7 @@ use super::node::{Node, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
+use super::scalar::Scalar;
 use super::{relation, scalar, sets, sympy};
 
 /// Largest collection compared as an unordered multiset (n² element comparisons).
@@ -42,8 +43,30 @@ impl Answer {
     /// Parses `text`. Never fails: what cannot be parsed is kept as text (compared by its
     /// canonical form only, Unknown otherwise).
     pub fn parse(text: &str) -> Answer {
+        if let Some(answer) = Answer::parse_integer(text) {
+            return answer;
+        }
         let tokens = canonical_tokens(text);
         Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) }
+    }
+
+    /// The common case of the anchor search, an integer (`17`, `-3`, `023`), without the general
+    /// machinery; gives exactly what the general path gives (tested).
+    fn parse_integer(text: &str) -> Option<Answer> {
+        let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+        let (negative, digits) = match trimmed.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let significant = digits.trim_start_matches('0');
+        let canonical_digits = if significant.is_empty() { "0" } else { significant };
+        let value = Expr::int(canonical_digits.parse().ok()?);
+        let canonical = if negative { format!("-{canonical_digits}") } else { canonical_digits.to_string() };
+        let expr = if negative { Expr::neg(value) } else { value };
+        Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
     }
 
     /// The canonical string ([`super::normalize`]).
@@ -326,6 +349,19 @@ fn perfect_matching(n: usize, edge: impl Fn(usize, usize) -> bool) -> Option<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn integer_fast_path_matches_the_general_path(s in "[ ]?-?0{0,3}[0-9]{1,15}[ ]?") {
+            let fast = Answer::parse_integer(&s).expect("an integer");
+            let tokens = canonical_tokens(&s);
+            let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) };
+            prop_assert_eq!(&fast.canonical, &general.canonical);
+            prop_assert_eq!(&fast.plain, &general.plain);
+            prop_assert_eq!(format!("{:?}", fast.root), format!("{:?}", general.root));
+        }
+    }
 
     #[test]
     fn matching_finds_permutations() {

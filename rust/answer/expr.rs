@@ -228,16 +228,33 @@ impl Expr {
         Expr::Neg(Box::new(e))
     }
 
-    pub fn children(&self) -> Vec<&Expr> {
+    /// Calls `f` on each direct child.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
-            Expr::Num(_) | Expr::Decimal(_) | Expr::Based { .. } | Expr::Sym(_) | Expr::Const(_) | Expr::Infinity => vec![],
-            Expr::Add(v) | Expr::Mul(v) | Expr::Func(_, v) => v.iter().collect(),
-            Expr::Neg(a) | Expr::Factorial(a) | Expr::Percent(a) | Expr::Degrees(a) => vec![a],
-            Expr::Div(a, b) | Expr::Pow(a, b) => vec![a, b],
-            Expr::Log { base, arg } => base.iter().map(|b| &**b).chain(std::iter::once(&**arg)).collect(),
-            Expr::Apply { arg, .. } => vec![arg],
-            Expr::SlashTail { num, den, tail } => vec![num, den, tail],
-            Expr::PlusMinus { lhs, rhs, .. } => lhs.iter().map(|b| &**b).chain(std::iter::once(&**rhs)).collect(),
+            Expr::Num(_) | Expr::Decimal(_) | Expr::Based { .. } | Expr::Sym(_) | Expr::Const(_) | Expr::Infinity => {}
+            Expr::Add(v) | Expr::Mul(v) | Expr::Func(_, v) => v.iter().for_each(f),
+            Expr::Neg(a) | Expr::Factorial(a) | Expr::Percent(a) | Expr::Degrees(a) | Expr::Apply { arg: a, .. } => f(a),
+            Expr::Div(a, b) | Expr::Pow(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::Log { base, arg } => {
+                if let Some(b) = base {
+                    f(b);
+                }
+                f(arg);
+            }
+            Expr::SlashTail { num, den, tail } => {
+                f(num);
+                f(den);
+                f(tail);
+            }
+            Expr::PlusMinus { lhs, rhs, .. } => {
+                if let Some(l) = lhs {
+                    f(l);
+                }
+                f(rhs);
+            }
         }
     }
 
@@ -259,7 +276,7 @@ impl Expr {
                 Expr::PlusMinus { .. } => info.plus_minus += 1,
                 _ => {}
             }
-            stack.extend(e.children().into_iter().map(|c| (c, depth + 1)));
+            e.for_each_child(|c| stack.push((c, depth + 1)));
         }
         info
     }

@@ -47,4 +47,6 @@ pub use normalize::normalize;
 pub use policy::{PercentPolicy, Policy, UnitsPolicy};
 
 #[cfg(test)]
+mod bench;
+#[cfg(test)]
 mod tests;

@@ -304,6 +304,40 @@ fn method_says_how() {
     assert_eq!(j.verdict, Verdict::Equal);
 }
 
+#[test]
+fn deepest_accepted_inputs_fit_a_worker_thread_stack() {
+    // rayon workers get 2 MiB stacks: everything the limits let through must fit, even in a
+    // debug build. Each input is nested just below or far beyond the limits.
+    let inputs: Vec<String> = [20usize, 45, 49, 60, 5000]
+        .iter()
+        .flat_map(|&n| {
+            vec![
+                "\\sqrt{".repeat(n) + "2" + &"}".repeat(n),
+                "\\frac{1}{".repeat(n) + "x" + &"}".repeat(n),
+                "2^{".repeat(n) + "x" + &"}".repeat(n),
+                "-(".repeat(n) + "x" + &")".repeat(n),
+                "\\{".repeat(n) + "1" + &"\\}".repeat(n),
+                "\\sin(".repeat(n) + "x" + &")".repeat(n),
+                "|".repeat(n) + "x" + &"|".repeat(n),
+                "1/".repeat(n * 20) + "2",
+                "-".repeat(n * 20) + "2",
+            ]
+        })
+        .collect();
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            for s in &inputs {
+                let a = Answer::parse(s);
+                let _ = compare(&a, &a, &Policy::default());
+                let _ = compare(&a, &Answer::parse("x"), &Policy::default());
+                let _ = a.to_sympy();
+            }
+        })
+        .expect("thread starts");
+    assert!(handle.join().is_ok());
+}
+
 fn answer_strategy() -> impl Strategy<Value = String> {
     let atom = prop_oneof![
         (0i64..1000).prop_map(|n| n.to_string()),
@@ -335,7 +369,12 @@ fn answer_strategy() -> impl Strategy<Value = String> {
 
 proptest! {
     // No regression files: a failure prints its minimal input, which becomes a named test.
-    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, .. ProptestConfig::default() })]
+    // PROPTEST_CASES raises the count for fuzzing runs (benches/fuzz_answers.py says how).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400),
+        failure_persistence: None,
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn normalize_is_idempotent(s in "\\PC{0,40}") {
