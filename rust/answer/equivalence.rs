@@ -9,7 +9,9 @@
 //!   sets of reals;
 //! - tuples and intervals: same brackets, same length, element by element;
 //! - sets and bare lists (`2, 3`, `x = 3 \text{ or } x = -2`): unordered multisets, each element
-//!   matched to one element of the other side; a set of one element equals its element;
+//!   matched to one element of the other side; a set of one element equals its element; against a
+//!   tuple with the same elements, undecided (solutions or an ordered triple: the question says);
+//!   a parenthesised group of relations is a list of them;
 //! - intervals, unions, `\mathbb{R}` and one-variable inequalities: as sets of reals;
 //! - matrices element by element; a column matrix equals a parenthesised tuple of its entries;
 //! - multiple-choice letters by letter (`(B)`, `B`, `\text{(B)}`); against a value, the value
@@ -154,6 +156,21 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             }
         }
         (Set(x) | List(x), Set(y) | List(y)) => unordered(x, y, policy),
+        // `(f(n) = n, g(n) = 1)`: a parenthesised group of relations is a list of them.
+        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+            if x.iter().all(|n| matches!(n, Relation(_))) =>
+        {
+            unordered(x, y, policy)
+        }
+        // `\frac13, -2, 5` against `(\frac13, -2, 5)`: solutions or an ordered triple, depending
+        // on the question. Equal elements leave it undecided; different ones decide.
+        (Bracketed { open: '(', close: ')', items: x }, Set(y) | List(y)) | (Set(y) | List(y), Bracketed { open: '(', close: ')', items: x }) => {
+            match unordered(x, y, policy) {
+                j if j.verdict == Verdict::Equal => Judgement::unknown(Reason::AmbiguousNotation),
+                j if j.verdict == Verdict::NotEqual => different_shape(),
+                j => j,
+            }
+        }
         // `\{3\}` as the answer to "find all x" says what `3` says.
         (Set(x), other) | (other, Set(x)) if x.len() == 1 && !matches!(other, Union(_) | Matrix { .. }) => {
             compare_nodes(&x[0], other, policy)
@@ -240,11 +257,17 @@ fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
     }
 }
 
-/// Whether two name-like nodes are the same names (`x`, `f(x)`, `(x, y)`).
+/// Whether two name-like nodes name the same things (`x`, `f(x)`, `(x, y)`); `x` and `x(t)` do
+/// (x written as a function of t).
 fn same_names(a: &Node, b: &Node) -> bool {
+    let base = |e: &Expr| match e {
+        Expr::Sym(s) => Some(s.name.clone()),
+        Expr::Apply { func, .. } => Some(func.name.clone()),
+        _ => None,
+    };
     match (a, b) {
-        (Node::Scalar(x), Node::Scalar(y)) => match (x.expr.as_symbol(), y.expr.as_symbol()) {
-            (Some(p), Some(q)) => p.name == q.name,
+        (Node::Scalar(x), Node::Scalar(y)) => match (base(&x.expr), base(&y.expr)) {
+            (Some(p), Some(q)) => p == q,
             _ => false,
         },
         (Node::Bracketed { items: x, .. }, Node::Bracketed { items: y, .. }) => {

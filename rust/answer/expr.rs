@@ -332,6 +332,50 @@ impl Expr {
         }
     }
 
+    /// The distinct names of the free variables (application atoms included), in order of
+    /// first appearance.
+    pub fn symbol_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            let name = match e {
+                Expr::Sym(s) => Some(s.name.as_str()),
+                Expr::Apply { func, .. } => Some(func.name.as_str()),
+                _ => None,
+            };
+            if let Some(n) = name.filter(|n| !names.contains(n)) {
+                names.push(n);
+            }
+            e.for_each_child(|c| stack.push(c));
+        }
+        names
+    }
+
+    /// A copy with every variable renamed by `rename` (application atoms too).
+    pub fn rename_symbols(&self, rename: &dyn Fn(&str) -> String) -> Expr {
+        let boxed = |e: &Expr| Box::new(e.rename_symbols(rename));
+        let symbol = |s: &Symbol| Symbol::new(rename(&s.name));
+        match self {
+            Expr::Sym(s) => Expr::Sym(symbol(s)),
+            Expr::Add(v) => Expr::Add(v.iter().map(|c| c.rename_symbols(rename)).collect()),
+            Expr::Mul(v) => Expr::Mul(v.iter().map(|c| c.rename_symbols(rename)).collect()),
+            Expr::Func(f, v) => Expr::Func(*f, v.iter().map(|c| c.rename_symbols(rename)).collect()),
+            Expr::Neg(a) => Expr::Neg(boxed(a)),
+            Expr::Factorial(a) => Expr::Factorial(boxed(a)),
+            Expr::Percent(a) => Expr::Percent(boxed(a)),
+            Expr::Degrees(a) => Expr::Degrees(boxed(a)),
+            Expr::Div(a, b) => Expr::Div(boxed(a), boxed(b)),
+            Expr::Pow(a, b) => Expr::Pow(boxed(a), boxed(b)),
+            Expr::Log { base, arg } => Expr::Log { base: base.as_deref().map(boxed), arg: boxed(arg) },
+            Expr::Apply { func, arg, atom } => Expr::Apply { func: symbol(func), arg: boxed(arg), atom: symbol(atom) },
+            Expr::SlashTail { num, den, tail } => Expr::SlashTail { num: boxed(num), den: boxed(den), tail: boxed(tail) },
+            Expr::PlusMinus { lhs, rhs, minus_first } => {
+                Expr::PlusMinus { lhs: lhs.as_deref().map(boxed), rhs: boxed(rhs), minus_first: *minus_first }
+            }
+            leaf => leaf.clone(),
+        }
+    }
+
     /// `Some(sign)` when the expression is `\infty`, `+\infty` or `-\infty` (sign ±1).
     pub fn infinity_sign(&self) -> Option<i8> {
         match self {

@@ -401,7 +401,7 @@ impl<'a> Lexer<'a> {
         let rest = &self.s[self.i..];
         let trimmed = rest.trim_start();
         let skipped = rest.len() - trimmed.len();
-        if trimmed.starts_with('{') {
+        if let Some(inner) = trimmed.strip_prefix('{') {
             match matching_brace(trimmed.as_bytes(), 0) {
                 Some(close) => {
                     self.i += skipped + close + 1;
@@ -409,7 +409,7 @@ impl<'a> Lexer<'a> {
                 }
                 None => {
                     self.i = self.s.len();
-                    Some(trimmed[1..].to_string())
+                    Some(inner.to_string())
                 }
             }
         } else {
@@ -924,7 +924,7 @@ impl ArgumentFramer {
                 // `x^_` or `x^^`: the argument is missing.
                 self.abort_frame(tok)
             }
-            Tok::Sym(c) if matches!(c, '}' | ')' | ']' | ',' | ';' | '=' | '<' | '>' | '&' | '|') => self.abort_frame(tok),
+            Tok::Sym('}' | ')' | ']' | ',' | ';' | '=' | '<' | '>' | '&' | '|') => self.abort_frame(tok),
             Tok::SetClose | Tok::RowSep => self.abort_frame(tok),
             other => {
                 self.wrap_single(other);

@@ -365,7 +365,7 @@ impl<'t> Parser<'t> {
                     if !(units::is_unit_phrase(t) || nouns) {
                         return None;
                     }
-                    words.extend(t.split(|c: char| c == ' ' || c == '.').filter(|w| !w.is_empty()).map(|w| (w.to_string(), None)));
+                    words.extend(t.split([' ', '.']).filter(|w| !w.is_empty()).map(|w| (w.to_string(), None)));
                 }
                 Some(Tok::Prime) if words.is_empty() => {
                     let mut primes = 0;
@@ -869,7 +869,9 @@ impl<'t> Parser<'t> {
             let den = &self.toks[den_start..den_end];
             if is_derivative(num, den) {
                 self.pos = den_end + 1;
-                return Ok(Expr::Sym(Symbol::new(format!("d({})/d({})", render(num), render(den)))));
+                // `\frac{d v}{d t}` and `\frac{dv}{dt}` name the same derivative.
+                let compact = |t: &[Tok]| render(t).chars().filter(|c| !c.is_whitespace()).collect::<String>();
+                return Ok(Expr::Sym(Symbol::new(format!("d({})/d({})", compact(num), compact(den)))));
             }
         }
         let num = self.group_expr()?;
@@ -1248,7 +1250,7 @@ mod tests {
         assert_eq!(exact("5!"), r(120, 1));
         assert_eq!(exact("\\binom{5}{2}"), r(10, 1));
         assert_eq!(exact("52_8"), r(42, 1));
-        assert_eq!(exact("\\frac{100!}{2^{50}}").numer().bits() > 400, true);
+        assert!(exact("\\frac{100!}{2^{50}}").numer().bits() > 400);
     }
 
     #[test]

@@ -157,7 +157,10 @@ fn structures() {
     equal("\\{3\\}", "3");
     equal("x \\in [-2,7]", "[-2,7]");
     equal("(x, y) = (1, 2)", "(1, 2)");
-    not_equal("(1, 2)", "\\{1, 2\\}");
+    assert_eq!(unknown("(1, 2)", "\\{1, 2\\}"), Reason::AmbiguousNotation);
+    assert_eq!(unknown("\\frac13, -2, 5", "\\left( \\frac{1}{3}, -2, 5 \\right)"), Reason::AmbiguousNotation);
+    not_equal("(1, 2)", "\\{1, 3\\}");
+    equal("f(n)=n, g(n)=1", "(f(n) = n, g(n) = 1)");
     equal("\\emptyset", "\\{\\}");
     equal("\\text{no solution}", "\\emptyset");
 }
@@ -182,8 +185,20 @@ fn relations() {
     equal("x \\ne 1", "(-\\infty, 1) \\cup (1, \\infty)");
     equal("k \\geqslant 2", "[2, \\infty)");
     equal("f(x) = 2x", "2x");
+    equal("x = \\frac{e^{t}}{3}", "x(t) = \\frac{1}{3} e^t");
     equal("f(x)=x^2", "f(x) = x \\cdot x");
+    equal("\\frac{d v}{d t} = -kv", "\\frac{dv}{dt} + kv = 0");
     not_equal("x + y = 3", "x + y = 4");
+    not_equal("x^2 + y^2 = 1", "x^2 + y^2 = 4");
+    // A non-constant factor proves nothing: m != 0 makes these the same equation.
+    assert_eq!(
+        unknown("m \\frac{d v}{d t}+b v=f", "\\frac{dv}{dt} + \\frac{b}{m} v = \\frac{f}{m}"),
+        Reason::NonConstantFactor
+    );
+    assert_eq!(unknown("x = 3", "x^2 = 9"), Reason::NonConstantFactor);
+    // A double root of one side at the other's root is no witness.
+    assert_ne!(verdict("x - 3 = 0", "(x-3)^2 = 0"), Verdict::NotEqual);
+    assert_ne!(verdict("x = 3", "\\frac{1}{x - 3} = 0"), Verdict::Equal);
 }
 
 #[test]
@@ -215,6 +230,9 @@ fn free_variables() {
     equal("\\cot x", "\\frac{\\cos x}{\\sin x}");
     equal("x_{1} + x_2", "x_2 + x_1");
     not_equal("x_1", "x_2");
+    // An arbitrary constant written c on one side and C on the other.
+    assert_eq!(unknown("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + C e^{-2t}"), Reason::AmbiguousNotation);
+    not_equal("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + 2C e^{-2t}");
     equal("\\sin^2 x + \\cos^2 x", "1");
     not_equal("x^2", "x^3");
     // Equal on the integers only: a CAS (or a human) must say.
