@@ -112,20 +112,28 @@ impl PointValues for Line<'_> {
 /// Grid of positive values scanned for a sign change: 0.01 to about 9,000, geometric.
 const SCAN_STEPS: usize = 60;
 const BISECTIONS: usize = 80;
+/// Evaluations one search may spend (a few milliseconds for typical answers).
+const MAX_EVALUATIONS: usize = 3_000;
 
 /// A witness that the relations differ: a root of `p` (a sign change where |p| becomes tiny,
 /// not a pole) at which `q` keeps one sign, bounded away from zero.
 fn separating_point(p: &Scalar, q: &Scalar, readings: Readings) -> bool {
     let names = p.expr.symbol_names();
+    // Bounded work: expressions can be thousands of tokens long.
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
     for free in names.iter().take(4) {
         // Small values first: other variables at unit scale or below leave room for roots.
         for point in [2, 0, 4, 1] {
             let at = |x: f64, s: &Scalar| -> Option<(f64, f64)> {
+                budget.set(budget.get().checked_sub(1)?);
                 let b = numeric::evaluate(&s.expr, readings, &Line { point, free, value: x })?;
                 numeric::real_bounds(&b).filter(|_| b.real || b.im.abs() <= b.rad)
             };
             let grid: Vec<f64> = (0..SCAN_STEPS).map(|j| 0.01 * 1.2f64.powi(j as i32)).collect();
             for pair in grid.windows(2) {
+                if budget.get() == 0 {
+                    return false;
+                }
                 let (Some(s0), Some(s1)) = (sign(at(pair[0], p)), sign(at(pair[1], p))) else { continue };
                 if s0 == s1 {
                     continue;
