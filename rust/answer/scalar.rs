@@ -21,6 +21,7 @@ use num_traits::{Signed, Zero};
 
 use super::exact::{self, Exact, ExactError, NoSymbols, SymbolValues};
 use super::expr::{Decimal, Expr, ExprInfo, Readings, Symbol, ALL_READINGS};
+use super::interval::{self, Refined};
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::numeric::{self, compare_balls, Ball, BallOrder, PointValues};
 use super::policy::{PercentPolicy, Policy, UnitsPolicy};
@@ -314,7 +315,17 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
         // A percentage read as a fraction is no longer the decimal literal that was written.
         let da = if scale_a { None } else { a.decimal.as_ref() };
         let db = if scale_b { None } else { b.decimal.as_ref() };
-        compare_values(va, da, vb, db, policy)
+        let judgement = compare_values(va, da, vb, db, policy);
+        let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
+        if f64_verdict && !scale_a && !scale_b && a.is_constant() && b.is_constant() {
+            // Algebraic constants get a second look far beyond f64 (see `interval`).
+            match interval::refine(&a.expr, &b.expr, r) {
+                Refined::Different => return Judgement::not_equal(Method::Numeric, Reason::NumericValue),
+                Refined::Equal => return Judgement::equal(Method::Numeric, Reason::NumericValue),
+                Refined::Undecided => {}
+            }
+        }
+        judgement
     }))
 }
 

@@ -117,6 +117,9 @@ fn closed_forms_with_relative_criterion() {
     not_equal("3.14", "\\pi");
     not_equal("\\sqrt{2}", "1.414");
     not_equal("2\\pi", "\\pi");
+    // Closer than f64 can see: decided by rational intervals at ~320 bits.
+    not_equal("\\sqrt{10^{20}+1}", "10^{10}");
+    equal("\\sqrt{2}+\\sqrt{3}", "\\sqrt{5+2\\sqrt{6}}");
     // f64 cannot tell sin(pi) from 0: a CAS must, but never NotEqual.
     let reason = unknown("\\sin(\\pi)", "0");
     assert!(reason.cas_may_help());
