@@ -136,7 +136,7 @@ fn root_bound(r: &BigRational, q: u32, up: bool) -> Option<BigRational> {
     }
     // r^(1/q) = (n d^(q-1))^(1/q) / d, scaled by 2^P for precision.
     let (n, d) = (r.numer(), r.denom());
-    let radicand = n * d.pow(q - 1) << (PRECISION_BITS as usize * q as usize);
+    let radicand = (n * d.pow(q - 1)) << (PRECISION_BITS as usize * q as usize);
     if radicand.bits() > MAX_BITS * 4 {
         return None;
     }
@@ -199,10 +199,7 @@ pub fn enclose(e: &Expr, readings: Readings) -> Option<Interval> {
 
 /// An exponent that must be an exact rational (`2`, `\frac{3}{2}`, `-1`).
 fn exponent_value(e: &Expr) -> Option<BigRational> {
-    match super::exact::evaluate(e, 0, &super::exact::NoSymbols) {
-        Ok(r) => Some(r),
-        Err(_) => None,
-    }
+    super::exact::evaluate(e, 0, &super::exact::NoSymbols).ok()
 }
 
 /// Compares two algebraic constants at high precision.
