@@ -375,6 +375,8 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
         #[test]
         fn integer_fast_path_matches_the_general_path(s in "[ ]?-?0{0,3}[0-9]{1,15}[ ]?") {
             let fast = Answer::parse_integer(&s).expect("an integer");
