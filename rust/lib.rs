@@ -4,6 +4,7 @@
 //! Every module here is pure Rust; `bindings` (feature `python`) is the only one that knows Python.
 
 pub mod extract;
+pub mod answer;
 pub mod parallel;
 pub mod text;
 pub mod tokens;

@@ -11,6 +11,9 @@ from apr_fast.extraction import (
     extract_final_batch,
     problem_values,
 )
+from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
+from apr_fast.equivalence import Policy as EquivalencePolicy
+from apr_fast.equivalence import normalize as normalize_answer
 
 __all__ = [
     "AprError",
@@ -18,6 +21,9 @@ __all__ = [
     "ConfigError",
     "DecodedIds",
     "FinalAnswer",
+    "EquivalencePolicy",
+    "Judgement",
+    "Method",
     "THREADS_ENV",
     "TokenIds",
     "TokenizerError",
@@ -30,4 +36,10 @@ __all__ = [
     "extract_final",
     "extract_final_batch",
     "problem_values",
+    "Verdict",
+    "__version__",
+    "default_threads",
+    "equivalent",
+    "equivalent_batch",
+    "normalize_answer",
 ]

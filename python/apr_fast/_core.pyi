@@ -113,3 +113,19 @@ def extract_candidates_batch(texts: list[str] | tuple[str, ...], *, threads: int
 def problem_values(problem: str) -> list[str]: ...
 
 # --- end extraction --------------------------------------------------------------------------
+# --- answer equivalence (rust/bindings/answer.rs) ---------------------------------------------
+# A judgement is (verdict, method, reason, sympy_a, sympy_b); see apr_fast.equivalence.
+def answer_equivalent(
+    a: str, b: str, percent: str, units: str, decimal_min_sig_digits: int, rel_tol: float
+) -> tuple[str, str, str, str | None, str | None]: ...
+def answer_equivalent_batch(
+    pairs: list[tuple[str, str]] | tuple[tuple[str, str], ...],
+    percent: str,
+    units: str,
+    decimal_min_sig_digits: int,
+    rel_tol: float,
+    threads: int | None,
+) -> list[tuple[str, str, str, str | None, str | None]]: ...
+def answer_normalize(text: str) -> str: ...
+def answer_to_sympy(text: str) -> str | None: ...
+# --- end answer equivalence -------------------------------------------------------------------

@@ -14,6 +14,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 mod tokens;
 mod extract;
+mod answer;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -77,5 +78,6 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     tokens::register(m)?;
     extract::register(py, m)?;
+    answer::register(m)?;
     Ok(())
 }

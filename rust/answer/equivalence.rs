@@ -1,0 +1,401 @@
+//! [`Answer`] (parsed once, compared many times) and the comparison of answers.
+//!
+//! Rules by shape (a value on the left stands for either side):
+//! - identical canonical forms are equal;
+//! - scalars: [`super::scalar::compare`];
+//! - an assignment (`x = 3`, `f(x) = 2x`, `x \in [0,1]`) compares by its value with a value; two
+//!   assignments to the same name compare by value; other relations (including assignments to
+//!   different names: `x = 3` is not `y = 3`) compare as relations ([`super::relation`]) or as
+//!   sets of reals;
+//! - tuples and intervals: same brackets, same length, element by element;
+//! - sets and bare lists (`2, 3`, `x = 3 \text{ or } x = -2`): unordered multisets, each element
+//!   matched to one element of the other side; a set of one element equals its element; against a
+//!   tuple with the same elements, undecided (solutions or an ordered triple: the question says);
+//!   a parenthesised group of relations is a list of them;
+//! - intervals, unions, `\mathbb{R}` and one-variable inequalities: as sets of reals;
+//! - matrices element by element; a column matrix equals a parenthesised tuple of its entries;
+//! - multiple-choice letters by letter (`(B)`, `B`, `\text{(B)}`); against a value, the value
+//!   written after the letter if any, else Unknown;
+//! - text answers case-insensitively, and against anything by plain text;
+//! - numerals in a base (`52_8`) by value; against the same digits in base ten, Unknown.
+
+use num_bigint::BigInt;
+
+use super::expr::Expr;
+use super::judgement::{Judgement, Method, Reason, Verdict};
+use super::node::{Node, Relation};
+use super::normalize::{canonical_tokens, plain_text, render_canonical};
+use super::parse::parse;
+use super::policy::Policy;
+use super::scalar::Scalar;
+use super::{relation, scalar, sets, sympy};
+
+/// Largest collection compared as an unordered multiset (n² element comparisons).
+const MAX_UNORDERED: usize = 64;
+
+/// A parsed answer: cheap to compare, `Send + Sync`, reusable across policies.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    canonical: String,
+    plain: String,
+    root: Node,
+}
+
+impl Answer {
+    /// Parses `text`. Never fails: what cannot be parsed is kept as text (compared by its
+    /// canonical form only, Unknown otherwise).
+    pub fn parse(text: &str) -> Answer {
+        if let Some(answer) = Answer::parse_integer(text) {
+            return answer;
+        }
+        let tokens = canonical_tokens(text);
+        Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) }
+    }
+
+    /// The common case of the anchor search, an integer (`17`, `-3`, `023`), without the general
+    /// machinery; gives exactly what the general path gives (tested).
+    fn parse_integer(text: &str) -> Option<Answer> {
+        let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+        let (negative, digits) = match trimmed.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let significant = digits.trim_start_matches('0');
+        let canonical_digits = if significant.is_empty() { "0" } else { significant };
+        let value = Expr::int(canonical_digits.parse().ok()?);
+        let canonical = if negative { format!("-{canonical_digits}") } else { canonical_digits.to_string() };
+        let expr = if negative { Expr::neg(value) } else { value };
+        Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
+    }
+
+    /// The canonical string ([`super::normalize`]).
+    pub fn canonical(&self) -> &str {
+        &self.canonical
+    }
+
+    pub fn node(&self) -> &Node {
+        &self.root
+    }
+
+    /// A string for the CAS fallback: a Python expression over sympy and the container helpers
+    /// of `apr_fast.cas` (`Tuple_`, `Set_`, `List_`, `Rel_`, ...). None where the answer has no
+    /// symbolic form (text, choices, unparsed notation).
+    pub fn to_sympy(&self) -> Option<String> {
+        sympy::render(&self.root)
+    }
+}
+
+/// Compares two parsed answers.
+pub fn compare(a: &Answer, b: &Answer, policy: &Policy) -> Judgement {
+    if a.canonical == b.canonical && !a.canonical.is_empty() {
+        return Judgement::equal(Method::Exact, Reason::SameCanonicalForm);
+    }
+    match (&a.root, &b.root) {
+        (Node::Unparsed(reason), _) | (_, Node::Unparsed(reason)) => Judgement::unknown(*reason),
+        (Node::Text(x), Node::Text(y)) => text_verdict(x == y),
+        (Node::Text(x), _) => text_verdict(*x == b.plain),
+        (_, Node::Text(y)) => text_verdict(a.plain == *y),
+        (x, y) => compare_nodes(x, y, policy),
+    }
+}
+
+/// Parses and compares two strings.
+pub fn equivalent(a: &str, b: &str, policy: &Policy) -> Judgement {
+    compare(&Answer::parse(a), &Answer::parse(b), policy)
+}
+
+fn text_verdict(equal: bool) -> Judgement {
+    if equal {
+        Judgement::equal(Method::Text, Reason::TextMatch)
+    } else {
+        Judgement::not_equal(Method::Text, Reason::TextMatch)
+    }
+}
+
+fn different_shape() -> Judgement {
+    Judgement::not_equal(Method::Exact, Reason::DifferentShape)
+}
+
+fn different_structure() -> Judgement {
+    Judgement::not_equal(Method::Exact, Reason::DifferentStructure)
+}
+
+/// Compares two nodes (see module doc for the rules).
+pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
+    use Node::*;
+    match (a, b) {
+        (Unparsed(r), _) | (_, Unparsed(r)) => return Judgement::unknown(*r),
+        (Text(x), Text(y)) => return text_verdict(x == y),
+        (Text(_), _) | (_, Text(_)) => return different_shape(),
+        (Choice { .. }, _) => return compare_choice(a, b, policy),
+        (_, Choice { .. }) => return compare_choice(b, a, policy),
+        _ => {}
+    }
+    if sets::is_set_valued(a) || sets::is_set_valued(b) {
+        if let Some(j) = sets::compare(a, b, policy) {
+            return j;
+        }
+    }
+    match (a, b) {
+        (Scalar(x), Scalar(y)) => compare_scalars(x, y, policy),
+        (Relation(x), Relation(y)) => compare_relations(x, y, policy),
+        (Relation(r), other) | (other, Relation(r)) => match r.assigned_value() {
+            Some(value) => compare_nodes(value, other, policy),
+            None => different_shape(),
+        },
+        (EmptySet, EmptySet) => Judgement::equal(Method::Exact, Reason::ExactValue),
+        (EmptySet, Set(_) | List(_)) | (Set(_) | List(_), EmptySet) => different_structure(),
+        (Bracketed { open: o1, close: c1, items: x }, Bracketed { open: o2, close: c2, items: y }) => {
+            if o1 != o2 || c1 != c2 || x.len() != y.len() {
+                different_structure()
+            } else {
+                ordered(x, y, policy)
+            }
+        }
+        (Set(x) | List(x), Set(y) | List(y)) => unordered(x, y, policy),
+        // `(f(n) = n, g(n) = 1)`: a parenthesised group of relations is a list of them.
+        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+            if x.iter().all(|n| matches!(n, Relation(_))) =>
+        {
+            unordered(x, y, policy)
+        }
+        // `\frac13, -2, 5` against `(\frac13, -2, 5)`: solutions or an ordered triple, depending
+        // on the question. Equal elements leave it undecided; different ones decide.
+        (Bracketed { open: '(', close: ')', items: x }, Set(y) | List(y)) | (Set(y) | List(y), Bracketed { open: '(', close: ')', items: x }) => {
+            match unordered(x, y, policy) {
+                j if j.verdict == Verdict::Equal => Judgement::unknown(Reason::AmbiguousNotation),
+                j if j.verdict == Verdict::NotEqual => different_shape(),
+                j => j,
+            }
+        }
+        // `\{3\}` as the answer to "find all x" says what `3` says.
+        (Set(x), other) | (other, Set(x)) if x.len() == 1 && !matches!(other, Union(_) | Matrix { .. }) => {
+            compare_nodes(&x[0], other, policy)
+        }
+        (Matrix { rows: r1, cols: c1, cells: x }, Matrix { rows: r2, cols: c2, cells: y }) => {
+            if r1 != r2 || c1 != c2 {
+                different_structure()
+            } else {
+                ordered(x, y, policy)
+            }
+        }
+        (Matrix { cols: 1, cells, .. }, Bracketed { open: '(', close: ')', items })
+        | (Bracketed { open: '(', close: ')', items }, Matrix { cols: 1, cells, .. }) => {
+            if cells.len() == items.len() {
+                ordered(cells, items, policy)
+            } else {
+                different_structure()
+            }
+        }
+        (NamedSet(x), NamedSet(y)) => {
+            if x == y {
+                Judgement::equal(Method::Exact, Reason::ExactValue)
+            } else {
+                different_structure()
+            }
+        }
+        _ => different_shape(),
+    }
+}
+
+fn compare_scalars(a: &scalar::Scalar, b: &scalar::Scalar, policy: &Policy) -> Judgement {
+    match (based(a), based(b)) {
+        (Some((_, x)), Some((_, y))) => {
+            if x == y {
+                Judgement::equal(Method::Exact, Reason::BaseNumeral)
+            } else {
+                Judgement::not_equal(Method::Exact, Reason::BaseNumeral)
+            }
+        }
+        (Some((digits, value)), None) | (None, Some((digits, value))) => {
+            let other = if based(a).is_some() { b } else { a };
+            match other.exact().filter(|r| r.is_integer()) {
+                Some(r) if r.numer() == value => Judgement::equal(Method::Exact, Reason::BaseNumeral),
+                // `52` against `52_8`: the same digits, perhaps meant in base 8.
+                Some(r) if r.numer().to_string() == digits => Judgement::unknown(Reason::BaseVersusDecimal),
+                Some(_) => Judgement::not_equal(Method::Exact, Reason::BaseNumeral),
+                None => scalar::compare(a, b, policy),
+            }
+        }
+        (None, None) => scalar::compare(a, b, policy),
+    }
+}
+
+/// A scalar that is exactly a numeral in a base: its digits and value.
+fn based(s: &scalar::Scalar) -> Option<(&str, &BigInt)> {
+    match &s.expr {
+        Expr::Based { digits, value, .. } => Some((digits, value)),
+        _ => None,
+    }
+}
+
+fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
+    // Two assignments to the same name compare by value (`x \in [0, 1]`, `(x, y) = (1, 2)`);
+    // to different names they are different relations (`x = 1, y = 2` is not `x = 2, y = 1`).
+    if let (Some(va), Some(vb)) = (a.assigned_value(), b.assigned_value()) {
+        if same_names(&a.parts[0], &b.parts[0]) {
+            return compare_nodes(va, vb, policy);
+        }
+    }
+    if let Some(j) = relation::compare(a, b, policy) {
+        return j;
+    }
+    let as_nodes = (Node::Relation(Box::new(a.clone())), Node::Relation(Box::new(b.clone())));
+    if let Some(j) = sets::compare(&as_nodes.0, &as_nodes.1, policy) {
+        return j;
+    }
+    if a.ops != b.ops || a.parts.len() != b.parts.len() {
+        return different_structure();
+    }
+    match ordered(&a.parts, &b.parts, policy) {
+        j if j.verdict == Verdict::Equal => j,
+        // Different parts of a chain may still describe the same relation.
+        _ => Judgement::unknown(Reason::TooClose),
+    }
+}
+
+/// Whether two name-like nodes name the same things (`x`, `f(x)`, `(x, y)`); `x` and `x(t)` do
+/// (x written as a function of t).
+fn same_names(a: &Node, b: &Node) -> bool {
+    let base = |e: &Expr| match e {
+        Expr::Sym(s) => Some(s.name.clone()),
+        Expr::Apply { func, .. } => Some(func.name.clone()),
+        _ => None,
+    };
+    match (a, b) {
+        (Node::Scalar(x), Node::Scalar(y)) => match (base(&x.expr), base(&y.expr)) {
+            (Some(p), Some(q)) => p == q,
+            _ => false,
+        },
+        (Node::Bracketed { items: x, .. }, Node::Bracketed { items: y, .. }) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_names(p, q))
+        }
+        _ => false,
+    }
+}
+
+fn compare_choice(choice: &Node, other: &Node, policy: &Policy) -> Judgement {
+    let Node::Choice { letter, value } = choice else { return different_shape() };
+    if let Some(l) = other.choice_letter() {
+        return if l == *letter {
+            Judgement::equal(Method::Text, Reason::ChoiceLetter)
+        } else {
+            Judgement::not_equal(Method::Text, Reason::ChoiceLetter)
+        };
+    }
+    match value {
+        Some(v) => compare_nodes(v, other, policy),
+        None => Judgement::unknown(Reason::ChoiceVersusValue),
+    }
+}
+
+fn ordered(x: &[Node], y: &[Node], policy: &Policy) -> Judgement {
+    Judgement::all(x.iter().zip(y).map(|(p, q)| compare_nodes(p, q, policy)))
+}
+
+/// Multiset comparison: equal when a perfect matching of equal pairs exists; not equal when no
+/// perfect matching exists even counting undecided pairs.
+fn unordered(x: &[Node], y: &[Node], policy: &Policy) -> Judgement {
+    if x.len() != y.len() {
+        return different_structure();
+    }
+    if x.len() > MAX_UNORDERED {
+        return Judgement::unknown(Reason::TooComplex);
+    }
+    // The common case first: already in the same order.
+    let in_order: Vec<Judgement> = x.iter().zip(y).map(|(p, q)| compare_nodes(p, q, policy)).collect();
+    if in_order.iter().all(Judgement::is_equal) {
+        return Judgement::all(in_order);
+    }
+    let n = x.len();
+    let table: Vec<Vec<Judgement>> =
+        x.iter().enumerate().map(|(i, p)| y.iter().enumerate().map(|(j, q)| if i == j { in_order[i] } else { compare_nodes(p, q, policy) }).collect()).collect();
+    if let Some(matching) = perfect_matching(n, |i, j| table[i][j].verdict == Verdict::Equal) {
+        return Judgement::all(matching.iter().enumerate().map(|(i, &j)| table[i][j]));
+    }
+    if perfect_matching(n, |i, j| table[i][j].verdict != Verdict::NotEqual).is_none() {
+        return different_structure();
+    }
+    let first_unknown = table.iter().flatten().find(|j| j.verdict == Verdict::Unknown).copied();
+    first_unknown.unwrap_or(Judgement::unknown(Reason::TooClose))
+}
+
+/// A perfect matching of 0..n to 0..n along `edge` (Kuhn's augmenting paths): `m[i]` is the
+/// partner of i. Iterative, so no recursion depth to worry about.
+fn perfect_matching(n: usize, edge: impl Fn(usize, usize) -> bool) -> Option<Vec<usize>> {
+    let mut partner_of_right: Vec<Option<usize>> = vec![None; n];
+    for start in 0..n {
+        // Breadth-first search for an augmenting path from `start`.
+        let mut parent_left: Vec<Option<usize>> = vec![None; n]; // right j reached from left i
+        let mut queue = vec![start];
+        let mut head = 0;
+        let mut found = None;
+        while head < queue.len() && found.is_none() {
+            let i = queue[head];
+            head += 1;
+            for j in 0..n {
+                if parent_left[j].is_some() || !edge(i, j) {
+                    continue;
+                }
+                parent_left[j] = Some(i);
+                match partner_of_right[j] {
+                    None => {
+                        found = Some(j);
+                        break;
+                    }
+                    Some(next) => queue.push(next),
+                }
+            }
+        }
+        let mut j = found?;
+        // Flip the path back to `start`.
+        loop {
+            let i = parent_left[j]?;
+            let previous = (0..n).find(|&r| partner_of_right[r] == Some(i));
+            partner_of_right[j] = Some(i);
+            match previous {
+                Some(r) if i != start => j = r,
+                _ => break,
+            }
+        }
+    }
+    let mut matching = vec![0; n];
+    for (j, i) in partner_of_right.iter().enumerate() {
+        matching[(*i)?] = j;
+    }
+    Some(matching)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn integer_fast_path_matches_the_general_path(s in "[ ]?-?0{0,3}[0-9]{1,15}[ ]?") {
+            let fast = Answer::parse_integer(&s).expect("an integer");
+            let tokens = canonical_tokens(&s);
+            let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) };
+            prop_assert_eq!(&fast.canonical, &general.canonical);
+            prop_assert_eq!(&fast.plain, &general.plain);
+            prop_assert_eq!(format!("{:?}", fast.root), format!("{:?}", general.root));
+        }
+    }
+
+    #[test]
+    fn matching_finds_permutations() {
+        let perm = [2usize, 0, 1];
+        let m = perfect_matching(3, |i, j| perm[i] == j).unwrap();
+        assert_eq!(m, vec![2, 0, 1]);
+        assert!(perfect_matching(2, |i, _| i == 0).is_none());
+        // Needs an augmenting path: 0 can take 0 or 1, 1 only 0.
+        let m = perfect_matching(2, |i, j| (i == 0) || j == 0).unwrap();
+        assert_eq!(m, vec![1, 0]);
+    }
+}

@@ -1,0 +1,1232 @@
+//! Tokens of an answer string, with the purely notational noise already gone.
+//!
+//! The lexer is where spelling variants collapse: `\dfrac` and `\tfrac` become `\frac`, `\leq`
+//! and `⩽` become `\le`, `$`, `\left`, `\displaystyle`, spacing commands and font wrappers
+//! (`\boxed`, `\mathbf`, `\mathrm`, ...) vanish, Unicode spellings (`√`, `π`, `×`, `−`, `²`, `≤`,
+//! `∞`) become their TeX tokens, `^\circ` becomes one degree token and thousands separators
+//! (`1,000`, `1\,000`, `1{,}000`, `10,\!080`) disappear inside numbers. It also gives every
+//! undelimited macro argument its braces (`\frac12` -> `\frac{1}{2}`, `x^2` -> `x^{2}`), following
+//! TeX where TeX is unambiguous and the writer's evident intent where it is not (`\sqrt12` and
+//! `2^10` take the whole number: TeX would render `\sqrt{1}2` and `2^{1}0`, nobody means that).
+//!
+//! Everything here is one forward pass, linear in the input, with no recursion: a 10 MB string of
+//! nested braces is just a long token list.
+
+use std::fmt::Write as _;
+
+/// A number as written: integer digits (leading zeros dropped), optional fraction digits (kept
+/// verbatim: trailing zeros are significant digits) and an optional `e` exponent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Numeral {
+    pub int: String,
+    pub frac: Option<String>,
+    pub exp: Option<i64>,
+}
+
+impl Numeral {
+    fn render(&self, out: &mut String) {
+        out.push_str(if self.int.is_empty() { "0" } else { &self.int });
+        if let Some(frac) = &self.frac {
+            out.push('.');
+            out.push_str(frac);
+        }
+        if let Some(exp) = self.exp {
+            let _ = write!(out, "e{exp}");
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tok {
+    Num(Numeral),
+    /// A run of ASCII letters (`x`, `xy`, `cm`, `Evelyn`): the parser decides whether it is a
+    /// product of symbols, a unit, a function name or prose.
+    Word(String),
+    /// A TeX command by its canonical name, without the backslash (`frac`, `pi`, `le`, `alpha`).
+    /// Blackboard letters keep their argument in the name: `mathbb{R}`.
+    Cmd(String),
+    /// The content of a text-mode command (`\text`, `\mbox`, `\textbf`, ...) that contains
+    /// letters, whitespace collapsed. Text without letters is lexed as math instead.
+    Text(String),
+    /// One punctuation or operator character: `+ - * / ^ _ = < > ! , ; | ( ) [ ] { } & % : .`
+    Sym(char),
+    /// `\{` or `\lbrace`.
+    SetOpen,
+    /// `\}` or `\rbrace`.
+    SetClose,
+    /// `\\`, the row separator of matrices.
+    RowSep,
+    /// `^\circ`, `^{\circ}`, `°` or `\degree`.
+    Degree,
+    /// `'`, `^\prime`, `′`.
+    Prime,
+    /// A character with no meaning in an answer; it makes the parse fail (never the lexer).
+    Other(char),
+}
+
+/// Commands dropped with no trace: sizing, styles, spacing, font wrappers whose group stays.
+const DROPPED_COMMANDS: &[&str] = &[
+    "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
+    "biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "scriptstyle",
+    "scriptscriptstyle", "limits", "nolimits", "boxed", "fbox", "mathbf", "mathrm", "mathit",
+    "mathsf", "mathtt", "mathnormal", "mathcal", "mathscr", "mathfrak", "boldsymbol", "bm", "bf",
+    "rm", "it", "sf", "tt", "cal", "quad", "qquad", "enspace", "thinspace", "medspace",
+    "thickspace", "negthinspace", "negmedspace", "negthickspace", "nonumber", "notag", "mathord",
+    "mathop", "mathrel", "mathbin", "mathpunct", "strut", "phantom", "cr", "newline",
+];
+
+/// Commands dropped together with their one braced argument (colours, explicit spaces, labels).
+const DROPPED_WITH_ARGUMENT: &[&str] =
+    &["color", "hspace", "vspace", "label", "tag", "hphantom", "vphantom", "kern", "mkern"];
+
+/// Text-mode commands: their content is text, not math.
+const TEXT_COMMANDS: &[&str] = &[
+    "text", "textrm", "textit", "textbf", "textnormal", "textsf", "texttt", "textup", "textmd",
+    "textsc", "emph", "mbox", "hbox", "textsl",
+];
+
+/// Spelling variants of one command -> the canonical name.
+fn canonical_command(name: &str) -> &str {
+    match name {
+        "dfrac" | "tfrac" | "cfrac" | "sfrac" => "frac",
+        "dbinom" | "tbinom" => "binom",
+        "leq" | "leqslant" | "leqq" | "le" => "le",
+        "geq" | "geqslant" | "geqq" | "ge" => "ge",
+        "neq" | "ne" => "ne",
+        "times" | "cdot" | "ast" | "cross" | "bullet" => "cdot",
+        "varnothing" | "emptyset" => "emptyset",
+        "varepsilon" | "epsilon" => "epsilon",
+        "vartheta" | "theta" => "theta",
+        "varphi" | "phi" => "phi",
+        "varrho" | "rho" => "rho",
+        "varsigma" | "sigma" => "sigma",
+        "varpi" => "pi",
+        "dots" | "ldots" | "cdots" | "dotsc" | "dotsb" | "dotso" | "vdots" | "ddots" => "dots",
+        "lor" | "vee" => "lor",
+        "land" | "wedge" => "land",
+        "to" | "rightarrow" | "longrightarrow" => "to",
+        "implies" | "Rightarrow" | "Longrightarrow" => "implies",
+        "iff" | "Leftrightarrow" | "Longleftrightarrow" => "iff",
+        "approx" | "simeq" | "thickapprox" | "doteq" => "approx",
+        "arcsec" => "arcsec",
+        "tg" => "tan",
+        "ctg" | "cotg" => "cot",
+        "arctg" => "arctan",
+        "infin" | "infty" => "infty",
+        "R" | "Reals" | "reals" => "mathbb{R}",
+        "N" | "naturals" => "mathbb{N}",
+        "Z" | "integers" => "mathbb{Z}",
+        "Q" => "mathbb{Q}",
+        "C" | "complexes" => "mathbb{C}",
+        "degree" => "degree",
+        other => other,
+    }
+}
+
+/// Lexes `text` into canonical tokens. Never fails and never panics; unknown characters become
+/// [`Tok::Other`].
+pub fn lex(text: &str) -> Vec<Tok> {
+    let mut lexer = Lexer { s: text, b: text.as_bytes(), i: 0, bracket_depth: 0 };
+    let mut framer = ArgumentFramer::default();
+    let mut raw = Vec::new();
+    while lexer.next_tokens(&mut raw) {
+        for tok in raw.drain(..) {
+            framer.push(tok);
+        }
+    }
+    framer.finish()
+}
+
+struct Lexer<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    /// Depth of `(`, `[`, `\{` nesting: a plain `,` is a thousands separator only outside them,
+    /// where `(1,000)` would otherwise be read as a number rather than a pair.
+    bracket_depth: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn peek_char(&self) -> Option<char> {
+        self.s[self.i..].chars().next()
+    }
+
+    fn at(&self, k: usize) -> u8 {
+        self.b.get(self.i + k).copied().unwrap_or(0)
+    }
+
+    /// Emits the next token(s) into `out`; false at end of input.
+    fn next_tokens(&mut self, out: &mut Vec<Tok>) -> bool {
+        let Some(c) = self.peek_char() else { return false };
+        match c {
+            '\\' => self.command(out),
+            '0'..='9' => self.number(out),
+            '.' if self.at(1).is_ascii_digit() => self.number(out),
+            'a'..='z' | 'A'..='Z' => {
+                let start = self.i;
+                while self.at(0).is_ascii_alphabetic() {
+                    self.i += 1;
+                }
+                out.push(Tok::Word(self.s[start..self.i].to_string()));
+            }
+            '$' | '~' => self.i += 1,
+            '^' => self.superscript(out),
+            '*' => {
+                self.i += 1;
+                if self.at(0) == b'*' {
+                    self.i += 1;
+                    out.push(Tok::Sym('^'));
+                } else {
+                    out.push(Tok::Sym('*'));
+                }
+            }
+            '\'' => {
+                self.i += 1;
+                out.push(Tok::Prime);
+            }
+            '(' | '[' => {
+                self.i += 1;
+                self.bracket_depth += 1;
+                out.push(Tok::Sym(c));
+            }
+            ')' | ']' => {
+                self.i += 1;
+                self.bracket_depth = self.bracket_depth.saturating_sub(1);
+                out.push(Tok::Sym(c));
+            }
+            '+' | '-' | '/' | '_' | '=' | '<' | '>' | '!' | ',' | ';' | '|' | '{' | '}' | '&'
+            | '%' | ':' | '.' => {
+                self.i += 1;
+                out.push(Tok::Sym(c));
+            }
+            c if c.is_whitespace() || c.is_control() => self.i += c.len_utf8(),
+            c if c == '⁻' || c == '⁺' || superscript_digit(c).is_some() => self.unicode_superscript(out),
+            c => {
+                self.i += c.len_utf8();
+                unicode_tokens(c, out);
+            }
+        }
+        true
+    }
+
+    /// `^` followed by `\circ` or `\prime` (braced or not, spaces allowed) is a degree or
+    /// prime mark.
+    fn superscript(&mut self, out: &mut Vec<Tok>) {
+        self.i += 1;
+        match degree_or_primes_at(&self.s[self.i..]) {
+            Some((len, 0)) => {
+                self.i += len;
+                out.push(Tok::Degree);
+            }
+            Some((len, primes)) => {
+                self.i += len;
+                out.extend(std::iter::repeat(Tok::Prime).take(primes));
+            }
+            None => out.push(Tok::Sym('^')),
+        }
+    }
+
+    /// A run of Unicode superscript characters: `x⁻¹` -> `x^{-1}`, `x²³` -> `x^{23}`.
+    fn unicode_superscript(&mut self, out: &mut Vec<Tok>) {
+        out.extend([Tok::Sym('^'), Tok::Sym('{')]);
+        while let Some(c) = self.peek_char() {
+            let tok = match c {
+                '⁻' => Tok::Sym('-'),
+                '⁺' => Tok::Sym('+'),
+                _ => match superscript_digit(c) {
+                    Some(d) => {
+                        if let Some(Tok::Num(prev)) = out.last_mut() {
+                            prev.int.push(d);
+                            self.i += c.len_utf8();
+                            continue;
+                        }
+                        Tok::Num(Numeral { int: d.to_string(), frac: None, exp: None })
+                    }
+                    None => break,
+                },
+            };
+            self.i += c.len_utf8();
+            out.push(tok);
+        }
+        out.push(Tok::Sym('}'));
+    }
+
+    fn command(&mut self, out: &mut Vec<Tok>) {
+        let next = self.at(1);
+        if !next.is_ascii_alphabetic() {
+            // Control symbol: backslash and one character.
+            let sym = self.s[self.i + 1..].chars().next();
+            self.i += 1 + sym.map_or(0, char::len_utf8);
+            match sym {
+                Some('{') => {
+                    self.bracket_depth += 1;
+                    out.push(Tok::SetOpen);
+                }
+                Some('}') => {
+                    self.bracket_depth = self.bracket_depth.saturating_sub(1);
+                    out.push(Tok::SetClose);
+                }
+                Some('\\') => out.push(Tok::RowSep),
+                Some('%') => out.push(Tok::Sym('%')),
+                Some('|') => out.push(Tok::Sym('|')),
+                Some('#') | Some('&') => out.push(Tok::Other(sym.unwrap_or('&'))),
+                // `\$`, `\(`, `\)`, `\[`, `\]`, spacing `\,` `\;` `\:` `\!` `\ ` `\>`: notation only.
+                _ => {}
+            }
+            return;
+        }
+        let start = self.i + 1;
+        let mut end = start;
+        while self.b.get(end).is_some_and(u8::is_ascii_alphabetic) {
+            end += 1;
+        }
+        let name = &self.s[start..end];
+        self.i = end;
+        if name == "operatorname" {
+            // `\operatorname{lcm}` and `\operatorname*{arg max}` name a function.
+            if self.at(0) == b'*' {
+                self.i += 1;
+            }
+            let content = self.braced_argument().unwrap_or_default();
+            let name: String = content.chars().filter(char::is_ascii_alphabetic).collect();
+            if name.is_empty() {
+                return;
+            }
+            let canonical = canonical_command(&name).to_string();
+            // A name the lexer treats specially (`\operatorname{text}`) would not read back as
+            // the same command: it stays a plain word.
+            let as_command = Tok::Cmd(canonical.clone());
+            let plain = lex(&format!("\\{canonical}")) == [as_command.clone()];
+            out.push(if plain { as_command } else { Tok::Word(name) });
+            return;
+        }
+        if name == "mathbb" || name == "Bbb" || name == "mathbf" && self.next_is_set_letter() {
+            if let Some(letter) = self.single_letter_argument() {
+                let canonical = format!("mathbb{{{letter}}}");
+                out.push(Tok::Cmd(canonical));
+                return;
+            }
+        }
+        if name == "mathrm" || name == "rm" {
+            // `\mathrm{cm}` is a unit, `\mathrm{e}` Euler's number: only known units become text.
+            if let Some(content) = self.peek_braced_argument() {
+                if super::units::is_unit_phrase(content.trim()) && !matches!(content.trim(), "e" | "d" | "i") {
+                    let content = content.to_string();
+                    let _ = self.braced_argument();
+                    out.push(Tok::Text(collapse_text(&content)));
+                    return;
+                }
+            }
+        }
+        if TEXT_COMMANDS.contains(&name) {
+            let content = self.braced_argument().unwrap_or_default();
+            text_tokens(&content, out);
+            return;
+        }
+        if DROPPED_WITH_ARGUMENT.contains(&name) {
+            let _ = self.braced_argument();
+            return;
+        }
+        if DROPPED_COMMANDS.contains(&name) {
+            return;
+        }
+        match canonical_command(name) {
+            "lbrace" => {
+                self.bracket_depth += 1;
+                out.push(Tok::SetOpen);
+            }
+            "rbrace" => {
+                self.bracket_depth = self.bracket_depth.saturating_sub(1);
+                out.push(Tok::SetClose);
+            }
+            "vert" | "lvert" | "rvert" | "mid" | "Vert" | "lVert" | "rVert" => out.push(Tok::Sym('|')),
+            "langle" => out.push(Tok::Sym('(')),
+            "rangle" => out.push(Tok::Sym(')')),
+            "lbrack" => out.push(Tok::Sym('[')),
+            "rbrack" => out.push(Tok::Sym(']')),
+            "lt" => out.push(Tok::Sym('<')),
+            "gt" => out.push(Tok::Sym('>')),
+            "div" => out.push(Tok::Sym('/')),
+            "colon" => out.push(Tok::Sym(':')),
+            "prime" => out.push(Tok::Prime),
+            "degree" => out.push(Tok::Degree),
+            "percent" => out.push(Tok::Sym('%')),
+            canonical => out.push(Tok::Cmd(canonical.to_string())),
+        }
+    }
+
+    fn next_is_set_letter(&self) -> bool {
+        let rest = self.s[self.i..].trim_start();
+        let rest = rest.strip_prefix('{').unwrap_or(rest).trim_start();
+        let mut chars = rest.chars();
+        matches!(chars.next(), Some('R' | 'N' | 'Z' | 'Q' | 'C'))
+            && matches!(chars.next(), Some('}') | None)
+    }
+
+    /// The argument of `\mathbb`: `{R}` or `R`.
+    fn single_letter_argument(&mut self) -> Option<char> {
+        let rest = &self.s[self.i..];
+        let trimmed = rest.trim_start();
+        let start = self.i + rest.len() - trimmed.len();
+        if trimmed.starts_with('{') {
+            let close = matching_brace(trimmed.as_bytes(), 0)?;
+            let mut inner = trimmed[1..close].trim().chars();
+            let letter = inner.next().filter(char::is_ascii_alphabetic)?;
+            if inner.next().is_some() {
+                return None;
+            }
+            self.i = start + close + 1;
+            return Some(letter);
+        }
+        let letter = trimmed.chars().next().filter(char::is_ascii_alphabetic)?;
+        self.i = start + 1;
+        Some(letter)
+    }
+
+    /// The content of a `{...}` argument after optional spaces, without consuming it.
+    fn peek_braced_argument(&self) -> Option<&'a str> {
+        let rest = &self.s[self.i..];
+        let trimmed = rest.trim_start();
+        if !trimmed.starts_with('{') {
+            return None;
+        }
+        let close = matching_brace(trimmed.as_bytes(), 0)?;
+        Some(&trimmed[1..close])
+    }
+
+    /// Consumes a `{...}` argument (balanced, `\{` and `\}` escapes honoured) and returns its
+    /// content; an unclosed group takes the rest of the input. A single undelimited character
+    /// counts as the argument, as in TeX.
+    fn braced_argument(&mut self) -> Option<String> {
+        let rest = &self.s[self.i..];
+        let trimmed = rest.trim_start();
+        let skipped = rest.len() - trimmed.len();
+        if let Some(inner) = trimmed.strip_prefix('{') {
+            match matching_brace(trimmed.as_bytes(), 0) {
+                Some(close) => {
+                    self.i += skipped + close + 1;
+                    Some(trimmed[1..close].to_string())
+                }
+                None => {
+                    self.i = self.s.len();
+                    Some(inner.to_string())
+                }
+            }
+        } else {
+            let c = trimmed.chars().next()?;
+            if c == '\\' || c == '}' {
+                return None;
+            }
+            self.i += skipped + c.len_utf8();
+            Some(c.to_string())
+        }
+    }
+
+    fn number(&mut self, out: &mut Vec<Tok>) {
+        let mut int = String::new();
+        let start_digits = self.i;
+        while self.at(0).is_ascii_digit() {
+            self.i += 1;
+        }
+        int.push_str(&self.s[start_digits..self.i]);
+        // After a list comma (`27,54,108`) a plain comma cannot start a thousands run: the run
+        // already broke the three-digit pattern.
+        let after_list_comma = start_digits > 0 && self.b[start_digits - 1] == b',';
+        if int.len() <= 3 && !int.is_empty() {
+            self.thousands_groups(&mut int, after_list_comma);
+        }
+        let mut frac = None;
+        if self.at(0) == b'.' && self.at(1).is_ascii_digit() {
+            self.i += 1;
+            let start = self.i;
+            while self.at(0).is_ascii_digit() {
+                self.i += 1;
+            }
+            frac = Some(self.s[start..self.i].to_string());
+        }
+        let exp = self.exponent();
+        out.push(Tok::Num(Numeral { int, frac, exp }));
+    }
+
+    /// Scientific notation written directly after the mantissa: `4.5e33`, `1e-5`, `1.70E4`.
+    fn exponent(&mut self) -> Option<i64> {
+        if !matches!(self.at(0), b'e' | b'E') {
+            return None;
+        }
+        let mut k = 1;
+        let negative = match self.at(1) {
+            b'-' => {
+                k += 1;
+                true
+            }
+            b'+' => {
+                k += 1;
+                false
+            }
+            _ => false,
+        };
+        if !self.at(k).is_ascii_digit() {
+            return None;
+        }
+        let start = self.i + k;
+        let mut end = start;
+        while self.b.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+        // A letter right after the digits (`2e3x` is fine, `1e5cm` too) does not matter; a
+        // saturated exponent is only reachable with absurd inputs and stays absurd.
+        let magnitude = self.s[start..end].parse::<i64>().unwrap_or(i64::MAX / 2);
+        self.i = end;
+        Some(if negative { -magnitude } else { magnitude })
+    }
+
+    /// Merges thousands groups into `int` when every group of the run is a separator followed by
+    /// exactly three digits. A plain comma counts only outside brackets and only when no comma of
+    /// the run breaks the pattern (`1,000` is one number; `1,2,3`, `1,000,5` and `(1,000)` are lists).
+    fn thousands_groups(&mut self, int: &mut String, after_list_comma: bool) {
+        let mut pos = self.i;
+        let mut groups: Vec<(usize, usize)> = Vec::new();
+        let (mut any_plain, mut broken_plain) = (false, false);
+        while let Some((after, plain)) = self.separator_at(pos) {
+            let end = after + 3;
+            let three_digits = self.b.get(after..end).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+            if !three_digits || self.b.get(end).is_some_and(u8::is_ascii_digit) {
+                broken_plain = plain && self.b.get(after).is_some_and(u8::is_ascii_digit);
+                break;
+            }
+            any_plain |= plain;
+            groups.push((after, end));
+            pos = end;
+        }
+        if any_plain && (broken_plain || after_list_comma || self.bracket_depth > 0) {
+            return;
+        }
+        for &(start, end) in &groups {
+            int.push_str(&self.s[start..end]);
+        }
+        if let Some(&(_, end)) = groups.last() {
+            self.i = end;
+        }
+    }
+
+    /// A thousands separator at byte `pos`: returns the position after it and whether it is a
+    /// plain comma.
+    fn separator_at(&self, pos: usize) -> Option<(usize, bool)> {
+        let rest = self.b.get(pos..)?;
+        let skip_spaces = |mut k: usize| {
+            while rest.get(k) == Some(&b' ') {
+                k += 1;
+            }
+            k
+        };
+        if rest.starts_with(b"{,}") {
+            return Some((pos + 3, false));
+        }
+        if rest.starts_with(b",\\!") {
+            return Some((pos + skip_spaces(3), false));
+        }
+        if rest.starts_with(b"\\!,") {
+            return Some((pos + 3, false));
+        }
+        if rest.starts_with(b"\\,") || rest.starts_with(b"\\ ") {
+            return Some((pos + skip_spaces(2), false));
+        }
+        if rest.starts_with(b",") {
+            return Some((pos + 1, true));
+        }
+        None
+    }
+}
+
+/// Index of the `}` matching the `{` at `open`, honouring `\{` and `\}` escapes.
+fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut k = open;
+    while k < b.len() {
+        match b[k] {
+            b'\\' => k += 1,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Trims, drops `$`, braces and backslashes (text has no structure worth keeping, and an
+/// unclosed `\text{a{` must render to something that reads back the same) and collapses
+/// whitespace runs to one space.
+pub fn collapse_text(content: &str) -> String {
+    let mut out = String::with_capacity(content.len());
+    let cleaned: String = content.chars().filter(|c| !matches!(c, '{' | '}' | '\\')).collect();
+    for word in cleaned.split(|c: char| c.is_whitespace() || c == '$' || c == '~') {
+        if word.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Text-mode content: prose stays one [`Tok::Text`]; content without letters (`\text{5}`,
+/// `\text{(}`) is math that happens to be wrapped and is lexed as such.
+fn text_tokens(content: &str, out: &mut Vec<Tok>) {
+    let collapsed = collapse_text(content);
+    if collapsed.is_empty() {
+        return;
+    }
+    if collapsed.chars().any(char::is_alphabetic) {
+        out.push(Tok::Text(collapsed));
+        return;
+    }
+    // No letters means no commands either: this nested lex cannot recurse again.
+    let mut inner = Lexer { s: &collapsed, b: collapsed.as_bytes(), i: 0, bracket_depth: 0 };
+    while inner.next_tokens(out) {}
+}
+
+/// Unicode spellings of math tokens.
+fn unicode_tokens(c: char, out: &mut Vec<Tok>) {
+    let cmd = |name: &str| Tok::Cmd(name.to_string());
+    let tok = match c {
+        '√' => cmd("sqrt"),
+        'π' => cmd("pi"),
+        '×' | '·' | '⋅' | '∙' | '∗' => cmd("cdot"),
+        '÷' | '∕' => Tok::Sym('/'),
+        '−' | '–' | '—' | '‐' | '‑' | '﹣' | '－' => Tok::Sym('-'),
+        '＋' => Tok::Sym('+'),
+        '＝' => Tok::Sym('='),
+        '≤' | '⩽' | '≦' => cmd("le"),
+        '≥' | '⩾' | '≧' => cmd("ge"),
+        '≠' => cmd("ne"),
+        '≈' | '≃' => cmd("approx"),
+        '∞' => cmd("infty"),
+        '∈' => cmd("in"),
+        '∉' => cmd("notin"),
+        '∪' => cmd("cup"),
+        '∩' => cmd("cap"),
+        '∖' => cmd("setminus"),
+        '∅' => cmd("emptyset"),
+        '±' => cmd("pm"),
+        '∓' => cmd("mp"),
+        '°' | '∘' => Tok::Degree,
+        '′' => Tok::Prime,
+        '″' => {
+            out.push(Tok::Prime);
+            Tok::Prime
+        }
+        'ℝ' => cmd("mathbb{R}"),
+        'ℕ' => cmd("mathbb{N}"),
+        'ℤ' => cmd("mathbb{Z}"),
+        'ℚ' => cmd("mathbb{Q}"),
+        'ℂ' => cmd("mathbb{C}"),
+        '⌊' => cmd("lfloor"),
+        '⌋' => cmd("rfloor"),
+        '⌈' => cmd("lceil"),
+        '⌉' => cmd("rceil"),
+        '∣' => Tok::Sym('|'),
+        '⟨' => Tok::Sym('('),
+        '⟩' => Tok::Sym(')'),
+        '½' | '⅓' | '⅔' | '¼' | '¾' | '⅕' | '⅙' | '⅛' => {
+            let (n, d) = match c {
+                '½' => (1, 2),
+                '⅓' => (1, 3),
+                '⅔' => (2, 3),
+                '¼' => (1, 4),
+                '¾' => (3, 4),
+                '⅕' => (1, 5),
+                '⅙' => (1, 6),
+                _ => (1, 8),
+            };
+            out.push(cmd("frac"));
+            for v in [n, d] {
+                out.push(Tok::Sym('{'));
+                out.push(Tok::Num(Numeral { int: v.to_string(), frac: None, exp: None }));
+                out.push(Tok::Sym('}'));
+            }
+            return;
+        }
+        c => match greek_name(c) {
+            Some(name) => cmd(name),
+            None => Tok::Other(c),
+        },
+    };
+    out.push(tok);
+}
+
+fn superscript_digit(c: char) -> Option<char> {
+    Some(match c {
+        '⁰' => '0',
+        '¹' => '1',
+        '²' => '2',
+        '³' => '3',
+        '⁴' => '4',
+        '⁵' => '5',
+        '⁶' => '6',
+        '⁷' => '7',
+        '⁸' => '8',
+        '⁹' => '9',
+        _ => return None,
+    })
+}
+
+/// Length of a degree mark (`\circ`, `{ \circ }`, `\degree`; returns 0 marks) or of primes
+/// (`\prime`, `{\prime\prime}`; returns their count) at the start of `s`, which follows a `^`.
+fn degree_or_primes_at(s: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let skip = |mut k: usize| {
+        while b.get(k).is_some_and(u8::is_ascii_whitespace) {
+            k += 1;
+        }
+        k
+    };
+    let command_at = |k: usize, name: &str| {
+        s.get(k..).is_some_and(|r| r.starts_with(name)) && !b.get(k + name.len()).is_some_and(u8::is_ascii_alphabetic)
+    };
+    let mut k = skip(0);
+    let braced = b.get(k) == Some(&b'{');
+    if braced {
+        k = skip(k + 1);
+    }
+    let (mut degree, mut primes) = (false, 0usize);
+    loop {
+        if command_at(k, "\\circ") {
+            degree = true;
+            k += 5;
+        } else if command_at(k, "\\degree") {
+            degree = true;
+            k += 7;
+        } else if command_at(k, "\\prime") {
+            primes += 1;
+            k += 6;
+        } else {
+            break;
+        }
+        if !braced {
+            break;
+        }
+        k = skip(k);
+    }
+    if degree == (primes > 0) {
+        return None;
+    }
+    if braced {
+        if b.get(k) != Some(&b'}') {
+            return None;
+        }
+        k += 1;
+    }
+    Some((k, primes))
+}
+
+fn greek_name(c: char) -> Option<&'static str> {
+    Some(match c {
+        'α' => "alpha",
+        'β' => "beta",
+        'γ' => "gamma",
+        'δ' => "delta",
+        'ε' | 'ϵ' => "epsilon",
+        'ζ' => "zeta",
+        'η' => "eta",
+        'θ' | 'ϑ' => "theta",
+        'ι' => "iota",
+        'κ' => "kappa",
+        'λ' => "lambda",
+        'μ' => "mu",
+        'ν' => "nu",
+        'ξ' => "xi",
+        'ρ' => "rho",
+        'σ' | 'ς' => "sigma",
+        'τ' => "tau",
+        'υ' => "upsilon",
+        'φ' | 'ϕ' => "phi",
+        'χ' => "chi",
+        'ψ' => "psi",
+        'ω' => "omega",
+        'Γ' => "Gamma",
+        'Δ' => "Delta",
+        'Θ' => "Theta",
+        'Λ' => "Lambda",
+        'Ξ' => "Xi",
+        'Σ' => "Sigma",
+        'Φ' => "Phi",
+        'Ψ' => "Psi",
+        'Ω' => "Omega",
+        _ => return None,
+    })
+}
+
+/// Number of mandatory arguments of a command whose undelimited arguments get braces.
+fn argument_count(cmd: &str) -> u8 {
+    match cmd {
+        "frac" | "binom" => 2,
+        "sqrt" | "dot" | "ddot" | "hat" | "bar" | "vec" | "tilde" | "overline" | "widehat"
+        | "widetilde" | "overrightarrow" | "underline" => 1,
+        _ => 0,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FrameKind {
+    /// `\frac`, `\binom`: TeX reading, one digit per undelimited argument.
+    Digits,
+    /// `\sqrt` and accents: a whole number is the argument.
+    Whole,
+    /// `^`, `_`: a whole number, a sign and its operand, or a parenthesised group.
+    Script,
+}
+
+#[derive(Debug)]
+struct Frame {
+    kind: FrameKind,
+    args_left: u8,
+    /// Brace depth at which this command reads its arguments.
+    depth: usize,
+    /// A synthetic `{` was emitted for the current argument and awaits its `}`.
+    wrapping: bool,
+    /// Inside `\sqrt[...]`: the optional argument, with its bracket depth.
+    optional: Option<usize>,
+    optional_allowed: bool,
+    /// Inside a parenthesised script argument (`2^(n+1)`), with its paren depth.
+    parens: Option<usize>,
+    /// The current argument is being read inside a real `{...}` group.
+    in_group: bool,
+    /// The current argument is a command with arguments of its own (a child frame).
+    awaiting_child: bool,
+}
+
+/// Gives undelimited macro arguments their braces while tokens stream through. An explicit
+/// stack replaces recursion, so depth costs memory proportional to nesting, never stack.
+#[derive(Default)]
+struct ArgumentFramer {
+    out: Vec<Tok>,
+    frames: Vec<Frame>,
+    depth: usize,
+}
+
+impl ArgumentFramer {
+    fn push(&mut self, tok: Tok) {
+        let mut pending = Some(tok);
+        while let Some(tok) = pending.take() {
+            pending = self.dispatch(tok);
+        }
+    }
+
+    fn top_wants_argument(&self) -> bool {
+        self.frames.last().is_some_and(|f| {
+            f.depth == self.depth && f.args_left > 0 && !f.in_group && !f.awaiting_child
+                && f.optional.is_none() && f.parens.is_none()
+        })
+    }
+
+    /// Handles one token; returns a token to re-dispatch (the rest of a split number).
+    fn dispatch(&mut self, tok: Tok) -> Option<Tok> {
+        // Tokens inside an argument being read (group, optional, parens) pass through, with
+        // their closing delimiter ending the argument.
+        if let Some(frame) = self.frames.last_mut() {
+            if let Some(opt_depth) = frame.optional {
+                match tok {
+                    Tok::Sym('[') => frame.optional = Some(opt_depth + 1),
+                    Tok::Sym(']') if opt_depth == 0 => frame.optional = None,
+                    Tok::Sym(']') => frame.optional = Some(opt_depth - 1),
+                    _ => {}
+                }
+                self.emit_plain(tok);
+                return None;
+            }
+            if let Some(paren_depth) = frame.parens {
+                match tok {
+                    Tok::Sym('(') => frame.parens = Some(paren_depth + 1),
+                    Tok::Sym(')') if paren_depth == 0 => {
+                        frame.parens = None;
+                        self.emit_plain(tok);
+                        self.argument_done();
+                        return None;
+                    }
+                    Tok::Sym(')') => frame.parens = Some(paren_depth - 1),
+                    _ => {}
+                }
+                self.emit_plain(tok);
+                return None;
+            }
+        }
+        if !self.top_wants_argument() {
+            self.emit_plain(tok);
+            return None;
+        }
+        let frame_kind = self.frames.last().map(|f| f.kind);
+        let kind = frame_kind.unwrap_or(FrameKind::Whole);
+        match tok {
+            Tok::Sym('{') => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.in_group = true;
+                }
+                self.emit_plain(tok);
+                None
+            }
+            Tok::Sym('[') if self.frames.last().is_some_and(|f| f.optional_allowed) => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.optional = Some(0);
+                    f.optional_allowed = false;
+                }
+                self.emit_plain(tok);
+                None
+            }
+            Tok::Sym('(') if kind == FrameKind::Script => {
+                self.open_wrap();
+                if let Some(f) = self.frames.last_mut() {
+                    f.parens = Some(0);
+                }
+                self.emit_plain(tok);
+                None
+            }
+            Tok::Sym('-') | Tok::Sym('+') if kind == FrameKind::Script => {
+                let already = self.frames.last().is_some_and(|f| f.wrapping);
+                if already {
+                    return self.abort_frame(tok);
+                }
+                self.open_wrap();
+                self.out.push(tok);
+                None
+            }
+            Tok::Num(num) if kind == FrameKind::Digits && num.frac.is_none() && num.exp.is_none() && num.int.len() > 1 => {
+                let (first, rest) = num.int.split_at(1);
+                let rest = Tok::Num(Numeral { int: rest.to_string(), frac: None, exp: None });
+                self.wrap_single(Tok::Num(Numeral { int: first.to_string(), frac: None, exp: None }));
+                Some(rest)
+            }
+            Tok::Word(mut word) if word.len() > 1 => {
+                let first = word.remove(0).to_string();
+                self.wrap_single(Tok::Word(first));
+                Some(Tok::Word(word))
+            }
+            Tok::Cmd(name) if argument_count(&name) > 0 => {
+                self.open_wrap();
+                if let Some(f) = self.frames.last_mut() {
+                    f.awaiting_child = true;
+                }
+                let n = argument_count(&name);
+                let child_kind = if name == "frac" || name == "binom" { FrameKind::Digits } else { FrameKind::Whole };
+                let allowed = name == "sqrt";
+                self.out.push(Tok::Cmd(name));
+                self.frames.push(Frame::new(child_kind, n, self.depth, allowed));
+                None
+            }
+            Tok::Sym('^') | Tok::Sym('_') => {
+                // `x^_` or `x^^`: the argument is missing.
+                self.abort_frame(tok)
+            }
+            Tok::Sym('}' | ')' | ']' | ',' | ';' | '=' | '<' | '>' | '&' | '|') => self.abort_frame(tok),
+            Tok::SetClose | Tok::RowSep => self.abort_frame(tok),
+            other => {
+                self.wrap_single(other);
+                None
+            }
+        }
+    }
+
+    fn open_wrap(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            if !f.wrapping {
+                f.wrapping = true;
+                self.out.push(Tok::Sym('{'));
+            }
+        }
+    }
+
+    /// Emits one complete argument token, braced.
+    fn wrap_single(&mut self, tok: Tok) {
+        self.open_wrap();
+        self.out.push(tok);
+        self.argument_done();
+    }
+
+    /// The argument being read is complete: close a synthetic brace, count it, pop finished
+    /// frames (which completes the parent's argument in turn).
+    fn argument_done(&mut self) {
+        loop {
+            let Some(frame) = self.frames.last_mut() else { return };
+            if frame.wrapping {
+                frame.wrapping = false;
+                self.out.push(Tok::Sym('}'));
+            }
+            frame.in_group = false;
+            frame.awaiting_child = false;
+            frame.optional_allowed = false;
+            frame.args_left = frame.args_left.saturating_sub(1);
+            if frame.args_left > 0 {
+                return;
+            }
+            self.frames.pop();
+            match self.frames.last() {
+                Some(parent) if parent.awaiting_child => continue,
+                _ => return,
+            }
+        }
+    }
+
+    /// A token that cannot be an argument: close what is open and hand it back.
+    fn abort_frame(&mut self, tok: Tok) -> Option<Tok> {
+        if let Some(frame) = self.frames.pop() {
+            if frame.wrapping {
+                self.out.push(Tok::Sym('}'));
+            }
+            if let Some(parent) = self.frames.last_mut() {
+                if parent.awaiting_child {
+                    // The parent's argument was this command: it ends here too.
+                    self.argument_done();
+                }
+            }
+        }
+        Some(tok)
+    }
+
+    /// A token outside any argument position (or passing through one).
+    fn emit_plain(&mut self, tok: Tok) {
+        match &tok {
+            Tok::Sym('{') => self.depth += 1,
+            Tok::Sym('}') => {
+                self.depth = self.depth.saturating_sub(1);
+                let closes_group = self.frames.last().is_some_and(|f| f.in_group && f.depth == self.depth);
+                self.out.push(tok);
+                if closes_group {
+                    self.argument_done();
+                }
+                return;
+            }
+            _ => {}
+        }
+        let starts_frame = match &tok {
+            Tok::Sym('^') | Tok::Sym('_') => Some(Frame::new(FrameKind::Script, 1, self.depth, false)),
+            Tok::Cmd(name) if argument_count(name) > 0 => {
+                let kind = if name == "frac" || name == "binom" { FrameKind::Digits } else { FrameKind::Whole };
+                Some(Frame::new(kind, argument_count(name), self.depth, name == "sqrt"))
+            }
+            _ => None,
+        };
+        self.out.push(tok);
+        if let Some(frame) = starts_frame {
+            self.frames.push(frame);
+        }
+    }
+
+    fn finish(mut self) -> Vec<Tok> {
+        while let Some(frame) = self.frames.pop() {
+            if frame.wrapping {
+                self.out.push(Tok::Sym('}'));
+            }
+        }
+        // Leading zeros go only now: `\frac{1}{0}`'s digits were split from the raw `10`.
+        for tok in &mut self.out {
+            if let Tok::Num(n) = tok {
+                let zeros = n.int.len() - n.int.trim_start_matches('0').len();
+                n.int.drain(..zeros);
+            }
+        }
+        self.out
+    }
+}
+
+impl Frame {
+    fn new(kind: FrameKind, args: u8, depth: usize, optional_allowed: bool) -> Frame {
+        Frame {
+            kind,
+            args_left: args,
+            depth,
+            wrapping: false,
+            optional: None,
+            optional_allowed,
+            parens: None,
+            in_group: false,
+            awaiting_child: false,
+        }
+    }
+}
+
+/// Renders tokens back to a string that lexes to the same tokens; spaces only where two
+/// tokens would otherwise merge.
+pub fn render(tokens: &[Tok]) -> String {
+    render_with(tokens, false)
+}
+
+/// [`render`], with text content lowercased when `lowercase_text` is set.
+pub fn render_with(tokens: &[Tok], lowercase_text: bool) -> String {
+    let mut out = String::with_capacity(tokens.len() * 2);
+    let mut prev: Option<&Tok> = None;
+    for tok in tokens {
+        if let Some(p) = prev {
+            if needs_space(p, tok) {
+                out.push(' ');
+            }
+        }
+        match tok {
+            Tok::Text(t) if lowercase_text => {
+                out.push_str("\\text{");
+                out.push_str(&t.to_lowercase());
+                out.push('}');
+            }
+            _ => render_token(tok, &mut out),
+        }
+        prev = Some(tok);
+    }
+    out
+}
+
+pub fn render_token(tok: &Tok, out: &mut String) {
+    match tok {
+        Tok::Num(n) => n.render(out),
+        Tok::Word(w) => out.push_str(w),
+        Tok::Cmd(name) => {
+            out.push('\\');
+            out.push_str(name);
+        }
+        Tok::Text(t) => {
+            out.push_str("\\text{");
+            out.push_str(t);
+            out.push('}');
+        }
+        Tok::Sym(',') => out.push_str(", "),
+        Tok::Sym(c) => out.push(*c),
+        Tok::SetOpen => out.push_str("\\{"),
+        Tok::SetClose => out.push_str("\\}"),
+        Tok::RowSep => out.push_str("\\\\"),
+        Tok::Degree => out.push_str("^{\\circ}"),
+        Tok::Prime => out.push('\''),
+        Tok::Other(c) => out.push(*c),
+    }
+}
+
+fn needs_space(prev: &Tok, next: &Tok) -> bool {
+    let ends_alpha = matches!(prev, Tok::Word(_)) || matches!(prev, Tok::Cmd(n) if n.ends_with(|c: char| c.is_ascii_alphabetic()));
+    let starts_alpha = matches!(next, Tok::Word(_));
+    match (prev, next) {
+        _ if ends_alpha && starts_alpha => true,
+        (Tok::Num(_), Tok::Num(_)) => true,
+        // `2` `e` `-5` would read back as scientific notation.
+        (Tok::Num(_), Tok::Word(w)) => w.starts_with(['e', 'E']),
+        (Tok::Num(_), Tok::Sym('.')) | (Tok::Sym('.'), Tok::Num(_)) => true,
+        (Tok::Sym('*'), Tok::Sym('*')) => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(s: &str) -> String {
+        render(&lex(s))
+    }
+
+    #[test]
+    fn notation_noise_disappears() {
+        assert_eq!(show("\\left( 3, \\dfrac{\\pi}{2} \\right)"), "(3, \\frac{\\pi}{2})");
+        assert_eq!(show("$\\displaystyle \\boxed{\\tfrac{1}{2}}$"), "{\\frac{1}{2}}");
+        assert_eq!(show("\\text{a{b\\"), "\\text{ab}");
+        assert_eq!(show("\\mathrm{e}^{x}"), "{e}^{x}");
+        assert_eq!(show("12\\,\\text{ cm}"), "12\\text{cm}");
+    }
+
+    #[test]
+    fn undelimited_arguments_get_braces() {
+        assert_eq!(show("\\frac12"), "\\frac{1}{2}");
+        assert_eq!(show("\\frac123"), "\\frac{1}{2}3");
+        assert_eq!(show("\\frac1{20}"), "\\frac{1}{20}");
+        assert_eq!(show("\\frac{3}4x"), "\\frac{3}{4}x");
+        assert_eq!(show("\\sqrt3"), "\\sqrt{3}");
+        assert_eq!(show("\\sqrt12"), "\\sqrt{12}");
+        assert_eq!(show("\\sqrt[3]{7}"), "\\sqrt[3]{7}");
+        assert_eq!(show("x^2y"), "x^{2}y");
+        assert_eq!(show("2^10"), "2^{10}");
+        assert_eq!(show("x^-1"), "x^{-1}");
+        assert_eq!(show("2^(n+1)"), "2^{(n+1)}");
+        assert_eq!(show("e^\\frac12"), "e^{\\frac{1}{2}}");
+        assert_eq!(show("\\frac\\pi2"), "\\frac{\\pi}{2}");
+        assert_eq!(show("x_12"), "x_{12}");
+        assert_eq!(show("\\frac ab"), "\\frac{a}{b}");
+    }
+
+    #[test]
+    fn thousands_separators_merge_only_where_unambiguous() {
+        assert_eq!(show("1,000"), "1000");
+        assert_eq!(show("1\\,000"), "1000");
+        assert_eq!(show("1{,}000{,}000"), "1000000");
+        assert_eq!(show("10,\\!080"), "10080");
+        assert_eq!(show("11,\\! 111,\\! 111,\\! 100"), "11111111100");
+        assert_eq!(show("1,2,3"), "1, 2, 3");
+        assert_eq!(show("1,000,5"), "1, 0, 5");
+        assert_eq!(show("(1,000)"), "(1, 0)");
+        assert_eq!(show("2500,7500"), "2500, 7500");
+        assert_eq!(show("1, 000"), "1, 0");
+        assert_eq!(show("27,54,108,135"), "27, 54, 108, 135");
+    }
+
+    #[test]
+    fn numbers_are_canonical() {
+        assert_eq!(show(".5"), "0.5");
+        assert_eq!(show("023"), "23");
+        assert_eq!(show("0.10"), "0.10");
+        assert_eq!(show("4.5e33"), "4.5e33");
+        assert_eq!(show("1e-5"), "1e-5");
+        assert_eq!(show("2e"), "2 e");
+    }
+
+    #[test]
+    fn unicode_spellings() {
+        assert_eq!(show("√2"), "\\sqrt{2}");
+        assert_eq!(show("2π"), "2\\pi");
+        assert_eq!(show("x² − 1"), "x^{2}-1");
+        assert_eq!(show("x⁻¹"), "x^{-1}");
+        assert_eq!(show("x ≤ 3"), "x\\le3");
+        assert_eq!(show("30°"), "30^{\\circ}");
+        assert_eq!(show("3 × 4 ÷ 2"), "3\\cdot4/2");
+    }
+
+    #[test]
+    fn degrees_and_primes() {
+        assert_eq!(lex("90^\\circ"), vec![Tok::Num(Numeral { int: "90".into(), frac: None, exp: None }), Tok::Degree]);
+        assert_eq!(lex("x^{\\prime}"), vec![Tok::Word("x".into()), Tok::Prime]);
+        assert_eq!(show("0.003^{\\prime \\prime}"), "0.003''");
+    }
+
+    #[test]
+    fn text_commands() {
+        assert_eq!(lex("\\text{ Evelyn }"), vec![Tok::Text("Evelyn".into())]);
+        assert_eq!(lex("\\text{5}"), vec![Tok::Num(Numeral { int: "5".into(), frac: None, exp: None })]);
+        assert_eq!(show("\\mathrm{cm}"), "\\text{cm}");
+        assert_eq!(show("\\mathbb{R}"), "\\mathbb{R}");
+        assert_eq!(show("\\mathbb R"), "\\mathbb{R}");
+        assert_eq!(show("\\operatorname{lcm}(2,3)"), "\\lcm(2, 3)");
+    }
+
+    #[test]
+    fn rendering_relexes_identically() {
+        for s in [
+            "\\frac{1}{2}", "2 e-5", "x^{\\circ}", "1. 5", "a**b", "\\sqrt[3]{x}", "\\{1, 2\\}",
+            "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "5\\text{cm}^{2}", "\\pi x", "1{, }000",
+        ] {
+            let once = lex(s);
+            let again = lex(&render(&once));
+            assert_eq!(once, again, "{s:?} -> {:?}", render(&once));
+        }
+    }
+
+    #[test]
+    fn hostile_inputs_do_not_panic() {
+        for s in ["\\", "{", "}", "\\frac", "\\frac{", "^", "x^", "\\sqrt[", "1,", "1{,}", "\\text{", "é", "\u{0}", "$$", "\\left", "1e", "1e-", "..", "\\mathbb{", "\\operatorname{"] {
+            let _ = render(&lex(s));
+        }
+        let deep = "{".repeat(100_000) + &"}".repeat(100_000);
+        assert_eq!(lex(&deep).len(), 200_000);
+        let deep_frac = "\\frac".repeat(50_000);
+        let _ = lex(&deep_frac);
+    }
+}

@@ -1,0 +1,193 @@
+//! The canonical token stream of an answer and its string form, [`normalize`].
+//!
+//! On top of the lexer's spelling rules (see [`super::lexer`]) this pass turns the words that
+//! join answers (`and`, `or`, `\text{ or }`, `\lor`) into commas, `percent` into `\%`,
+//! `infinity` into `\infty`, and drops sentence punctuation at the ends. The parser reads these
+//! tokens; [`normalize`] renders them, with text content lowercased, as a canonical string.
+//!
+//! Two strings with the same canonical form are the same answer, and the canonical form is
+//! idempotent: `normalize(normalize(x)) == normalize(x)`. It is a notational normal form, not a
+//! mathematical one: `\frac{1}{2}` and `0.5` stay different strings (the comparison knows they are
+//! equal), and `x = 3` keeps its `x =` (a relation can matter: `y = 2x` is not `x = 2y`).
+
+use super::lexer::{lex, render_token, Tok};
+
+/// Words and text that join several answers.
+fn is_separator_word(word: &str) -> bool {
+    matches!(word.to_ascii_lowercase().as_str(), "and" | "or" | "and also" | "or also" | "," | ";" | "as well as")
+}
+
+/// The canonical tokens of `text`: what the parser reads.
+pub fn canonical_tokens(text: &str) -> Vec<Tok> {
+    let mut out: Vec<Tok> = Vec::new();
+    for tok in lex(text) {
+        let tok = match tok {
+            Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
+            Tok::Cmd(c) if c == "lor" => Tok::Sym(','),
+            Tok::Word(w) | Tok::Text(w) if matches!(w.to_ascii_lowercase().as_str(), "percent" | "pct" | "percentage") => Tok::Sym('%'),
+            Tok::Word(w) if matches!(w.as_str(), "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
+            // Plain-text `2pi` means 2π, not 2·p·i.
+            Tok::Word(w) if w == "pi" => Tok::Cmd("pi".into()),
+            Tok::Text(t) if t.eq_ignore_ascii_case("infinity") => Tok::Cmd("infty".into()),
+            other => other,
+        };
+        // `1, and 2` and `x=1; or x=2` leave a separator next to another.
+        let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));
+        if is_sep(&tok) && out.last().is_some_and(is_sep) {
+            continue;
+        }
+        out.push(tok);
+    }
+    // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
+    // next kept token closes (scanning backwards reaches the fixed point in one pass).
+    let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
+    let mut kept: Vec<Tok> = Vec::with_capacity(out.len());
+    for tok in out.into_iter().rev() {
+        if tok == Tok::Sym('.') && closes(kept.last()) {
+            continue;
+        }
+        kept.push(tok);
+    }
+    kept.reverse();
+    strip_ends(kept)
+}
+
+/// Drops what encloses or pads the whole answer, repeatedly: separators and sentence
+/// punctuation at either end (`2, 3.`, `, 5`) and groups around everything (`{x}` is what
+/// `\boxed{x}` leaves). Works on a window over the tokens, so it stays linear however deep.
+fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
+    // Partner of every `{` that closes.
+    let mut partner = vec![usize::MAX; tokens.len()];
+    let mut open = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            Tok::Sym('{') => open.push(i),
+            Tok::Sym('}') => {
+                if let Some(o) = open.pop() {
+                    partner[o] = i;
+                }
+            }
+            _ => {}
+        }
+    }
+    let (mut lo, mut hi) = (0, tokens.len());
+    loop {
+        let start = (lo, hi);
+        while hi > lo && matches!(tokens[hi - 1], Tok::Sym(',' | ';' | '.' | ':')) {
+            hi -= 1;
+        }
+        while lo < hi && matches!(tokens[lo], Tok::Sym(',' | ';' | ':')) {
+            lo += 1;
+        }
+        while hi - lo >= 2 && partner[lo] == hi - 1 {
+            lo += 1;
+            hi -= 1;
+        }
+        if (lo, hi) == start {
+            break;
+        }
+    }
+    tokens.truncate(hi);
+    tokens.drain(..lo);
+    tokens
+}
+
+/// The canonical string of an answer (see module doc). Linear in the input.
+pub fn normalize(text: &str) -> String {
+    render_canonical(&canonical_tokens(text))
+}
+
+/// Renders canonical tokens; text content is lowercased (text answers compare case-insensitively).
+pub fn render_canonical(tokens: &[Tok]) -> String {
+    super::lexer::render_with(tokens, true)
+}
+
+/// Plain lowercase text of the tokens, without TeX wrappers: what a text answer is compared by
+/// (`\text{Evelyn}` and `Evelyn` both give `evelyn`).
+pub fn plain_text(tokens: &[Tok]) -> String {
+    let mut out = String::new();
+    for tok in tokens {
+        let piece = match tok {
+            Tok::Text(t) | Tok::Word(t) => t.to_lowercase(),
+            Tok::Sym('{' | '}') => continue,
+            other => {
+                let mut s = String::new();
+                render_token(other, &mut s);
+                s.to_lowercase()
+            }
+        };
+        let word_like = |c: char| c.is_alphanumeric();
+        if out.ends_with(word_like) && piece.starts_with(word_like) {
+            out.push(' ');
+        }
+        out.push_str(piece.trim());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators_become_commas() {
+        assert_eq!(normalize("x=3 \\text{ or } x=-2"), "x=3, x=-2");
+        assert_eq!(normalize("2 and 3"), "2, 3");
+        assert_eq!(normalize("1, and 2."), "1, 2");
+        assert_eq!(normalize("\\boxed{5.}"), "5");
+        assert_eq!(normalize("{a}{b}"), "{a}{b}");
+        assert_eq!(normalize("{,}"), "");
+        assert_eq!(normalize("{5}."), "5");
+        assert_eq!(normalize("]..]5.0"), normalize(&normalize("]..]5.0")));
+        assert_eq!(normalize("{, {, 5}}"), "5");
+        assert_eq!(normalize("x = 1 \\lor x = 2"), "x=1, x=2");
+    }
+
+    #[test]
+    fn words_for_symbols() {
+        assert_eq!(normalize("10 percent"), "10%");
+        assert_eq!(normalize("\\$32,\\!348"), "32348");
+        assert_eq!(normalize("(-infinity, 2)"), "(-\\infty, 2)");
+    }
+
+    #[test]
+    fn text_is_lowercased_and_unwrapped_for_plain_text() {
+        assert_eq!(normalize("\\text{Evelyn}"), "\\text{evelyn}");
+        assert_eq!(plain_text(&canonical_tokens("\\text{ Evelyn }")), "evelyn");
+        assert_eq!(plain_text(&canonical_tokens("Evelyn")), "evelyn");
+        assert_eq!(plain_text(&canonical_tokens("\\textbf{no solution}")), "no solution");
+    }
+
+    #[test]
+    fn the_documented_rules() {
+        let same = |a: &str, b: &str| assert_eq!(normalize(a), normalize(b), "{a} vs {b}");
+        same("\\left( \\frac{1}{2} \\right)", "(\\frac12)");
+        same("\\dfrac{3}{4}", "\\tfrac34");
+        same("\\displaystyle\\cfrac{3}{4}", "\\frac{3}{4}");
+        same("\\sqrt3", "\\sqrt{3}");
+        same("1,000", "1000");
+        same("1\\,000", "1{,}000");
+        same(".5", "0.5");
+        same("\\boxed{7}", "7");
+        same("90^\\circ", "90^{\\circ}");
+        same("90°", "90^\\circ");
+        same("\\mathbf{x}", "{x}");
+        same("√2 − 1", "\\sqrt{2}-1");
+        same("x ≤ 3", "x \\leq 3");
+        same("\\varnothing", "\\emptyset");
+        same("\\{1,2\\}", "\\lbrace 1, 2\\rbrace");
+        same("3 \\cdot 4", "3 \\times 4");
+    }
+
+    #[test]
+    fn idempotent_on_samples() {
+        for s in [
+            "\\left( 3, \\frac{\\pi}{2} \\right)", "\\text{(B)}", "10,\\!080", "\\$18.90", "864 \\mbox{ inches}^2",
+            "\\begin{pmatrix} -1/3 \\\\ 2/3 \\end{pmatrix}", "x \\in [-2,7]", "1 \\pm \\sqrt{19}", "4.5e33", "2e-5x",
+            "\\frac{d^{2} v_{o}}{d t^{2}}", ", and .", "\\text{ and } 5", "1 . 5", "a**b", "\\operatorname{text}",
+        ] {
+            let once = normalize(s);
+            assert_eq!(normalize(&once), once, "{s:?}");
+        }
+    }
+}

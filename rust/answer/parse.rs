@@ -1,0 +1,1350 @@
+//! Recursive-descent parser from canonical tokens to a [`Node`].
+//!
+//! Grammar, loosest first:
+//! ```text
+//! answer   := list
+//! list     := item ((',' | ';') item)*                      (`and`/`or` are commas by now)
+//! item     := choice? union (relop union)* unit?            `x = 3`, `a < x \le b`, `12 cm`
+//! union    := sum (\cup sum)*
+//! sum      := [sign] term ((+ | - | \pm | \mp) term)*
+//! term     := unary ((\cdot | * | / | juxtaposition) unary)*
+//! unary    := (- | + | \pm) unary | postfix
+//! postfix  := power (! | % | ° | ')*
+//! power    := primary (^ group)*
+//! primary  := number | symbol | function | \frac | \sqrt | \binom | (list) | [list] | \{list\}
+//!           | {list} | |sum| | \lfloor sum \rfloor | matrix | \infty | \emptyset | \mathbb{R}
+//! ```
+//! Conventions where notation is loose (documented in `super`): `7\frac{3}{4}` is a mixed
+//! number; `f(x)` with a lone argument is ambiguous (see [`super::expr`]); a function without
+//! parentheses takes the following product (`\sin 2x = \sin(2x)`, `\sin x \cos x` is a product);
+//! a trailing unit needs a numeric value before it; a word of four letters or more (or a common
+//! short English word) makes the answer prose.
+//!
+//! Bounded: at most [`MAX_TOKENS`] tokens, [`MAX_DEPTH`] levels of recursion and expression trees
+//! at most [`MAX_TREE_DEPTH`] deep; beyond, the answer is Unknown (too complex), never a crash.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::expr::{Constant, Decimal, Expr, Func, Symbol};
+use super::judgement::Reason;
+use super::lexer::{render, Numeral, Tok};
+use super::node::{Node, RelOp, Relation};
+use super::normalize::{canonical_tokens, plain_text};
+use super::scalar::Scalar;
+use super::units;
+
+pub const MAX_TOKENS: usize = 4096;
+pub const MAX_DEPTH: usize = 100;
+/// Numerals longer than this are refused before conversion (decimal-to-binary conversion is
+/// quadratic; 20,000 digits is already past the exact size cap).
+const MAX_NUMERAL_DIGITS: usize = 20_000;
+pub const MAX_TREE_DEPTH: u32 = 160;
+/// At most this many `\pm` in one value are expanded (2^3 = 8 answers).
+const MAX_PLUS_MINUS: u32 = 3;
+/// Exponents of scientific notation folded into one decimal value (larger stay a power of ten,
+/// which the exact path refuses beyond its size cap).
+const MAX_FOLDED_EXPONENT: i64 = 400;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fail {
+    Unparsed,
+    TooComplex,
+    /// Prose words: the answer is text.
+    Prose,
+}
+
+type PResult<T> = Result<T, Fail>;
+
+/// An operand while parsing: an expression (becomes a scalar once its unit is known) or a
+/// structure.
+enum Operand {
+    Expr(Expr),
+    Node(Node),
+}
+
+impl Operand {
+    fn expr(self) -> PResult<Expr> {
+        match self {
+            Operand::Expr(e) => Ok(e),
+            Operand::Node(_) => Err(Fail::Unparsed),
+        }
+    }
+}
+
+/// Phrases that mean "no solution".
+const EMPTY_PHRASES: &[&str] = &[
+    "no solution", "no solutions", "no real solution", "no real solutions", "none", "empty set",
+    "the empty set", "no such", "no real roots", "no roots", "no real values",
+];
+
+/// Short English words that make an answer prose rather than a product of variables.
+/// Three-letter English words that make an answer prose rather than a product of variables
+/// (two-letter ones cannot: `e^{at}` and `e^{it}` are products).
+const PROSE_WORDS: &[&str] = &[
+    "yes", "odd", "all", "any", "one", "two", "six", "ten", "the", "not", "are", "for", "but", "can", "has", "its",
+    "may", "nor", "now", "off", "our", "out", "own", "too", "use", "was", "who", "why", "how", "get", "see", "say",
+    "she", "him", "her", "his", "and",
+];
+
+const GREEK: &[&str] = &[
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu",
+    "xi", "omicron", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
+    "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega", "hbar", "ell", "aleph", "varkappa",
+];
+
+const DECORATIONS: &[&str] =
+    &["dot", "ddot", "hat", "bar", "vec", "tilde", "overline", "widehat", "widetilde", "overrightarrow", "underline"];
+
+fn function_name(name: &str) -> bool {
+    Func::from_name(name).is_some() || matches!(name, "log" | "lg" | "arccot" | "acot")
+}
+
+/// Parses canonical tokens into a node; never fails (unparseable input is an Unparsed node).
+pub fn parse(tokens: &[Tok]) -> Node {
+    if tokens.is_empty() {
+        return Node::Unparsed(Reason::Unparsed);
+    }
+    if tokens.len() > MAX_TOKENS {
+        return Node::Unparsed(Reason::TooComplex);
+    }
+    let mut parser = Parser { toks: tokens, pos: 0, depth: 0, abs_depth: 0 };
+    match parser.answer() {
+        Ok(node) => node,
+        Err(Fail::Prose) => {
+            let text = plain_text(tokens);
+            if EMPTY_PHRASES.contains(&text.trim_end_matches('.')) {
+                Node::EmptySet
+            } else {
+                Node::Text(text)
+            }
+        }
+        Err(Fail::TooComplex) => Node::Unparsed(Reason::TooComplex),
+        Err(Fail::Unparsed) => Node::Unparsed(Reason::Unparsed),
+    }
+}
+
+struct Parser<'t> {
+    toks: &'t [Tok],
+    pos: usize,
+    depth: usize,
+    /// Inside `|...|`: a bar closes instead of opening.
+    abs_depth: usize,
+}
+
+fn sym_tok(t: Option<&Tok>, c: char) -> bool {
+    matches!(t, Some(Tok::Sym(x)) if *x == c)
+}
+
+fn cmd_tok(t: Option<&Tok>, name: &str) -> bool {
+    matches!(t, Some(Tok::Cmd(x)) if x == name)
+}
+
+fn product(mut factors: Vec<Expr>) -> Expr {
+    if factors.len() == 1 {
+        factors.pop().unwrap_or_else(|| Expr::int(1))
+    } else {
+        Expr::Mul(factors)
+    }
+}
+
+fn sum_of(mut terms: Vec<Expr>) -> Expr {
+    if terms.len() == 1 {
+        terms.pop().unwrap_or_else(|| Expr::int(0))
+    } else {
+        Expr::Add(terms)
+    }
+}
+
+fn is_integer_literal(e: &Expr) -> bool {
+    matches!(e, Expr::Num(r) if r.is_integer())
+}
+
+impl<'t> Parser<'t> {
+    fn peek(&self) -> Option<&'t Tok> {
+        self.toks.get(self.pos)
+    }
+
+    fn peek_at(&self, k: usize) -> Option<&'t Tok> {
+        self.toks.get(self.pos + k)
+    }
+
+    fn expect_sym(&mut self, c: char) -> PResult<()> {
+        if sym_tok(self.peek(), c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(Fail::Unparsed)
+        }
+    }
+
+    fn expect_cmd(&mut self, name: &str) -> PResult<()> {
+        if cmd_tok(self.peek(), name) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(Fail::Unparsed)
+        }
+    }
+
+    /// Runs `f` one recursion level deeper, refusing beyond [`MAX_DEPTH`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Fail::TooComplex);
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn answer(&mut self) -> PResult<Node> {
+        let mut items = self.list(true)?;
+        if self.pos != self.toks.len() {
+            return Err(Fail::Unparsed);
+        }
+        match items.len() {
+            0 => Err(Fail::Unparsed),
+            1 => items.pop().ok_or(Fail::Unparsed),
+            _ => Ok(Node::List(items)),
+        }
+    }
+
+    fn is_item_end_at(&self, k: usize) -> bool {
+        match self.toks.get(k) {
+            None => true,
+            Some(Tok::Sym(c)) => matches!(c, ',' | ';' | ')' | ']' | '}' | '&'),
+            Some(Tok::SetClose | Tok::RowSep) => true,
+            Some(Tok::Cmd(c)) => c == "end",
+            _ => false,
+        }
+    }
+
+    fn at_item_end(&self) -> bool {
+        self.is_item_end_at(self.pos)
+    }
+
+    /// Items separated by `,`/`;`. `expand` turns `a \pm b` into two items (not inside tuples,
+    /// where it would change the arity).
+    fn list(&mut self, expand: bool) -> PResult<Vec<Node>> {
+        let mut items = Vec::new();
+        if self.at_item_end() {
+            return Ok(items);
+        }
+        loop {
+            items.extend(self.item(expand)?);
+            if matches!(self.peek(), Some(Tok::Sym(',' | ';'))) {
+                self.pos += 1;
+            } else {
+                return Ok(items);
+            }
+        }
+    }
+
+    fn item(&mut self, expand: bool) -> PResult<Vec<Node>> {
+        if let Some(choice) = self.choice_marker()? {
+            return Ok(vec![choice]);
+        }
+        let first = self.union()?;
+        self.item_rest(first, expand)
+    }
+
+    /// `(B)`, `\text{(B)}`, `\text{B}`, `\textbf{(C)}\ 20` at the start of an item.
+    fn choice_marker(&mut self) -> PResult<Option<Node>> {
+        let letter = match (self.peek(), self.peek_at(1), self.peek_at(2)) {
+            (Some(Tok::Sym('(')), Some(Tok::Word(w)), Some(Tok::Sym(')'))) if is_choice_letter(w) => {
+                self.pos += 3;
+                w.chars().next()
+            }
+            (Some(Tok::Text(t)), _, _) => match choice_text(t) {
+                Some((letter, rest)) => {
+                    self.pos += 1;
+                    if !rest.is_empty() {
+                        let value = parse(&canonical_tokens(rest));
+                        return Ok(Some(Node::Choice { letter, value: Some(Box::new(value)) }));
+                    }
+                    Some(letter)
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        let Some(letter) = letter.map(|c| c.to_ascii_uppercase()) else { return Ok(None) };
+        if self.at_item_end() {
+            return Ok(Some(Node::Choice { letter, value: None }));
+        }
+        let mut value = self.item(false)?;
+        let value = if value.len() == 1 { value.pop() } else { None };
+        Ok(Some(Node::Choice { letter, value: value.map(Box::new) }))
+    }
+
+    /// The rest of an item after its first operand: relations, a unit, the end.
+    fn item_rest(&mut self, first: Operand, expand: bool) -> PResult<Vec<Node>> {
+        let mut parts = vec![first];
+        let mut ops = Vec::new();
+        while let Some((op, len)) = self.relop() {
+            self.pos += len;
+            ops.push(op);
+            parts.push(self.union()?);
+        }
+        let unit = if self.at_item_end() {
+            None
+        } else {
+            let (len, unit) = self.unit_suffix(self.pos).ok_or(Fail::Unparsed)?;
+            self.pos += len;
+            Some(unit)
+        };
+        if !self.at_item_end() {
+            return Err(Fail::Unparsed);
+        }
+        let last = parts.pop().ok_or(Fail::Unparsed)?;
+        let values = match last {
+            Operand::Expr(e) => scalar_nodes(e, unit, expand)?,
+            Operand::Node(n) => vec![n],
+        };
+        if ops.is_empty() {
+            return Ok(values);
+        }
+        let mut left = Vec::with_capacity(parts.len());
+        for part in parts {
+            left.push(match part {
+                Operand::Expr(e) => Node::Scalar(Box::new(make_scalar(e, None)?)),
+                Operand::Node(n) => n,
+            });
+        }
+        Ok(values
+            .into_iter()
+            .map(|value| {
+                let mut all = left.clone();
+                all.push(value);
+                Node::Relation(Box::new(Relation::new(all, ops.clone())))
+            })
+            .collect())
+    }
+
+    fn relop(&self) -> Option<(RelOp, usize)> {
+        let next_eq = sym_tok(self.peek_at(1), '=');
+        Some(match self.peek()? {
+            Tok::Sym('=') => (RelOp::Eq, if next_eq { 2 } else { 1 }),
+            Tok::Sym('<') if next_eq => (RelOp::Le, 2),
+            Tok::Sym('<') => (RelOp::Lt, 1),
+            Tok::Sym('>') if next_eq => (RelOp::Ge, 2),
+            Tok::Sym('>') => (RelOp::Gt, 1),
+            Tok::Sym('!') if next_eq => (RelOp::Ne, 2),
+            Tok::Cmd(c) => match c.as_str() {
+                "le" => (RelOp::Le, 1),
+                "ge" => (RelOp::Ge, 1),
+                "ne" => (RelOp::Ne, 1),
+                "approx" => (RelOp::Approx, 1),
+                "in" => (RelOp::In, 1),
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// A trailing unit starting at `start` and ending the item: its length and canonical name.
+    fn unit_suffix(&self, start: usize) -> Option<(usize, String)> {
+        let mut k = start;
+        let mut words: Vec<(String, Option<String>)> = Vec::new();
+        let mut after_degree = start > 0 && self.toks.get(start - 1) == Some(&Tok::Degree);
+        let mut after_joiner = false;
+        loop {
+            match self.toks.get(k) {
+                Some(Tok::Word(w)) => {
+                    let context = after_joiner || after_degree || !words.is_empty();
+                    let known = units::is_bare_unit(w) || (context && units::canonical_unit(w).is_some());
+                    if !(known || is_generic_noun(w)) {
+                        return None;
+                    }
+                    words.push((w.clone(), None));
+                }
+                Some(Tok::Text(t)) => {
+                    let nouns = t.split(' ').all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()));
+                    if !(units::is_unit_phrase(t) || nouns) {
+                        return None;
+                    }
+                    words.extend(t.split([' ', '.']).filter(|w| !w.is_empty()).map(|w| (w.to_string(), None)));
+                }
+                Some(Tok::Prime) if words.is_empty() => {
+                    let mut primes = 0;
+                    while self.toks.get(k) == Some(&Tok::Prime) {
+                        primes += 1;
+                        k += 1;
+                    }
+                    words.push((if primes == 1 { "arcmin" } else { "arcsec" }.to_string(), None));
+                    after_degree = false;
+                    continue;
+                }
+                Some(Tok::Sym('^')) if !words.is_empty() => {
+                    let (len, exponent) = self.integer_group(k + 1)?;
+                    if let Some(last) = words.last_mut() {
+                        last.1 = Some(exponent);
+                    }
+                    k += 1 + len;
+                    continue;
+                }
+                Some(Tok::Sym('/')) if !words.is_empty() => {
+                    words.push(("/".to_string(), None));
+                    after_joiner = true;
+                    k += 1;
+                    continue;
+                }
+                Some(Tok::Cmd(c)) if c == "cdot" && !words.is_empty() => {
+                    after_joiner = true;
+                    k += 1;
+                    continue;
+                }
+                _ => break,
+            }
+            after_degree = false;
+            after_joiner = false;
+            k += 1;
+        }
+        let last_is_joiner = words.last().is_some_and(|(w, _)| w == "/");
+        (!words.is_empty() && !last_is_joiner && self.is_item_end_at(k)).then(|| (k - start, units::canonical_phrase(&words)))
+    }
+
+    /// `{2}`, `{-3}` at `k`: length and the integer text.
+    fn integer_group(&self, k: usize) -> Option<(usize, String)> {
+        if !sym_tok(self.toks.get(k), '{') {
+            return None;
+        }
+        let (negative, at) = if sym_tok(self.toks.get(k + 1), '-') { (true, k + 2) } else { (false, k + 1) };
+        let Some(Tok::Num(Numeral { int, frac: None, exp: None })) = self.toks.get(at) else { return None };
+        if !sym_tok(self.toks.get(at + 1), '}') {
+            return None;
+        }
+        let digits = if int.is_empty() { "0" } else { int };
+        Some((at + 2 - k, if negative { format!("-{digits}") } else { digits.to_string() }))
+    }
+
+    fn union(&mut self) -> PResult<Operand> {
+        let first = self.sum()?;
+        if !cmd_tok(self.peek(), "cup") {
+            return Ok(first);
+        }
+        let mut parts = vec![as_set(first)?];
+        while cmd_tok(self.peek(), "cup") {
+            self.pos += 1;
+            let next = self.sum()?;
+            parts.push(as_set(next)?);
+        }
+        Ok(Operand::Node(Node::Union(parts)))
+    }
+
+    fn sum(&mut self) -> PResult<Operand> {
+        self.nested(Self::sum_inner)
+    }
+
+    fn sum_inner(&mut self) -> PResult<Operand> {
+        let mut terms: Vec<Expr> = Vec::new();
+        let mut first = true;
+        loop {
+            let sign = match self.peek() {
+                Some(Tok::Sym('+')) => Some('+'),
+                Some(Tok::Sym('-')) => Some('-'),
+                Some(Tok::Cmd(c)) if c == "pm" => Some('±'),
+                Some(Tok::Cmd(c)) if c == "mp" => Some('∓'),
+                _ => None,
+            };
+            if sign.is_none() && !first {
+                break;
+            }
+            if sign.is_some() {
+                self.pos += 1;
+            }
+            let term = match self.term()? {
+                Operand::Node(node) => {
+                    let continues = matches!(self.peek(), Some(Tok::Sym('+' | '-')))
+                        || cmd_tok(self.peek(), "pm")
+                        || cmd_tok(self.peek(), "mp");
+                    return if first && sign.is_none() && !continues { Ok(Operand::Node(node)) } else { Err(Fail::Unparsed) };
+                }
+                Operand::Expr(e) => e,
+            };
+            match sign {
+                None | Some('+') => terms.push(term),
+                Some('-') => terms.push(Expr::neg(term)),
+                Some(s) => {
+                    let lhs = (!terms.is_empty()).then(|| Box::new(sum_of(std::mem::take(&mut terms))));
+                    terms.push(Expr::PlusMinus { lhs, rhs: Box::new(term), minus_first: s == '∓' });
+                }
+            }
+            first = false;
+        }
+        Ok(Operand::Expr(sum_of(terms)))
+    }
+
+    fn term(&mut self) -> PResult<Operand> {
+        let first = match self.unary()? {
+            Operand::Node(node) => return Ok(Operand::Node(node)),
+            Operand::Expr(e) => e,
+        };
+        let mut factors = vec![first];
+        loop {
+            match self.peek() {
+                Some(Tok::Sym('*')) => {
+                    self.pos += 1;
+                    factors.push(self.unary()?.expr()?);
+                }
+                Some(Tok::Cmd(c)) if c == "cdot" => {
+                    self.pos += 1;
+                    factors.push(self.unary()?.expr()?);
+                }
+                Some(Tok::Sym('/')) => {
+                    self.pos += 1;
+                    let den = self.unary()?.expr()?;
+                    let num = product(std::mem::take(&mut factors));
+                    if self.starts_implicit_factor(std::slice::from_ref(&den)) {
+                        // `a/b c`: two readings (see `super::expr`).
+                        let tail = self.implicit_product()?;
+                        factors.push(Expr::SlashTail { num: Box::new(num), den: Box::new(den), tail: Box::new(tail) });
+                    } else {
+                        factors.push(Expr::Div(Box::new(num), Box::new(den)));
+                    }
+                }
+                _ if self.starts_implicit_factor(&factors) => {
+                    if let Some(mixed) = self.mixed_number(&factors)? {
+                        factors = vec![mixed];
+                        continue;
+                    }
+                    factors.push(self.postfix()?.expr()?);
+                }
+                _ => break,
+            }
+        }
+        Ok(Operand::Expr(product(factors)))
+    }
+
+    fn implicit_product(&mut self) -> PResult<Expr> {
+        let mut factors = vec![self.postfix()?.expr()?];
+        while self.starts_implicit_factor(&factors) {
+            factors.push(self.postfix()?.expr()?);
+        }
+        Ok(product(factors))
+    }
+
+    /// `7\frac{3}{4}`: an integer literal directly followed by a fraction of integer literals.
+    fn mixed_number(&mut self, factors: &[Expr]) -> PResult<Option<Expr>> {
+        let [whole] = factors else { return Ok(None) };
+        if !is_integer_literal(whole) || !cmd_tok(self.peek(), "frac") {
+            return Ok(None);
+        }
+        let integer_group = |k: usize| -> Option<(BigInt, usize)> {
+            match (self.toks.get(k), self.toks.get(k + 1), self.toks.get(k + 2)) {
+                (Some(Tok::Sym('{')), Some(Tok::Num(Numeral { int, frac: None, exp: None })), Some(Tok::Sym('}'))) => {
+                    Some((if int.is_empty() { BigInt::zero() } else { int.parse().ok()? }, k + 3))
+                }
+                _ => None,
+            }
+        };
+        let Some((num, after_num)) = integer_group(self.pos + 1) else { return Ok(None) };
+        let Some((den, after_den)) = integer_group(after_num) else { return Ok(None) };
+        if den.is_zero() {
+            return Ok(None);
+        }
+        let Expr::Num(whole) = whole else { return Ok(None) };
+        self.pos = after_den;
+        Ok(Some(Expr::rational((**whole).clone() + BigRational::new(num, den))))
+    }
+
+    fn starts_implicit_factor(&self, factors: &[Expr]) -> bool {
+        let Some(tok) = self.peek() else { return false };
+        let starts = match tok {
+            // `2 3` is two numbers, not a product.
+            Tok::Num(_) => !matches!(self.toks.get(self.pos.wrapping_sub(1)), Some(Tok::Num(_))),
+            Tok::Word(_) => true,
+            Tok::Cmd(c) => is_value_command(c),
+            Tok::Sym('(' | '{') => true,
+            Tok::Sym('|') => self.abs_depth == 0,
+            _ => false,
+        };
+        if !starts {
+            return false;
+        }
+        // A trailing unit after a numeric value is not a factor.
+        let unit_ahead = matches!(tok, Tok::Word(_)) && self.unit_suffix(self.pos).is_some();
+        !(unit_ahead && factors.iter().all(|f| !f.info().free_symbols))
+    }
+
+    fn unary(&mut self) -> PResult<Operand> {
+        match self.peek() {
+            Some(Tok::Sym('-')) => {
+                self.pos += 1;
+                let inner = self.nested(Self::unary)?.expr()?;
+                Ok(Operand::Expr(Expr::neg(inner)))
+            }
+            Some(Tok::Sym('+')) => {
+                self.pos += 1;
+                self.nested(Self::unary)
+            }
+            Some(Tok::Cmd(c)) if c == "pm" || c == "mp" => {
+                let minus_first = c == "mp";
+                self.pos += 1;
+                let inner = self.nested(Self::unary)?.expr()?;
+                Ok(Operand::Expr(Expr::PlusMinus { lhs: None, rhs: Box::new(inner), minus_first }))
+            }
+            _ => self.postfix(),
+        }
+    }
+
+    fn postfix(&mut self) -> PResult<Operand> {
+        let operand = self.power()?;
+        self.postfix_on(operand)
+    }
+
+    fn postfix_on(&mut self, mut operand: Operand) -> PResult<Operand> {
+        loop {
+            operand = match self.peek() {
+                Some(Tok::Sym('!')) if !sym_tok(self.peek_at(1), '=') => {
+                    self.pos += 1;
+                    Operand::Expr(Expr::Factorial(Box::new(operand.expr()?)))
+                }
+                Some(Tok::Sym('%')) => {
+                    self.pos += 1;
+                    Operand::Expr(Expr::Percent(Box::new(operand.expr()?)))
+                }
+                Some(Tok::Degree) => {
+                    self.pos += 1;
+                    Operand::Expr(Expr::Degrees(Box::new(operand.expr()?)))
+                }
+                _ => return Ok(operand),
+            };
+        }
+    }
+
+    fn power(&mut self) -> PResult<Operand> {
+        let base = self.primary()?;
+        self.power_on(base)
+    }
+
+    fn power_on(&mut self, mut base: Operand) -> PResult<Operand> {
+        while sym_tok(self.peek(), '^') {
+            self.pos += 1;
+            let exponent = self.group_expr()?;
+            base = Operand::Expr(Expr::Pow(Box::new(base.expr()?), Box::new(exponent)));
+        }
+        Ok(base)
+    }
+
+    /// `{ sum }`: a macro argument that must be one expression.
+    fn group_expr(&mut self) -> PResult<Expr> {
+        self.expect_sym('{')?;
+        let e = self.sum()?.expr()?;
+        self.expect_sym('}')?;
+        Ok(e)
+    }
+
+    /// Span (start, end) of the group opening at `k`, braces excluded.
+    fn group_span(&self, k: usize) -> Option<(usize, usize)> {
+        if !sym_tok(self.toks.get(k), '{') {
+            return None;
+        }
+        let mut depth = 0usize;
+        for (i, t) in self.toks.iter().enumerate().skip(k) {
+            match t {
+                Tok::Sym('{') => depth += 1,
+                Tok::Sym('}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some((k + 1, i));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn primary(&mut self) -> PResult<Operand> {
+        let Some(tok) = self.peek() else { return Err(Fail::Unparsed) };
+        match tok {
+            Tok::Num(n) => {
+                self.pos += 1;
+                self.number(n).map(Operand::Expr)
+            }
+            Tok::Word(w) => {
+                self.pos += 1;
+                self.word(w).map(Operand::Expr)
+            }
+            Tok::Cmd(c) => {
+                self.pos += 1;
+                self.command(c)
+            }
+            Tok::Sym('(') | Tok::Sym('[') => self.nested(Self::bracketed),
+            Tok::Sym('{') => self.nested(Self::brace_group),
+            Tok::SetOpen => self.nested(Self::set),
+            Tok::Sym('|') if self.abs_depth == 0 => {
+                self.pos += 1;
+                self.abs_depth += 1;
+                let inner = self.sum();
+                self.abs_depth -= 1;
+                let inner = inner?.expr()?;
+                self.expect_sym('|')?;
+                Ok(Operand::Expr(Expr::Func(Func::Abs, vec![inner])))
+            }
+            Tok::Text(_) => Err(Fail::Prose),
+            _ => Err(Fail::Unparsed),
+        }
+    }
+
+    fn number(&mut self, n: &Numeral) -> PResult<Expr> {
+        let digits = if n.int.is_empty() { "0" } else { n.int.as_str() };
+        if digits.len() + n.frac.as_ref().map_or(0, String::len) > MAX_NUMERAL_DIGITS {
+            return Err(Fail::TooComplex);
+        }
+        // `52_8`: a numeral in base 8.
+        if n.frac.is_none() && n.exp.is_none() && sym_tok(self.peek(), '_') {
+            let (len, base) = self.integer_group(self.pos + 1).ok_or(Fail::Unparsed)?;
+            let base: u32 = base.parse().map_err(|_| Fail::Unparsed)?;
+            if !(2..=36).contains(&base) {
+                return Err(Fail::Unparsed);
+            }
+            let value = BigInt::parse_bytes(digits.as_bytes(), base).ok_or(Fail::Unparsed)?;
+            self.pos += 1 + len;
+            return Ok(Expr::Based { digits: digits.to_string(), base, value: Box::new(value) });
+        }
+        if n.frac.is_none() && n.exp.is_none() {
+            let integer: BigInt = digits.parse().map_err(|_| Fail::Unparsed)?;
+            return Ok(Expr::rational(BigRational::from_integer(integer)));
+        }
+        let frac = n.frac.as_deref().unwrap_or("");
+        let all_digits = format!("{digits}{frac}");
+        let mantissa: BigInt = all_digits.parse().map_err(|_| Fail::Unparsed)?;
+        // Significant digits run from the first non-zero digit to the last written one; a
+        // written zero (`0.000`) counts its fraction digits.
+        let significant = if mantissa.is_zero() { frac.len().max(1) } else { all_digits.trim_start_matches('0').len() };
+        let mantissa = Decimal {
+            value: BigRational::new(mantissa, BigInt::from(10).pow(frac.len() as u32)),
+            significant_digits: significant as u32,
+            last_digit_exponent: -(frac.len() as i64),
+        };
+        let exp = n.exp.unwrap_or(0);
+        if exp.abs() <= MAX_FOLDED_EXPONENT {
+            let factor = BigRational::from_integer(BigInt::from(10)).pow(exp as i32);
+            return Ok(Expr::Decimal(Box::new(Decimal {
+                value: mantissa.value * factor,
+                significant_digits: mantissa.significant_digits,
+                last_digit_exponent: mantissa.last_digit_exponent + exp,
+            })));
+        }
+        let power = Expr::Pow(Box::new(Expr::int(10)), Box::new(Expr::rational(BigRational::from_integer(BigInt::from(exp)))));
+        Ok(Expr::Mul(vec![Expr::Decimal(Box::new(mantissa)), power]))
+    }
+
+    fn word(&mut self, w: &str) -> PResult<Expr> {
+        if function_name(w) {
+            return self.function(w);
+        }
+        if w == "sqrt" {
+            return self.sqrt();
+        }
+        if w.len() >= 4 || PROSE_WORDS.contains(&w.to_ascii_lowercase().as_str()) {
+            return Err(Fail::Prose);
+        }
+        let letters: Vec<char> = w.chars().collect();
+        let (last, init) = letters.split_last().ok_or(Fail::Unparsed)?;
+        let mut factors: Vec<Expr> = init.iter().map(|&c| letter_expr(c)).collect();
+        // Subscripts, primes, powers and postfix operators bind to the last letter: `ce^{-2t}`.
+        let last = self.symbol_from(last.to_string(), true)?;
+        let last = self.power_on(Operand::Expr(last))?;
+        factors.push(self.postfix_on(last)?.expr()?);
+        Ok(product(factors))
+    }
+
+    /// A symbol named `base` with its subscript, primes and (when followed by a parenthesised lone
+    /// symbol or number) the ambiguous application. Single letters `e` and `i` are constants.
+    fn symbol_from(&mut self, base: String, letter: bool) -> PResult<Expr> {
+        let mut name = base;
+        let mut decorated = false;
+        if sym_tok(self.peek(), '_') {
+            let (start, end) = self.group_span(self.pos + 1).ok_or(Fail::Unparsed)?;
+            let text: String = render(&self.toks[start..end]).chars().filter(|c| !c.is_whitespace()).collect();
+            name = format!("{name}_{text}");
+            self.pos = end + 1;
+            decorated = true;
+        }
+        while self.peek() == Some(&Tok::Prime) {
+            name.push('\'');
+            self.pos += 1;
+            decorated = true;
+        }
+        if letter && !decorated {
+            match name.as_str() {
+                "e" => return Ok(Expr::Const(Constant::E)),
+                "i" => return Ok(Expr::Const(Constant::I)),
+                _ => {}
+            }
+        }
+        let symbol = Symbol::new(name);
+        if let Some(len) = self.lone_argument_len() {
+            let arg_tokens = &self.toks[self.pos + 1..self.pos + len - 1];
+            let atom = Symbol::new(format!("{}({})", symbol.name, render(arg_tokens)));
+            self.pos += 1;
+            let arg = self.sum()?.expr()?;
+            self.expect_sym(')')?;
+            return Ok(Expr::Apply { func: symbol, arg: Box::new(arg), atom });
+        }
+        Ok(Expr::Sym(symbol))
+    }
+
+    /// `(x)`, `(0)`, `(t_1)`, `(\theta)` at the cursor: the token length including parentheses.
+    fn lone_argument_len(&self) -> Option<usize> {
+        if !sym_tok(self.peek(), '(') {
+            return None;
+        }
+        let mut k = self.pos + 1;
+        match self.toks.get(k)? {
+            Tok::Word(w) if w.len() == 1 => {}
+            Tok::Num(_) => {}
+            Tok::Cmd(c) if GREEK.contains(&c.as_str()) => {}
+            _ => return None,
+        }
+        k += 1;
+        if sym_tok(self.toks.get(k), '_') {
+            let (_, end) = self.group_span(k + 1)?;
+            k = end + 1;
+        }
+        sym_tok(self.toks.get(k), ')').then(|| k + 1 - self.pos)
+    }
+
+    fn command(&mut self, c: &str) -> PResult<Operand> {
+        let expr = match c {
+            "frac" => self.fraction()?,
+            "sqrt" => self.sqrt()?,
+            "binom" => {
+                let n = self.group_expr()?;
+                let k = self.group_expr()?;
+                Expr::Func(Func::Binom, vec![n, k])
+            }
+            "pi" => Expr::Const(Constant::Pi),
+            "infty" => Expr::Infinity,
+            "emptyset" => return Ok(Operand::Node(Node::EmptySet)),
+            "lfloor" | "lceil" => {
+                let (close, f) = if c == "lfloor" { ("rfloor", Func::Floor) } else { ("rceil", Func::Ceil) };
+                let inner = self.sum()?.expr()?;
+                self.expect_cmd(close)?;
+                Expr::Func(f, vec![inner])
+            }
+            "begin" => return self.nested(Self::matrix).map(Operand::Node),
+            "angle" => {
+                let mut name = String::from("angle ");
+                while let Some(Tok::Word(w)) = self.peek() {
+                    name.push_str(w);
+                    self.pos += 1;
+                    if sym_tok(self.peek(), '_') {
+                        let (start, end) = self.group_span(self.pos + 1).ok_or(Fail::Unparsed)?;
+                        name.push('_');
+                        name.push_str(&render(&self.toks[start..end]));
+                        self.pos = end + 1;
+                    }
+                }
+                Expr::Sym(Symbol::new(name))
+            }
+            _ if c.starts_with("mathbb{") => {
+                let letter = c.chars().nth(7).ok_or(Fail::Unparsed)?;
+                return Ok(Operand::Node(Node::NamedSet(letter)));
+            }
+            _ if function_name(c) => self.function(c)?,
+            _ if GREEK.contains(&c) => self.symbol_from(c.to_string(), false)?,
+            _ if DECORATIONS.contains(&c) => {
+                let (start, end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+                let inner = render(&self.toks[start..end]);
+                self.pos = end + 1;
+                self.symbol_from(format!("{c}({inner})"), false)?
+            }
+            // Integrals, sums, limits, set-builder, arrows, ...: not read here.
+            _ => return Err(Fail::Unparsed),
+        };
+        Ok(Operand::Expr(expr))
+    }
+
+    /// `\frac{a}{b}`, or a derivative `\frac{dM}{dt}`, `\frac{d^2 v}{d t^2}` read as one symbol.
+    fn fraction(&mut self) -> PResult<Expr> {
+        let (num_start, num_end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+        if let Some((den_start, den_end)) = self.group_span(num_end + 1) {
+            let num = &self.toks[num_start..num_end];
+            let den = &self.toks[den_start..den_end];
+            if is_derivative(num, den) {
+                self.pos = den_end + 1;
+                // `\frac{d v}{d t}` and `\frac{dv}{dt}` name the same derivative.
+                let compact = |t: &[Tok]| render(t).chars().filter(|c| !c.is_whitespace()).collect::<String>();
+                return Ok(Expr::Sym(Symbol::new(format!("d({})/d({})", compact(num), compact(den)))));
+            }
+        }
+        let num = self.group_expr()?;
+        let den = self.group_expr()?;
+        Ok(Expr::Div(Box::new(num), Box::new(den)))
+    }
+
+    fn sqrt(&mut self) -> PResult<Expr> {
+        if sym_tok(self.peek(), '[') {
+            self.pos += 1;
+            let index = self.sum()?.expr()?;
+            self.expect_sym(']')?;
+            let radicand = self.sqrt_argument()?;
+            return Ok(Expr::Func(Func::Root, vec![index, radicand]));
+        }
+        Ok(Expr::Func(Func::Sqrt, vec![self.sqrt_argument()?]))
+    }
+
+    /// `\sqrt{x}`, or in plain text `sqrt(x)`.
+    fn sqrt_argument(&mut self) -> PResult<Expr> {
+        if sym_tok(self.peek(), '(') {
+            self.pos += 1;
+            let e = self.sum()?.expr()?;
+            self.expect_sym(')')?;
+            return Ok(e);
+        }
+        self.group_expr()
+    }
+
+    /// A named function with its optional base (`\log_2`), power (`\sin^2`) or inverse
+    /// (`\sin^{-1}`), and argument: parenthesised, braced, or the following product.
+    fn function(&mut self, name: &str) -> PResult<Expr> {
+        let mut base = None;
+        let mut power = None;
+        let mut inverse = false;
+        loop {
+            if sym_tok(self.peek(), '_') && base.is_none() && (name == "log") {
+                self.pos += 1;
+                base = Some(self.group_expr()?);
+            } else if sym_tok(self.peek(), '^') && power.is_none() && !inverse {
+                self.pos += 1;
+                let exponent = self.group_expr()?;
+                let minus_one = matches!(&exponent, Expr::Neg(inner) if matches!(&**inner, Expr::Num(r) if r.is_one()));
+                let func = Func::from_name(name);
+                if minus_one && func.and_then(Func::inverse).is_some() {
+                    inverse = true;
+                } else {
+                    power = Some(exponent);
+                }
+            } else {
+                break;
+            }
+        }
+        let args = match self.peek() {
+            Some(Tok::Sym('(')) => {
+                self.pos += 1;
+                let mut args = vec![self.sum()?.expr()?];
+                while sym_tok(self.peek(), ',') {
+                    self.pos += 1;
+                    args.push(self.sum()?.expr()?);
+                }
+                self.expect_sym(')')?;
+                args
+            }
+            Some(Tok::Sym('{')) => vec![self.group_expr()?],
+            _ => vec![self.implicit_argument()?],
+        };
+        let call = match name {
+            "log" => {
+                let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                Expr::Log { base: base.map(Box::new), arg: Box::new(arg) }
+            }
+            "lg" => {
+                let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                Expr::Log { base: Some(Box::new(Expr::int(10))), arg: Box::new(arg) }
+            }
+            "arccot" | "acot" => {
+                let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                Expr::Func(Func::Atan, vec![Expr::Div(Box::new(Expr::int(1)), Box::new(arg))])
+            }
+            _ => {
+                let mut func = Func::from_name(name).ok_or(Fail::Unparsed)?;
+                if inverse {
+                    func = func.inverse().ok_or(Fail::Unparsed)?;
+                }
+                if func.arity().is_some_and(|n| n != args.len()) || args.is_empty() {
+                    return Err(Fail::Unparsed);
+                }
+                Expr::Func(func, args)
+            }
+        };
+        Ok(match power {
+            Some(p) => Expr::Pow(Box::new(call), Box::new(p)),
+            None => call,
+        })
+    }
+
+    /// The argument of `\sin 2x`: a signed first factor and the implicit product after it,
+    /// stopping before another function (`\sin x \cos x`).
+    fn implicit_argument(&mut self) -> PResult<Expr> {
+        let mut factors = vec![self.unary()?.expr()?];
+        while self.starts_implicit_factor(&factors) && !self.next_is_function() {
+            factors.push(self.postfix()?.expr()?);
+        }
+        Ok(product(factors))
+    }
+
+    fn next_is_function(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Cmd(c)) => function_name(c) || c == "frac",
+            Some(Tok::Word(w)) => function_name(w),
+            _ => false,
+        }
+    }
+
+    /// `(...)` or `[...]`: a grouping of one expression, or a tuple / interval.
+    fn bracketed(&mut self) -> PResult<Operand> {
+        let open = match self.peek() {
+            Some(Tok::Sym(c)) => *c,
+            _ => return Err(Fail::Unparsed),
+        };
+        self.pos += 1;
+        let first = self.union()?;
+        if let Some(Tok::Sym(close @ (')' | ']'))) = self.peek() {
+            let close = *close;
+            self.pos += 1;
+            let matching = (open == '(') == (close == ')');
+            return match first {
+                Operand::Expr(e) if matching => Ok(Operand::Expr(e)),
+                Operand::Node(n) if matching => Ok(Operand::Node(n)),
+                _ => Err(Fail::Unparsed),
+            };
+        }
+        let mut items = self.item_rest(first, false)?;
+        while sym_tok(self.peek(), ',') || sym_tok(self.peek(), ';') {
+            self.pos += 1;
+            items.extend(self.item(false)?);
+        }
+        let close = match self.peek() {
+            Some(Tok::Sym(c @ (')' | ']'))) => *c,
+            _ => return Err(Fail::Unparsed),
+        };
+        self.pos += 1;
+        if items.len() == 1 {
+            // `(x = 3)` and the like: a parenthesised single item.
+            return items.pop().map(Operand::Node).ok_or(Fail::Unparsed);
+        }
+        Ok(Operand::Node(Node::Bracketed { open, close, items }))
+    }
+
+    /// `{...}`: a TeX group; several items make a list.
+    fn brace_group(&mut self) -> PResult<Operand> {
+        self.pos += 1;
+        let first = self.union()?;
+        if sym_tok(self.peek(), '}') {
+            self.pos += 1;
+            return Ok(first);
+        }
+        let mut items = self.item_rest(first, true)?;
+        while sym_tok(self.peek(), ',') || sym_tok(self.peek(), ';') {
+            self.pos += 1;
+            items.extend(self.item(true)?);
+        }
+        self.expect_sym('}')?;
+        Ok(Operand::Node(if items.len() == 1 { items.pop().ok_or(Fail::Unparsed)? } else { Node::List(items) }))
+    }
+
+    fn set(&mut self) -> PResult<Operand> {
+        self.pos += 1;
+        let items = self.list(true)?;
+        if self.peek() != Some(&Tok::SetClose) {
+            return Err(Fail::Unparsed);
+        }
+        self.pos += 1;
+        Ok(Operand::Node(if items.is_empty() { Node::EmptySet } else { Node::Set(items) }))
+    }
+
+    /// `\begin{pmatrix} a & b \\ c & d \end{pmatrix}` (also bmatrix, matrix, array, ...).
+    fn matrix(&mut self) -> PResult<Node> {
+        let (start, end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+        let env = render(&self.toks[start..end]);
+        if !matches!(env.as_str(), "pmatrix" | "bmatrix" | "matrix" | "Bmatrix" | "smallmatrix" | "array") {
+            return Err(Fail::Unparsed);
+        }
+        self.pos = end + 1;
+        if env == "array" {
+            let (_, spec_end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+            self.pos = spec_end + 1;
+        }
+        let mut rows: Vec<Vec<Node>> = vec![Vec::new()];
+        loop {
+            if cmd_tok(self.peek(), "end") {
+                break;
+            }
+            let mut cell = self.item(false)?;
+            if cell.len() != 1 {
+                return Err(Fail::Unparsed);
+            }
+            rows.last_mut().ok_or(Fail::Unparsed)?.extend(cell.pop());
+            match self.peek() {
+                Some(Tok::Sym('&')) => self.pos += 1,
+                Some(Tok::RowSep) => {
+                    self.pos += 1;
+                    rows.push(Vec::new());
+                }
+                _ => {}
+            }
+        }
+        self.pos += 1;
+        let (close_start, close_end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+        if render(&self.toks[close_start..close_end]) != env {
+            return Err(Fail::Unparsed);
+        }
+        self.pos = close_end + 1;
+        if rows.last().is_some_and(Vec::is_empty) {
+            rows.pop();
+        }
+        let cols = rows.first().map_or(0, Vec::len);
+        if cols == 0 || rows.iter().any(|r| r.len() != cols) {
+            return Err(Fail::Unparsed);
+        }
+        let count = rows.len();
+        Ok(Node::Matrix { rows: count, cols, cells: rows.into_iter().flatten().collect() })
+    }
+}
+
+fn letter_expr(c: char) -> Expr {
+    match c {
+        'e' => Expr::Const(Constant::E),
+        'i' => Expr::Const(Constant::I),
+        other => Expr::Sym(Symbol::new(other.to_string())),
+    }
+}
+
+fn is_value_command(c: &str) -> bool {
+    matches!(c, "frac" | "sqrt" | "binom" | "pi" | "infty" | "lfloor" | "lceil" | "angle")
+        || function_name(c)
+        || GREEK.contains(&c)
+        || DECORATIONS.contains(&c)
+}
+
+fn is_choice_letter(w: &str) -> bool {
+    w.len() == 1 && matches!(w.chars().next(), Some('A'..='E' | 'a'..='e'))
+}
+
+/// `(B)`, `B`, `(B) 17` as text: the letter and what follows it.
+fn choice_text(t: &str) -> Option<(char, &str)> {
+    let t = t.trim();
+    let (letter, rest) = if let Some(inner) = t.strip_prefix('(') {
+        let mut chars = inner.chars();
+        let letter = chars.next()?;
+        let rest = chars.as_str().strip_prefix(')')?;
+        (letter, rest)
+    } else {
+        let mut chars = t.chars();
+        let letter = chars.next()?;
+        if !chars.as_str().is_empty() {
+            return None;
+        }
+        (letter, "")
+    };
+    is_choice_letter(&letter.to_string()).then(|| (letter.to_ascii_uppercase(), rest.trim()))
+}
+
+/// A plain noun trailing a number (`5 apples`, `12 students`): four letters or more.
+fn is_generic_noun(w: &str) -> bool {
+    w.len() >= 4 && !function_name(w) && w != "sqrt" && w.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// `\frac{dM}{dt}`, `\frac{d^{2} v}{d t^{2}}`, `\frac{dx}{dt}`.
+fn is_derivative(num: &[Tok], den: &[Tok]) -> bool {
+    let starts_with_d = |toks: &[Tok]| match toks.first() {
+        Some(Tok::Word(w)) => w == "d" || (w.len() == 2 && w.starts_with('d')),
+        _ => false,
+    };
+    let variable_after_d = match den {
+        [Tok::Word(w), rest @ ..] if w.len() == 2 && w.starts_with('d') => rest.is_empty() || sym_tok(rest.first(), '^'),
+        [Tok::Word(d), Tok::Word(v), rest @ ..] if d == "d" && v.len() == 1 => rest.is_empty() || sym_tok(rest.first(), '^'),
+        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && GREEK.contains(&g.as_str()) => rest.is_empty() || sym_tok(rest.first(), '^'),
+        _ => false,
+    };
+    starts_with_d(num) && variable_after_d
+}
+
+fn as_set(operand: Operand) -> PResult<Node> {
+    match operand {
+        Operand::Node(n @ (Node::Bracketed { .. } | Node::Set(_) | Node::EmptySet | Node::NamedSet(_) | Node::Union(_))) => Ok(n),
+        _ => Err(Fail::Unparsed),
+    }
+}
+
+/// Scalar nodes for a value: a `\pm` becomes several values when `expand` allows.
+fn scalar_nodes(expr: Expr, unit: Option<String>, expand: bool) -> PResult<Vec<Node>> {
+    let info = expr.info();
+    if expand && info.plus_minus > 0 && info.plus_minus <= MAX_PLUS_MINUS {
+        return expr.expand_plus_minus().into_iter().map(|e| Ok(Node::Scalar(Box::new(make_scalar(e, unit.clone())?)))).collect();
+    }
+    Ok(vec![Node::Scalar(Box::new(make_scalar(expr, unit)?))])
+}
+
+/// A scalar with its notation-level attributes stripped from the expression: a trailing `\%`
+/// and a trailing degree mark (which becomes the unit `degree`).
+fn make_scalar(expr: Expr, unit: Option<String>) -> PResult<Scalar> {
+    if expr.info().depth > MAX_TREE_DEPTH {
+        return Err(Fail::TooComplex);
+    }
+    let (expr, percent) = strip(expr, |e| match e {
+        Expr::Percent(inner) => Ok(*inner),
+        other => Err(other),
+    });
+    let (expr, degrees) = strip(expr, |e| match e {
+        Expr::Degrees(inner) => Ok(*inner),
+        other => Err(other),
+    });
+    let unit = match (degrees, unit) {
+        (true, Some(u)) => Some(format!("degree {u}")),
+        (true, None) => Some("degree".to_string()),
+        (false, u) => u,
+    };
+    Ok(Scalar::new(expr, percent, unit))
+}
+
+/// Removes a top-level wrapper (possibly under a minus sign) recognised by `unwrap`.
+fn strip(expr: Expr, unwrap: impl Fn(Expr) -> Result<Expr, Expr>) -> (Expr, bool) {
+    match expr {
+        Expr::Neg(inner) => match unwrap(*inner) {
+            Ok(e) => (Expr::neg(e), true),
+            Err(e) => (Expr::neg(e), false),
+        },
+        other => match unwrap(other) {
+            Ok(e) => (e, true),
+            Err(e) => (e, false),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Node {
+        parse(&canonical_tokens(s))
+    }
+
+    fn scalar(s: &str) -> Scalar {
+        match p(s) {
+            Node::Scalar(sc) => *sc,
+            other => panic!("{s:?} parsed as {other:?}"),
+        }
+    }
+
+    fn exact(s: &str) -> BigRational {
+        scalar(s).exact().cloned().unwrap_or_else(|| panic!("{s:?} has no exact value"))
+    }
+
+    fn r(n: i64, d: i64) -> BigRational {
+        BigRational::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(exact("17"), r(17, 1));
+        assert_eq!(exact("023"), r(23, 1));
+        assert_eq!(exact("\\frac{1}{2}"), r(1, 2));
+        assert_eq!(exact("\\frac12"), r(1, 2));
+        assert_eq!(exact("-3/2"), r(-3, 2));
+        assert_eq!(exact("7\\frac{3}{4}"), r(31, 4));
+        assert_eq!(exact("-7\\frac34"), r(-31, 4));
+        assert_eq!(exact("137 \\frac{1}{2}"), r(275, 2));
+        assert_eq!(exact("1,000"), r(1000, 1));
+        assert_eq!(exact("8.7 \\times 10^{8}"), r(870_000_000, 1));
+        assert_eq!(exact("4.4e7"), r(44_000_000, 1));
+        assert_eq!(exact("1e-5"), r(1, 100_000));
+        assert_eq!(exact(".0000672"), r(672, 10_000_000));
+        assert_eq!(exact("2^{10}"), r(1024, 1));
+        assert_eq!(exact("5!"), r(120, 1));
+        assert_eq!(exact("\\binom{5}{2}"), r(10, 1));
+        assert_eq!(exact("52_8"), r(42, 1));
+        assert!(exact("\\frac{100!}{2^{50}}").numer().bits() > 400);
+    }
+
+    #[test]
+    fn decimals_keep_their_precision() {
+        let d = scalar("8.7 \\times 10^{8}").decimal.unwrap();
+        assert_eq!((d.significant_digits, d.last_digit_exponent), (2, 7));
+        let d = scalar("0.10").decimal.unwrap();
+        assert_eq!((d.significant_digits, d.last_digit_exponent), (2, -2));
+        assert!(scalar("7 \\times 10^{37}").decimal.is_none());
+    }
+
+    #[test]
+    fn percent_degrees_units() {
+        let s = scalar("10\\%");
+        assert!(s.percent);
+        assert_eq!(s.exact(), Some(&r(10, 1)));
+        assert_eq!(scalar("90^\\circ").unit.as_deref(), Some("degree"));
+        assert_eq!(scalar("\\frac{270}7\\text{ degrees}").unit.as_deref(), Some("degree"));
+        assert_eq!(scalar("12 cm").unit.as_deref(), Some("cm"));
+        assert_eq!(scalar("864 \\mbox{ inches}^2").unit.as_deref(), Some("inch^2"));
+        assert_eq!(scalar("5.4 \\text{ cents}").unit.as_deref(), Some("cent"));
+        assert_eq!(scalar("1950^\\circ C").unit.as_deref(), Some("degree c"));
+        assert_eq!(scalar("15000 \\text{ kcal m}^{-2} \\text{yr}^{-1}").unit.as_deref(), Some("kcal m^-2 year^-1"));
+        assert_eq!(scalar("4.4677 \\times 10^{14} Hz").unit.as_deref(), Some("hz"));
+        assert_eq!(scalar("45 minutes").unit.as_deref(), Some("min"));
+        assert_eq!(scalar("5 apples").unit.as_deref(), Some("apples"));
+        // A single bare letter after a number is a variable, not a unit.
+        assert!(scalar("12 m").unit.is_none());
+    }
+
+    #[test]
+    fn structures() {
+        assert!(matches!(p("(1, 2]"), Node::Bracketed { open: '(', close: ']', .. }));
+        assert!(matches!(p("\\{1, 2\\}"), Node::Set(v) if v.len() == 2));
+        assert!(matches!(p("2, 3"), Node::List(v) if v.len() == 2));
+        assert!(matches!(p("(0,9) \\cup (9,36)"), Node::Union(v) if v.len() == 2));
+        assert!(matches!(p("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"), Node::Matrix { rows: 2, cols: 2, .. }));
+        assert!(matches!(p("\\emptyset"), Node::EmptySet));
+        assert!(matches!(p("\\{\\}"), Node::EmptySet));
+        assert!(matches!(p("\\mathbb{R}"), Node::NamedSet('R')));
+        assert!(matches!(p("1 \\pm \\sqrt{19}"), Node::List(v) if v.len() == 2));
+        assert!(matches!(p("\\{1\\pm\\sqrt{5},-2\\}"), Node::Set(v) if v.len() == 3));
+        assert!(matches!(p("x = 3, -2"), Node::List(v) if v.len() == 2));
+        assert!(matches!(p("x \\in [-2,7]"), Node::Relation(_)));
+        assert!(matches!(p("\\left[ \\frac{\\pi^2}{8}, \\frac{5 \\pi^2}{4} \\right]"), Node::Bracketed { .. }));
+    }
+
+    #[test]
+    fn choices_and_text() {
+        assert!(matches!(p("(B)"), Node::Choice { letter: 'B', value: None }));
+        assert!(matches!(p("\\text{(C)}"), Node::Choice { letter: 'C', value: None }));
+        assert!(matches!(p("\\textbf{(B)}"), Node::Choice { letter: 'B', value: None }));
+        assert!(matches!(p("\\textbf{(C)}\\ 20"), Node::Choice { letter: 'C', value: Some(_) }));
+        assert!(matches!(p("\\text{Evelyn}"), Node::Text(t) if t == "evelyn"));
+        assert!(matches!(p("Evelyn"), Node::Text(t) if t == "evelyn"));
+        assert!(matches!(p("\\text{no solution}"), Node::EmptySet));
+        assert!(matches!(p("SRAC=LRAC"), Node::Text(_)));
+    }
+
+    #[test]
+    fn expressions() {
+        assert!(matches!(scalar("\\sin 2x").expr, Expr::Func(Func::Sin, ref a) if matches!(a[0], Expr::Mul(_))));
+        assert!(matches!(scalar("\\sin x \\cos x").expr, Expr::Mul(_)));
+        assert!(matches!(scalar("\\sin^{-1} x").expr, Expr::Func(Func::Asin, _)));
+        assert!(matches!(scalar("\\sin^2 x").expr, Expr::Pow(..)));
+        assert!(matches!(scalar("ce^{-2t}").expr, Expr::Mul(ref f) if matches!(f[1], Expr::Pow(..))));
+        assert!(matches!(scalar("f(x)").expr, Expr::Apply { .. }));
+        assert!(matches!(scalar("x(x+1)").expr, Expr::Mul(_)));
+        assert!(matches!(scalar("1/2x").expr, Expr::SlashTail { .. }));
+        assert!(matches!(scalar("\\log_2 8").expr, Expr::Log { base: Some(_), .. }));
+        assert!(matches!(scalar("\\log 8").expr, Expr::Log { base: None, .. }));
+        assert!(matches!(scalar("\\frac{dM}{dt}").expr, Expr::Sym(_)));
+        assert!(matches!(scalar("|x-1|").expr, Expr::Func(Func::Abs, _)));
+        assert!(matches!(scalar("\\lfloor n/2 \\rfloor").expr, Expr::Func(Func::Floor, _)));
+        assert!(matches!(scalar("\\sqrt[3]{7}").expr, Expr::Func(Func::Root, _)));
+        assert!(matches!(scalar("sqrt(2)").expr, Expr::Func(Func::Sqrt, _)));
+    }
+
+    #[test]
+    fn unparseable_and_hostile() {
+        assert!(matches!(p("\\int_0^1 x dx"), Node::Unparsed(Reason::Unparsed)));
+        assert!(matches!(p("\\lim_{x \\to 0} x"), Node::Unparsed(_)));
+        assert!(matches!(p(""), Node::Unparsed(_)));
+        assert!(matches!(p("2 3"), Node::Unparsed(_)));
+        let deep = "(".repeat(200) + "1" + &")".repeat(200);
+        let fine = "(".repeat(40) + "1" + &")".repeat(40);
+        assert!(matches!(p(&fine), Node::Scalar(_)));
+        assert!(matches!(p(&deep), Node::Unparsed(Reason::TooComplex)));
+        let long_chain = vec!["1"; 3000].join("/");
+        assert!(matches!(p(&long_chain), Node::Unparsed(Reason::TooComplex)));
+        let many = vec!["1"; 5000].join("+");
+        assert!(matches!(p(&many), Node::Unparsed(Reason::TooComplex)));
+        for s in ["(", ")", "\\frac{", "x^", "\\begin{pmatrix}", "\\sqrt[", "|", "||", "\\{", "f(", "(B", "\\text{(", "1_", "1_{99}", "\\angle"] {
+            let _ = p(s);
+        }
+    }
+}

@@ -1,0 +1,598 @@
+//! One scalar value of an answer, evaluated once at parse time, and the comparison of two.
+//!
+//! At parse time a scalar gets, for every reading of its ambiguous notation (see
+//! [`super::expr`]): its exact rational value when it has one, a certified numeric ball, and —
+//! when it has free variables — its values at [`REAL_POINTS`] pseudo-random positive real points
+//! and [`INTEGER_POINTS`] integer points. Each variable's value at a point depends only on its
+//! name, so two answers parsed separately are evaluated at the same points and comparing them is
+//! a few float comparisons.
+//!
+//! Deciding:
+//! - both exact: exact comparison, with the decimal policy (a decimal literal of at least
+//!   `decimal_min_sig_digits` significant digits equals the exact values that round to it);
+//! - constants: ball comparison with a relative criterion, or rounding for long decimals;
+//! - free variables: equal when every real point agrees (a probabilistic identity test); not
+//!   equal when some real point clearly differs *and* some integer point clearly differs
+//!   (identities that hold on the integers only, like `\cos(n\pi) = (-1)^n`, stay Unknown).
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+use super::exact::{self, Exact, ExactError, NoSymbols, SymbolValues};
+use super::expr::{Decimal, Expr, ExprInfo, Readings, Symbol, ALL_READINGS};
+use super::interval::{self, Refined};
+use super::judgement::{Judgement, Method, Reason, Verdict};
+use super::numeric::{self, compare_balls, Ball, BallOrder, PointValues};
+use super::policy::{PercentPolicy, Policy, UnitsPolicy};
+
+pub const REAL_POINTS: usize = 6;
+pub const INTEGER_POINTS: usize = 4;
+/// Agreement is only trusted on at least this many points where both sides are defined.
+const MIN_DEFINED_POINTS: usize = 3;
+/// Scales of the real points: identities are probed at small, unit-size and large values.
+const POINT_SCALES: [f64; REAL_POINTS] = [1.0, 2.7, 0.45, 7.3, 1.6, 13.0];
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The value of a variable at real point `k`: positive, in `scale·[0.7, 2.2)`. Dyadic (a multiple
+/// of 2^-20), so it is exact in f64 and its ball has radius zero.
+pub fn real_point_value(symbol: &Symbol, k: usize) -> f64 {
+    let u = (splitmix(symbol.hash ^ (k as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)) >> 11) as f64 / (1u64 << 53) as f64;
+    let v = POINT_SCALES[k] * (0.7 + 1.5 * u);
+    (v * 1_048_576.0).round() / 1_048_576.0
+}
+
+/// The value of a variable at integer point `k`: an integer in 2..=13.
+pub fn integer_point_value(symbol: &Symbol, k: usize) -> i64 {
+    2 + (splitmix(symbol.hash.rotate_left(17) ^ (k as u64 + 101)) % 12) as i64
+}
+
+struct RealPoint(usize);
+
+impl PointValues for RealPoint {
+    fn ball(&self, symbol: &Symbol) -> Option<Ball> {
+        Some(Ball::exact_real(real_point_value(symbol, self.0)))
+    }
+}
+
+struct IntegerPoint(usize);
+
+impl PointValues for IntegerPoint {
+    fn ball(&self, symbol: &Symbol) -> Option<Ball> {
+        Some(Ball::exact_real(integer_point_value(symbol, self.0) as f64))
+    }
+}
+
+impl SymbolValues for IntegerPoint {
+    fn exact(&self, symbol: &Symbol) -> Option<BigRational> {
+        Some(BigRational::from_integer(BigInt::from(integer_point_value(symbol, self.0))))
+    }
+}
+
+/// A value at one evaluation point.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PointValue {
+    Exact(BigRational),
+    Approx(Ball),
+    Undefined,
+}
+
+impl PointValue {
+    fn ball(&self) -> Option<Ball> {
+        match self {
+            PointValue::Exact(r) => Ball::from_rational(r),
+            PointValue::Approx(b) => Some(*b),
+            PointValue::Undefined => None,
+        }
+    }
+}
+
+/// Everything known about a scalar under one reading.
+#[derive(Debug, Clone)]
+pub struct Values {
+    /// The exact value (constants only).
+    pub exact: Exact,
+    /// The certified numeric value (constants only).
+    pub ball: Option<Ball>,
+    /// Values at the real points (expressions with free variables only).
+    pub real_points: Vec<Option<Ball>>,
+    /// Values at the integer points (expressions with free variables only).
+    pub integer_points: Vec<PointValue>,
+}
+
+impl Values {
+    fn of(expr: &Expr, readings: Readings, free_symbols: bool) -> Values {
+        if !free_symbols {
+            let exact = exact::evaluate(expr, readings, &NoSymbols);
+            let ball = match &exact {
+                Ok(r) => Ball::from_rational(r).or_else(|| numeric::evaluate(expr, readings, &RealPoint(0))),
+                Err(_) => numeric::evaluate(expr, readings, &RealPoint(0)),
+            };
+            return Values { exact, ball, real_points: Vec::new(), integer_points: Vec::new() };
+        }
+        let real_points = (0..REAL_POINTS).map(|k| numeric::evaluate(expr, readings, &RealPoint(k))).collect();
+        let integer_points = (0..INTEGER_POINTS)
+            .map(|k| match exact::evaluate(expr, readings, &IntegerPoint(k)) {
+                Ok(r) => PointValue::Exact(r),
+                Err(ExactError::Undefined) => PointValue::Undefined,
+                Err(_) => numeric::evaluate(expr, readings, &IntegerPoint(k)).map_or(PointValue::Undefined, PointValue::Approx),
+            })
+            .collect();
+        Values { exact: Err(ExactError::Symbolic), ball: None, real_points, integer_points }
+    }
+
+    fn has_points(&self) -> bool {
+        !self.real_points.is_empty()
+    }
+
+    /// The value divided by 100 (a percentage read as a fraction).
+    fn percent_of(&self) -> Values {
+        let hundred = BigRational::from_integer(BigInt::from(100));
+        let scale = |b: Ball| b.div(Ball::exact_real(100.0));
+        Values {
+            exact: self.exact.clone().map(|r| r / &hundred),
+            ball: self.ball.and_then(scale),
+            real_points: self.real_points.iter().map(|p| p.and_then(scale)).collect(),
+            integer_points: self
+                .integer_points
+                .iter()
+                .map(|p| match p {
+                    PointValue::Exact(r) => PointValue::Exact(r / &hundred),
+                    PointValue::Approx(b) => scale(*b).map_or(PointValue::Undefined, PointValue::Approx),
+                    PointValue::Undefined => PointValue::Undefined,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One scalar value of an answer with its notation-level attributes.
+#[derive(Debug, Clone)]
+pub struct Scalar {
+    pub expr: Expr,
+    pub info: ExprInfo,
+    /// Set when the whole scalar is a decimal literal (`0.333`, `-8.7 \times 10^{8}`).
+    pub decimal: Option<Decimal>,
+    /// Written with a trailing `\%`.
+    pub percent: bool,
+    /// A trailing unit, canonical (`cm`, `inch^2`, `degree`).
+    pub unit: Option<String>,
+    /// ±1 when the scalar is `\pm\infty`.
+    pub infinity: Option<i8>,
+    /// Values under each combination of this scalar's own readings, indexed by reading bits.
+    values: Vec<(Readings, Values)>,
+}
+
+impl Scalar {
+    pub fn new(expr: Expr, percent: bool, unit: Option<String>) -> Scalar {
+        let info = expr.info();
+        let decimal = decimal_literal(&expr);
+        let infinity = expr.infinity_sign();
+        let own = info.readings;
+        let values = (0..=ALL_READINGS)
+            .filter(|r| r & !own == 0)
+            .map(|r| (r, Values::of(&expr, r, info.free_symbols)))
+            .collect();
+        Scalar { expr, info, decimal, percent, unit, infinity, values }
+    }
+
+    /// The values under `readings` (bits of other notations are ignored).
+    pub fn values(&self, readings: Readings) -> &Values {
+        let own = readings & self.info.readings;
+        self.values.iter().find(|(r, _)| *r == own).map_or(&self.values[0].1, |(_, v)| v)
+    }
+
+    /// The exact value under the primary reading, if the scalar is a rational constant.
+    pub fn exact(&self) -> Option<&BigRational> {
+        self.values(0).exact.as_ref().ok()
+    }
+
+    /// The numeric value under the primary reading, if the scalar is a constant.
+    pub fn ball(&self) -> Option<Ball> {
+        self.values(0).ball
+    }
+
+    pub fn is_constant(&self) -> bool {
+        !self.info.free_symbols
+    }
+}
+
+/// Recognises a whole-scalar decimal literal: `d`, `-d`, `d \times 10^{k}` (d with a decimal
+/// point; an integer mantissa makes an exact value, not a decimal one).
+fn decimal_literal(e: &Expr) -> Option<Decimal> {
+    match e {
+        Expr::Decimal(d) => Some((**d).clone()),
+        Expr::Neg(inner) => decimal_literal(inner).map(|d| Decimal { value: -d.value, ..d }),
+        Expr::Mul(factors) if factors.len() == 2 => {
+            let mantissa = decimal_literal(&factors[0])?;
+            let Expr::Pow(base, exponent) = &factors[1] else { return None };
+            let (Expr::Num(base), Expr::Num(_) | Expr::Neg(_)) = (&**base, &**exponent) else { return None };
+            if **base != BigRational::from_integer(BigInt::from(10)) {
+                return None;
+            }
+            let k = match exact::evaluate(exponent, 0, &NoSymbols) {
+                Ok(k) if k.is_integer() => i64::try_from(k.to_integer()).ok()?,
+                _ => return None,
+            };
+            let scale = exact::power(BigRational::from_integer(BigInt::from(10)), &BigRational::from_integer(BigInt::from(k))).ok()?;
+            Some(Decimal {
+                value: mantissa.value * scale,
+                significant_digits: mantissa.significant_digits,
+                last_digit_exponent: mantissa.last_digit_exponent.checked_add(k)?,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Compares two scalars under `policy`, over every reading of their notation.
+pub fn compare(a: &Scalar, b: &Scalar, policy: &Policy) -> Judgement {
+    if policy.units == UnitsPolicy::Strict {
+        if let (Some(ua), Some(ub)) = (&a.unit, &b.unit) {
+            if ua != ub {
+                return Judgement::not_equal(Method::Exact, Reason::DifferentUnits);
+            }
+        }
+    }
+    match (a.infinity, b.infinity) {
+        (Some(x), Some(y)) => {
+            return if x == y {
+                Judgement::equal(Method::Exact, Reason::Infinity)
+            } else {
+                Judgement::not_equal(Method::Exact, Reason::Infinity)
+            };
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            let finite = if a.infinity.is_some() { b } else { a };
+            return if finite.is_constant() && finite.ball().is_some() {
+                Judgement::not_equal(Method::Exact, Reason::Infinity)
+            } else {
+                Judgement::unknown(Reason::EvaluationFailed)
+            };
+        }
+        (None, None) => {}
+    }
+    // Percent readings: (divide a by 100?, divide b by 100?) combinations to try.
+    let options: &[(bool, bool)] = match (policy.percent, a.percent, b.percent) {
+        (PercentPolicy::Strict, _, _) | (_, false, false) | (_, true, true) => &[(false, false)],
+        (PercentPolicy::AsFraction, true, false) => &[(true, false)],
+        (PercentPolicy::AsFraction, false, true) => &[(false, true)],
+        (PercentPolicy::Either, true, false) => &[(false, false), (true, false)],
+        (PercentPolicy::Either, false, true) => &[(false, false), (false, true)],
+    };
+    let judgement = Judgement::any(options.iter().map(|&(scale_a, scale_b)| compare_readings(a, scale_a, b, scale_b, policy)));
+    if judgement.verdict == Verdict::NotEqual && judgement.reason == Reason::RandomPoints && differ_only_in_case(a, b) {
+        // `ce^{-2t}` against `Ce^{-2t}`: the same arbitrary constant, or two symbols? Undecided
+        // if folding case makes them equal.
+        let fold = |s: &Scalar| Scalar::new(s.expr.rename_symbols(&|n: &str| n.to_lowercase()), s.percent, s.unit.clone());
+        if compare_readings(&fold(a), false, &fold(b), false, policy).verdict == Verdict::Equal {
+            return Judgement::unknown(Reason::AmbiguousNotation);
+        }
+    }
+    judgement
+}
+
+/// The variables differ, but only in letter case (`c` and `C`).
+fn differ_only_in_case(a: &Scalar, b: &Scalar) -> bool {
+    let (x, y) = (a.expr.symbol_names(), b.expr.symbol_names());
+    let folded = |names: &[&str]| {
+        let mut v: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let (mut sx, mut sy) = (x.clone(), y.clone());
+    sx.sort_unstable();
+    sy.sort_unstable();
+    sx != sy && folded(&x) == folded(&y)
+}
+
+fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy: &Policy) -> Judgement {
+    let union = a.info.readings | b.info.readings;
+    let readings = (0..=ALL_READINGS).filter(|r| r & !union == 0);
+    Judgement::every_reading(readings.map(|r| {
+        let (va, vb) = (a.values(r), b.values(r));
+        let scaled_a;
+        let scaled_b;
+        let va = if scale_a {
+            scaled_a = va.percent_of();
+            &scaled_a
+        } else {
+            va
+        };
+        let vb = if scale_b {
+            scaled_b = vb.percent_of();
+            &scaled_b
+        } else {
+            vb
+        };
+        // A percentage read as a fraction is no longer the decimal literal that was written.
+        let da = if scale_a { None } else { a.decimal.as_ref() };
+        let db = if scale_b { None } else { b.decimal.as_ref() };
+        let judgement = compare_values(va, da, vb, db, policy);
+        let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
+        if f64_verdict && !scale_a && !scale_b && a.is_constant() && b.is_constant() {
+            // Algebraic constants get a second look far beyond f64 (see `interval`).
+            match interval::refine(&a.expr, &b.expr, r) {
+                Refined::Different => return Judgement::not_equal(Method::Numeric, Reason::NumericValue),
+                Refined::Equal => return Judgement::equal(Method::Numeric, Reason::NumericValue),
+                Refined::Undecided => {}
+            }
+        }
+        judgement
+    }))
+}
+
+/// Compares two evaluated values (one reading).
+pub fn compare_values(a: &Values, da: Option<&Decimal>, b: &Values, db: Option<&Decimal>, policy: &Policy) -> Judgement {
+    if a.has_points() || b.has_points() {
+        return compare_at_points(a, b, policy);
+    }
+    // A long decimal against a non-decimal value: equal when the value rounds to it.
+    let rounding = match (da, db) {
+        (Some(d), None) if d.significant_digits >= policy.decimal_min_sig_digits => Some((d, b)),
+        (None, Some(d)) if d.significant_digits >= policy.decimal_min_sig_digits => Some((d, a)),
+        _ => None,
+    };
+    if let Some((decimal, other)) = rounding {
+        return compare_rounded(decimal, other);
+    }
+    match (&a.exact, &b.exact) {
+        (Ok(x), Ok(y)) => exact_verdict(x == y),
+        _ => match (a.ball, b.ball) {
+            (Some(x), Some(y)) => ball_verdict(compare_balls(&x, &y, policy.rel_tol)),
+            _ => Judgement::unknown(failure_reason(&a.exact, &b.exact)),
+        },
+    }
+}
+
+fn exact_verdict(equal: bool) -> Judgement {
+    if equal {
+        Judgement::equal(Method::Exact, Reason::ExactValue)
+    } else {
+        Judgement::not_equal(Method::Exact, Reason::ExactValue)
+    }
+}
+
+fn ball_verdict(order: BallOrder) -> Judgement {
+    match order {
+        BallOrder::Close => Judgement::equal(Method::Numeric, Reason::NumericValue),
+        BallOrder::Apart => Judgement::not_equal(Method::Numeric, Reason::NumericValue),
+        BallOrder::Undecided => Judgement::unknown(Reason::TooClose),
+    }
+}
+
+fn failure_reason(a: &Exact, b: &Exact) -> Reason {
+    if matches!(a, Err(ExactError::TooLarge)) || matches!(b, Err(ExactError::TooLarge)) {
+        Reason::TooLarge
+    } else {
+        Reason::EvaluationFailed
+    }
+}
+
+/// Largest power of ten used when checking rounding exactly.
+const MAX_DECIMAL_EXPONENT: i64 = 4_000;
+
+/// Does `other` round to `decimal` at its last written digit?
+fn compare_rounded(decimal: &Decimal, other: &Values) -> Judgement {
+    let e = decimal.last_digit_exponent;
+    if e.abs() <= MAX_DECIMAL_EXPONENT {
+        if let Ok(x) = &other.exact {
+            let half_ulp = exact::power(BigRational::from_integer(BigInt::from(10)), &BigRational::from_integer(BigInt::from(e)))
+                .map(|ulp| ulp / BigRational::from_integer(BigInt::from(2)));
+            if let Ok(half_ulp) = half_ulp {
+                let within = (x - &decimal.value).abs() <= half_ulp;
+                return if within {
+                    Judgement::equal(Method::Exact, Reason::DecimalRounding)
+                } else {
+                    Judgement::not_equal(Method::Exact, Reason::DecimalRounding)
+                };
+            }
+        }
+    }
+    let Some(ball) = other.ball else { return Judgement::unknown(failure_reason(&other.exact, &Ok(BigRational::zero()))) };
+    let Some(d) = Ball::from_rational(&decimal.value) else { return Judgement::unknown(Reason::TooLarge) };
+    if numeric::certainly_complex(&ball) {
+        return Judgement::not_equal(Method::Numeric, Reason::DecimalRounding);
+    }
+    let Some((lo, hi)) = numeric::real_bounds(&ball) else { return Judgement::unknown(Reason::TooClose) };
+    let half_ulp = 0.5 * 10f64.powi(e.clamp(-400, 400) as i32);
+    // f64 slack on the rounding window itself.
+    let slack = 4.0 * f64::EPSILON * (d.re.abs() + half_ulp) + d.rad;
+    if lo >= d.re - half_ulp + slack && hi <= d.re + half_ulp - slack {
+        Judgement::equal(Method::Numeric, Reason::DecimalRounding)
+    } else if hi < d.re - half_ulp - slack || lo > d.re + half_ulp + slack {
+        Judgement::not_equal(Method::Numeric, Reason::DecimalRounding)
+    } else {
+        Judgement::unknown(Reason::TooClose)
+    }
+}
+
+/// Compares at the evaluation points; a constant side has the same value at every point.
+fn compare_at_points(a: &Values, b: &Values, policy: &Policy) -> Judgement {
+    let at_real = |v: &Values, k: usize| if v.has_points() { v.real_points[k] } else { v.ball };
+    let mut defined = 0;
+    let mut differs = false;
+    let mut undecided = false;
+    for k in 0..REAL_POINTS {
+        let (Some(x), Some(y)) = (at_real(a, k), at_real(b, k)) else { continue };
+        defined += 1;
+        match compare_balls(&x, &y, policy.rel_tol) {
+            BallOrder::Close => {}
+            BallOrder::Apart => differs = true,
+            BallOrder::Undecided => undecided = true,
+        }
+    }
+    if differs {
+        return compare_at_integer_points(a, b, policy);
+    }
+    if undecided {
+        return Judgement::unknown(Reason::TooClose);
+    }
+    if defined >= MIN_DEFINED_POINTS {
+        Judgement::equal(Method::Numeric, Reason::RandomPoints)
+    } else {
+        Judgement::unknown(Reason::EvaluationFailed)
+    }
+}
+
+fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy) -> Judgement {
+    let at = |v: &Values, k: usize| -> PointValue {
+        if v.has_points() {
+            v.integer_points[k].clone()
+        } else {
+            match (&v.exact, v.ball) {
+                (Ok(r), _) => PointValue::Exact(r.clone()),
+                (_, Some(b)) => PointValue::Approx(b),
+                _ => PointValue::Undefined,
+            }
+        }
+    };
+    let mut any_defined = false;
+    for k in 0..INTEGER_POINTS {
+        let (x, y) = (at(a, k), at(b, k));
+        let differs = match (&x, &y) {
+            (PointValue::Exact(p), PointValue::Exact(q)) => p != q,
+            _ => match (x.ball(), y.ball()) {
+                (Some(p), Some(q)) => compare_balls(&p, &q, policy.rel_tol) == BallOrder::Apart,
+                _ => continue,
+            },
+        };
+        any_defined = true;
+        if differs {
+            return Judgement::not_equal(Method::Numeric, Reason::RandomPoints);
+        }
+    }
+    Judgement::unknown(if any_defined { Reason::IntegerOnlyIdentity } else { Reason::EvaluationFailed })
+}
+
+/// Orders two constant real scalars, when certain (interval endpoints).
+pub fn order(a: &Scalar, b: &Scalar, policy: &Policy) -> Option<std::cmp::Ordering> {
+    if let (Some(x), Some(y)) = (a.infinity, b.infinity) {
+        return Some(x.cmp(&y));
+    }
+    if let Some(x) = a.infinity {
+        return b.ball().map(|_| if x > 0 { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less });
+    }
+    if let Some(y) = b.infinity {
+        return a.ball().map(|_| if y > 0 { std::cmp::Ordering::Less } else { std::cmp::Ordering::Greater });
+    }
+    if a.info.readings != 0 || b.info.readings != 0 || !a.is_constant() || !b.is_constant() {
+        return None;
+    }
+    if let (Some(x), Some(y)) = (a.exact(), b.exact()) {
+        return Some(x.cmp(y));
+    }
+    let (x, y) = (a.ball()?, b.ball()?);
+    if compare_balls(&x, &y, policy.rel_tol) == BallOrder::Close {
+        return Some(std::cmp::Ordering::Equal);
+    }
+    numeric::certain_sign(&x.sub(y)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::expr::{Constant, Func};
+
+    fn r(n: i64, d: i64) -> Expr {
+        Expr::rational(BigRational::new(BigInt::from(n), BigInt::from(d)))
+    }
+
+    fn dec(text: &str) -> Expr {
+        let (int, frac) = text.split_once('.').unwrap();
+        let digits = format!("{int}{frac}");
+        let value = BigRational::new(digits.parse::<BigInt>().unwrap(), BigInt::from(10).pow(frac.len() as u32));
+        let significant = digits.trim_start_matches('0').len() as u32;
+        Expr::Decimal(Box::new(Decimal { value, significant_digits: significant, last_digit_exponent: -(frac.len() as i64) }))
+    }
+
+    fn s(e: Expr) -> Scalar {
+        Scalar::new(e, false, None)
+    }
+
+    fn cmp(a: Expr, b: Expr) -> Verdict {
+        compare(&s(a), &s(b), &Policy::default()).verdict
+    }
+
+    fn sym(n: &str) -> Expr {
+        Expr::Sym(Symbol::new(n))
+    }
+
+    #[test]
+    fn decimals_against_exact_values() {
+        assert_eq!(cmp(dec("0.333"), r(1, 3)), Verdict::NotEqual);
+        assert_eq!(cmp(dec("0.333333"), r(1, 3)), Verdict::Equal);
+        assert_eq!(cmp(dec("0.666667"), r(2, 3)), Verdict::Equal);
+        assert_eq!(cmp(dec("0.666666"), r(2, 3)), Verdict::NotEqual);
+        assert_eq!(cmp(dec("0.5"), r(1, 2)), Verdict::Equal);
+        assert_eq!(cmp(dec("0.5"), dec("0.50")), Verdict::Equal);
+        assert_eq!(cmp(dec("0.333333"), dec("0.3333333")), Verdict::NotEqual);
+        assert_eq!(cmp(dec("3.14"), Expr::Const(Constant::Pi)), Verdict::NotEqual);
+        assert_eq!(cmp(dec("3.141593"), Expr::Const(Constant::Pi)), Verdict::Equal);
+        assert_eq!(cmp(dec("3.141592"), Expr::Const(Constant::Pi)), Verdict::NotEqual);
+    }
+
+    #[test]
+    fn percent_policies() {
+        let ten_percent = Scalar::new(Expr::int(10), true, None);
+        let strict = Policy::default();
+        let fraction = Policy { percent: PercentPolicy::AsFraction, ..strict };
+        let either = Policy { percent: PercentPolicy::Either, ..strict };
+        let v = |p: &Policy, e: Expr| compare(&ten_percent, &s(e), p).verdict;
+        assert_eq!(v(&strict, Expr::int(10)), Verdict::Equal);
+        assert_eq!(v(&strict, r(1, 10)), Verdict::NotEqual);
+        assert_eq!(v(&strict, Expr::int(1000)), Verdict::NotEqual);
+        assert_eq!(v(&fraction, r(1, 10)), Verdict::Equal);
+        assert_eq!(v(&fraction, Expr::int(10)), Verdict::NotEqual);
+        assert_eq!(v(&either, Expr::int(10)), Verdict::Equal);
+        assert_eq!(v(&either, r(1, 10)), Verdict::Equal);
+        assert_eq!(v(&either, Expr::int(1000)), Verdict::NotEqual);
+    }
+
+    #[test]
+    fn units() {
+        let cm = |v| Scalar::new(Expr::int(v), false, Some("cm".into()));
+        let m = Scalar::new(Expr::int(12), false, Some("m".into()));
+        let p = Policy::default();
+        assert_eq!(compare(&cm(12), &s(Expr::int(12)), &p).verdict, Verdict::Equal);
+        assert_eq!(compare(&cm(12), &m, &p).verdict, Verdict::NotEqual);
+        assert_eq!(compare(&cm(12), &m, &Policy { units: UnitsPolicy::Ignore, ..p }).verdict, Verdict::Equal);
+    }
+
+    #[test]
+    fn free_variables() {
+        let p_minus_q = Expr::Add(vec![sym("p"), Expr::neg(sym("q"))]);
+        let q_minus_p = Expr::Add(vec![sym("q"), Expr::neg(sym("p"))]);
+        let minus_q_plus_p = Expr::Add(vec![Expr::neg(sym("q")), sym("p")]);
+        assert_eq!(cmp(p_minus_q.clone(), minus_q_plus_p), Verdict::Equal);
+        assert_eq!(cmp(p_minus_q, q_minus_p), Verdict::NotEqual);
+    }
+
+    #[test]
+    fn integer_only_identities_stay_unknown() {
+        let n = sym("n");
+        let cos_n_pi = Expr::Func(Func::Cos, vec![Expr::Mul(vec![n.clone(), Expr::Const(Constant::Pi)])]);
+        let minus_one_pow = Expr::Pow(Box::new(Expr::int(-1)), Box::new(n));
+        let j = compare(&s(cos_n_pi), &s(minus_one_pow), &Policy::default());
+        assert_eq!((j.verdict, j.reason), (Verdict::Unknown, Reason::IntegerOnlyIdentity));
+    }
+
+    #[test]
+    fn point_values_are_reproducible_and_spread() {
+        let x = Symbol::new("x");
+        assert_eq!(real_point_value(&x, 3), real_point_value(&Symbol::new("x"), 3));
+        assert_ne!(real_point_value(&x, 0), real_point_value(&Symbol::new("y"), 0));
+        for k in 0..REAL_POINTS {
+            let v = real_point_value(&x, k);
+            assert!(v > 0.0 && v == (v * 1_048_576.0).round() / 1_048_576.0);
+        }
+        assert!((0..INTEGER_POINTS).all(|k| (2..=13).contains(&integer_point_value(&x, k))));
+    }
+}

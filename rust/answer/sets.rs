@@ -1,0 +1,228 @@
+//! Sets of real numbers: intervals, unions, finite sets, `\mathbb{R}`, and one-variable
+//! inequalities (`x > 3` is `(3, \infty)`, `0 < x \le 4` is `(0, 4]`, `x \ne 1` is
+//! `(-\infty, 1) \cup (1, \infty)`).
+//!
+//! Both sides are brought to a canonical form — intervals sorted and merged where they overlap or
+//! touch (`(0,1) \cup \{1\}` is `(0,1]`) — and compared interval by interval. Canonicalisation needs
+//! every endpoint ordered with certainty; when one cannot be, the sets are compared as written.
+
+use std::cmp::Ordering;
+
+use super::judgement::{Judgement, Method, Reason, Verdict};
+use super::node::{Node, RelOp, Relation};
+use super::policy::Policy;
+use super::scalar::{self, Scalar};
+
+#[derive(Debug, Clone, Copy)]
+enum End<'a> {
+    NegInf,
+    PosInf,
+    At(&'a Scalar),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Interval<'a> {
+    lo: End<'a>,
+    lo_closed: bool,
+    hi: End<'a>,
+    hi_closed: bool,
+}
+
+fn end_of(node: &Node) -> Option<End<'_>> {
+    let Node::Scalar(s) = node else { return None };
+    match s.infinity {
+        Some(1) => Some(End::PosInf),
+        Some(_) => Some(End::NegInf),
+        None if s.is_constant() && s.info.plus_minus == 0 => Some(End::At(s)),
+        None => None,
+    }
+}
+
+/// True for nodes that can only be read as sets of reals (so a bracketed pair compared with
+/// them is an interval, not an ordered pair).
+pub fn is_set_valued(node: &Node) -> bool {
+    match node {
+        Node::Union(_) | Node::NamedSet('R') | Node::EmptySet => true,
+        Node::Bracketed { open, close, items } if items.len() == 2 => {
+            (*open == '(') != (*close == ')') || items.iter().any(|i| matches!(i, Node::Scalar(s) if s.infinity.is_some()))
+        }
+        Node::Relation(r) => inequality_intervals(r).is_some() || r.assigned_value().is_some_and(is_set_valued),
+        _ => false,
+    }
+}
+
+/// The intervals of a node read as a set of reals.
+fn intervals(node: &Node) -> Option<Vec<Interval<'_>>> {
+    match node {
+        Node::Bracketed { open, close, items } if items.len() == 2 => Some(vec![Interval {
+            lo: end_of(&items[0])?,
+            lo_closed: *open == '[',
+            hi: end_of(&items[1])?,
+            hi_closed: *close == ']',
+        }]),
+        Node::Set(items) => items
+            .iter()
+            .map(|i| match end_of(i)? {
+                End::At(s) => Some(Interval { lo: End::At(s), lo_closed: true, hi: End::At(s), hi_closed: true }),
+                _ => None,
+            })
+            .collect(),
+        Node::EmptySet => Some(Vec::new()),
+        Node::NamedSet('R') => Some(vec![Interval { lo: End::NegInf, lo_closed: false, hi: End::PosInf, hi_closed: false }]),
+        Node::Union(parts) => {
+            let mut all = Vec::new();
+            for p in parts {
+                all.extend(intervals(p)?);
+            }
+            Some(all)
+        }
+        Node::Relation(r) => inequality_intervals(r).or_else(|| r.assigned_value().and_then(intervals)),
+        _ => None,
+    }
+}
+
+/// `x > c`, `c \le x`, `a < x < b`, `x \ne c` with x a name and the bounds constants.
+fn inequality_intervals(r: &Relation) -> Option<Vec<Interval<'_>>> {
+    let is_var = |n: &Node| n.is_name_like();
+    match (r.parts.as_slice(), r.ops.as_slice()) {
+        ([lhs, rhs], [op]) if is_var(lhs) => single(bound(rhs)?, *op),
+        ([lhs, rhs], [op]) if is_var(rhs) => single(bound(lhs)?, op.flipped()),
+        ([a, x, b], [op1, op2]) if is_var(x) => {
+            let (a, b) = (bound(a)?, bound(b)?);
+            match (op1, op2) {
+                (RelOp::Lt | RelOp::Le, RelOp::Lt | RelOp::Le) => {
+                    Some(vec![Interval { lo: a, lo_closed: *op1 == RelOp::Le, hi: b, hi_closed: *op2 == RelOp::Le }])
+                }
+                (RelOp::Gt | RelOp::Ge, RelOp::Gt | RelOp::Ge) => {
+                    Some(vec![Interval { lo: b, lo_closed: *op2 == RelOp::Ge, hi: a, hi_closed: *op1 == RelOp::Ge }])
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn bound(n: &Node) -> Option<End<'_>> {
+    end_of(n).filter(|e| matches!(e, End::At(_)))
+}
+
+/// `x op c` as intervals.
+fn single(c: End<'_>, op: RelOp) -> Option<Vec<Interval<'_>>> {
+    let below = |closed| Interval { lo: End::NegInf, lo_closed: false, hi: c, hi_closed: closed };
+    let above = |closed| Interval { lo: c, lo_closed: closed, hi: End::PosInf, hi_closed: false };
+    Some(match op {
+        RelOp::Lt => vec![below(false)],
+        RelOp::Le => vec![below(true)],
+        RelOp::Gt => vec![above(false)],
+        RelOp::Ge => vec![above(true)],
+        RelOp::Ne => vec![below(false), above(false)],
+        _ => return None,
+    })
+}
+
+fn cmp_end(a: End<'_>, b: End<'_>, policy: &Policy) -> Option<Ordering> {
+    match (a, b) {
+        (End::NegInf, End::NegInf) | (End::PosInf, End::PosInf) => Some(Ordering::Equal),
+        (End::NegInf, _) | (_, End::PosInf) => Some(Ordering::Less),
+        (_, End::NegInf) | (End::PosInf, _) => Some(Ordering::Greater),
+        (End::At(x), End::At(y)) => scalar::order(x, y, policy),
+    }
+}
+
+/// Sorted, disjoint, merged intervals; none when an ordering is uncertain.
+fn canonical<'a>(mut parts: Vec<Interval<'a>>, policy: &Policy) -> Option<Vec<Interval<'a>>> {
+    // Empty intervals ((2, 1), (1, 1), [1, 1)) contribute nothing.
+    let mut kept = Vec::with_capacity(parts.len());
+    for p in parts.drain(..) {
+        match cmp_end(p.lo, p.hi, policy)? {
+            Ordering::Greater => {}
+            Ordering::Equal if !(p.lo_closed && p.hi_closed) => {}
+            _ => kept.push(p),
+        }
+    }
+    // Insertion sort: comparisons can fail, and sets are small.
+    for i in 1..kept.len() {
+        let mut j = i;
+        while j > 0 {
+            let before = match cmp_end(kept[j - 1].lo, kept[j].lo, policy)? {
+                Ordering::Greater => true,
+                Ordering::Equal => !kept[j - 1].lo_closed && kept[j].lo_closed,
+                Ordering::Less => false,
+            };
+            if !before {
+                break;
+            }
+            kept.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut merged: Vec<Interval<'a>> = Vec::with_capacity(kept.len());
+    for p in kept {
+        if let Some(last) = merged.last_mut() {
+            let joins = match cmp_end(p.lo, last.hi, policy)? {
+                Ordering::Less => true,
+                Ordering::Equal => p.lo_closed || last.hi_closed,
+                Ordering::Greater => false,
+            };
+            if joins {
+                match cmp_end(p.hi, last.hi, policy)? {
+                    Ordering::Greater => {
+                        last.hi = p.hi;
+                        last.hi_closed = p.hi_closed;
+                    }
+                    Ordering::Equal => last.hi_closed |= p.hi_closed,
+                    Ordering::Less => {}
+                }
+                continue;
+            }
+        }
+        merged.push(p);
+    }
+    Some(merged)
+}
+
+fn compare_end(a: End<'_>, b: End<'_>, policy: &Policy) -> Judgement {
+    match (a, b) {
+        (End::NegInf, End::NegInf) | (End::PosInf, End::PosInf) => Judgement::equal(Method::Exact, Reason::RealSet),
+        (End::At(x), End::At(y)) => scalar::compare(x, y, policy),
+        _ => Judgement::not_equal(Method::Exact, Reason::RealSet),
+    }
+}
+
+fn compare_intervals(x: &[Interval<'_>], y: &[Interval<'_>], policy: &Policy) -> Judgement {
+    if x.len() != y.len() {
+        return Judgement::not_equal(Method::Exact, Reason::RealSet);
+    }
+    Judgement::all(x.iter().zip(y).flat_map(|(p, q)| {
+        let finite_closed = |e: End<'_>, closed: bool| matches!(e, End::At(_)) && closed;
+        let brackets_match = finite_closed(p.lo, p.lo_closed) == finite_closed(q.lo, q.lo_closed)
+            && finite_closed(p.hi, p.hi_closed) == finite_closed(q.hi, q.hi_closed);
+        let brackets = if brackets_match {
+            Judgement::equal(Method::Exact, Reason::RealSet)
+        } else {
+            Judgement::not_equal(Method::Exact, Reason::RealSet)
+        };
+        [brackets, compare_end(p.lo, q.lo, policy), compare_end(p.hi, q.hi, policy)]
+    }))
+}
+
+/// Compares two nodes as sets of reals; none when either is not one.
+pub fn compare(a: &Node, b: &Node, policy: &Policy) -> Option<Judgement> {
+    let (x, y) = (intervals(a)?, intervals(b)?);
+    Some(match (canonical(x.clone(), policy), canonical(y.clone(), policy)) {
+        (Some(cx), Some(cy)) => {
+            let j = compare_intervals(&cx, &cy, policy);
+            if j.verdict == Verdict::Equal {
+                Judgement { reason: Reason::RealSet, ..j }
+            } else {
+                j
+            }
+        }
+        // Uncertain order: equal only if equal as written.
+        _ => match compare_intervals(&x, &y, policy) {
+            j if j.verdict == Verdict::Equal => j,
+            _ => Judgement::unknown(Reason::TooClose),
+        },
+    })
+}

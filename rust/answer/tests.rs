@@ -1,0 +1,448 @@
+//! End-to-end rules and traps of the answer module: every rule of the documented policy, the
+//! failures of public checkers, and properties (proptest) over generated answers.
+
+use proptest::prelude::*;
+
+use super::{compare, equivalent, normalize, Answer, Method, PercentPolicy, Policy, Reason, UnitsPolicy, Verdict};
+
+fn verdict(a: &str, b: &str) -> Verdict {
+    equivalent(a, b, &Policy::default()).verdict
+}
+
+#[track_caller]
+fn equal(a: &str, b: &str) {
+    let j = equivalent(a, b, &Policy::default());
+    assert_eq!(j.verdict, Verdict::Equal, "{a:?} vs {b:?}: {j:?}");
+    let back = equivalent(b, a, &Policy::default());
+    assert_eq!(back.verdict, Verdict::Equal, "symmetry {b:?} vs {a:?}: {back:?}");
+}
+
+#[track_caller]
+fn not_equal(a: &str, b: &str) {
+    let j = equivalent(a, b, &Policy::default());
+    assert_eq!(j.verdict, Verdict::NotEqual, "{a:?} vs {b:?}: {j:?}");
+    let back = equivalent(b, a, &Policy::default());
+    assert_eq!(back.verdict, Verdict::NotEqual, "symmetry {b:?} vs {a:?}: {back:?}");
+}
+
+#[track_caller]
+fn unknown(a: &str, b: &str) -> Reason {
+    let j = equivalent(a, b, &Policy::default());
+    assert_eq!(j.verdict, Verdict::Unknown, "{a:?} vs {b:?}: {j:?}");
+    j.reason
+}
+
+#[test]
+fn normalisation_rules() {
+    equal("\\left( 3, \\frac{\\pi}{2} \\right)", "(3, \\pi/2)");
+    equal("\\displaystyle \\dfrac{3}{4}", "0.75");
+    equal("\\tfrac{3}{4}", "\\cfrac{3}{4}");
+    equal("\\frac12", "\\frac{1}{2}");
+    equal("\\frac43", "4/3");
+    equal("\\sqrt3", "\\sqrt{3}");
+    equal("\\text{Evelyn}", "Evelyn");
+    equal("\\mathbf{7}", "7");
+    equal("\\textbf{7}", "7");
+    equal("\\boxed{7}", "7");
+    equal("12\\text{ cm}", "12");
+    equal("12 cm", "12");
+    equal("90^\\circ", "90");
+    equal("90^{\\circ}", "90 degrees");
+    equal("10\\%", "10");
+    equal("\\$32,\\!348", "32348");
+    equal("1,000", "1000");
+    equal("1\\,000", "1000");
+    equal("1{,}000", "1000");
+    equal(".5", "\\frac{1}{2}");
+    equal("x = 3", "3");
+    equal("k=3", "3");
+    equal("7\\frac{3}{4}", "\\frac{31}{4}");
+    equal("137 \\frac{1}{2}", "275/2");
+    equal("x=3 \\text{ or } x=-2", "3, -2");
+    equal("3 \\text{ and } -2", "-2, 3");
+    equal("(B)", "B");
+    equal("\\text{(B)}", "\\textbf{(B)}");
+    equal("\\infty", "\\infty");
+    equal("\\emptyset", "\\varnothing");
+    equal("\\mathbb{R}", "(-\\infty, \\infty)");
+    equal("2\\pi", "2π");
+    equal("e^{i\\pi}", "-1");
+    equal("√2", "\\sqrt{2}");
+    equal("3 × 4", "12");
+    equal("x² − 1", "x^2-1");
+    equal("x ≤ 3", "x \\le 3");
+    equal("∞", "\\infty");
+}
+
+#[test]
+fn exact_arithmetic() {
+    equal("023", "23");
+    equal("0.5", "0.50");
+    equal("8.7 \\times 10^{8}", "870000000");
+    equal("4.4e7", "4.4 \\times 10^7");
+    equal("2^{10}", "1024");
+    equal("5!", "120");
+    equal("\\binom{10}{3}", "120");
+    equal("\\frac{100!}{2^{50}}", "\\frac{100!}{1125899906842624}");
+    equal("\\sqrt{16}", "4");
+    equal("8^{2/3}", "4");
+    equal("\\log_2 8", "3");
+    not_equal("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}");
+    not_equal("\\frac{1}{2004!}", "\\frac{1}{2006!}");
+    not_equal("2^{1000}", "2^{1000}+1");
+}
+
+#[test]
+fn size_caps_give_unknown_not_hangs() {
+    assert_eq!(unknown("10^{10^{10}}", "10^{10^{10}}+1"), Reason::TooLarge);
+    assert_eq!(unknown("100000!", "100000!+1"), Reason::TooLarge);
+    // Identical text is still the same answer.
+    equal("10^{10^{10}}", "10^{10^{10}}");
+}
+
+#[test]
+fn closed_forms_with_relative_criterion() {
+    equal("\\frac{\\sqrt{3}}{3}", "\\frac{1}{\\sqrt{3}}");
+    equal("3\\sqrt{2}", "\\sqrt{18}");
+    equal("\\sin(\\pi/6)", "1/2");
+    equal("\\cos(\\pi/3)", "0.5");
+    equal("\\ln(e^2)", "2");
+    equal("\\arctan 1", "\\pi/4");
+    equal("\\lfloor \\pi \\rfloor", "3");
+    equal("|-3|", "3");
+    equal("e^{0}", "1");
+    equal("6 - 5i", "6-5i");
+    equal("(1+i)^2", "2i");
+    equal("\\frac{4A}{3+3i}e^{it}", "\\frac{4A}{3+3i}e^{it}");
+    not_equal("3.14", "\\pi");
+    not_equal("\\sqrt{2}", "1.414");
+    not_equal("2\\pi", "\\pi");
+    // Closer than f64 can see: decided by rational intervals at ~320 bits.
+    not_equal("\\sqrt{10^{20}+1}", "10^{10}");
+    equal("\\sqrt{2}+\\sqrt{3}", "\\sqrt{5+2\\sqrt{6}}");
+    // f64 cannot tell sin(pi) from 0: a CAS must, but never NotEqual.
+    let reason = unknown("\\sin(\\pi)", "0");
+    assert!(reason.cas_may_help());
+}
+
+#[test]
+fn decimal_policy() {
+    not_equal("0.333", "\\frac{1}{3}");
+    equal("0.333333", "\\frac{1}{3}");
+    equal("0.666667", "2/3");
+    not_equal("0.666666", "2/3");
+    equal("3.141593", "\\pi");
+    not_equal("0.3333333", "0.333333");
+    let loose = Policy { decimal_min_sig_digits: 3, ..Policy::default() };
+    assert_eq!(equivalent("0.333", "1/3", &loose).verdict, Verdict::Equal);
+}
+
+#[test]
+fn structures() {
+    equal("(1, 2]", "\\left(1, 2\\right]");
+    not_equal("(1,2]", "[1,2)");
+    not_equal("(1, 2)", "(2, 1)");
+    equal("\\{1,2\\}", "\\{2,1\\}");
+    equal("2, 3", "3, 2");
+    not_equal("2, 3", "2, 3, 4");
+    equal("(0,9) \\cup (9,36)", "(9,36) \\cup (0,9)");
+    equal("(0,1) \\cup \\{1\\}", "(0,1]");
+    equal("(0,2] \\cup [2,3)", "(0,3)");
+    not_equal("(0,1) \\cup (2,3)", "(0,3)");
+    equal("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "\\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}");
+    not_equal("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "\\begin{pmatrix} 1 & 3 \\\\ 2 & 4 \\end{pmatrix}");
+    equal("\\begin{pmatrix} -1/3 \\\\ 2/3 \\end{pmatrix}", "(-\\frac{1}{3}, \\frac{2}{3})");
+    equal("x = 3, -2", "x=3 \\text{ or } x=-2");
+    equal("1 \\pm \\sqrt{19}", "1+\\sqrt{19}, 1-\\sqrt{19}");
+    equal("\\{1\\pm\\sqrt{5},-2\\}", "-2, 1-\\sqrt{5}, 1+\\sqrt{5}");
+    equal("(1,8,19), (2,7,13)", "(2,7,13), (1,8,19)");
+    not_equal("(1,8,19), (2,7,13)", "(1,8,19), (2,13,7)");
+    equal("\\{3\\}", "3");
+    equal("x \\in [-2,7]", "[-2,7]");
+    equal("(x, y) = (1, 2)", "(1, 2)");
+    assert_eq!(unknown("(1, 2)", "\\{1, 2\\}"), Reason::AmbiguousNotation);
+    assert_eq!(unknown("\\frac13, -2, 5", "\\left( \\frac{1}{3}, -2, 5 \\right)"), Reason::AmbiguousNotation);
+    not_equal("(1, 2)", "\\{1, 3\\}");
+    equal("f(n)=n, g(n)=1", "(f(n) = n, g(n) = 1)");
+    equal("\\emptyset", "\\{\\}");
+    equal("\\text{no solution}", "\\emptyset");
+}
+
+#[test]
+fn relations() {
+    equal("y = 2x + 3", "2x - y + 3 = 0");
+    equal("5x - 7y + 11z + 4 = 0", "-10x + 14y - 22z - 8 = 0");
+    not_equal("y = 2x + 3", "y = 3x + 2");
+    equal("x = 3", "2x = 6");
+    not_equal("x=3", "y=3");
+    // Multi-variable solutions keep their names.
+    not_equal("x = 1, y = 2", "x = 2, y = 1");
+    equal("x = 1, y = 2", "y = 2, x = 1");
+    not_equal("\\angle B E A_{1}=90", "\\angle B E A_{2}=90");
+    equal("x > 3", "(3, \\infty)");
+    equal("x \\ge 3", "[3, \\infty)");
+    equal("0 < x \\le 4", "(0, 4]");
+    equal("3 < x", "x > 3");
+    not_equal("x > 3", "x < 3");
+    equal("x < 3", "2x < 6");
+    equal("x \\ne 1", "(-\\infty, 1) \\cup (1, \\infty)");
+    equal("k \\geqslant 2", "[2, \\infty)");
+    equal("f(x) = 2x", "2x");
+    equal("x = \\frac{e^{t}}{3}", "x(t) = \\frac{1}{3} e^t");
+    equal("f(x)=x^2", "f(x) = x \\cdot x");
+    equal("\\frac{d v}{d t} = -kv", "\\frac{dv}{dt} + kv = 0");
+    not_equal("x + y = 3", "x + y = 4");
+    not_equal("x^2 + y^2 = 1", "x^2 + y^2 = 4");
+    // A non-constant factor proves nothing: m != 0 makes these the same equation.
+    assert_eq!(
+        unknown("m \\frac{d v}{d t}+b v=f", "\\frac{dv}{dt} + \\frac{b}{m} v = \\frac{f}{m}"),
+        Reason::NonConstantFactor
+    );
+    assert_eq!(unknown("x = 3", "x^2 = 9"), Reason::NonConstantFactor);
+    // A double root of one side at the other's root is no witness.
+    assert_ne!(verdict("x - 3 = 0", "(x-3)^2 = 0"), Verdict::NotEqual);
+    assert_ne!(verdict("x = 3", "\\frac{1}{x - 3} = 0"), Verdict::Equal);
+}
+
+#[test]
+fn choices_and_text() {
+    equal("(B)", "\\text{(B)}");
+    equal("\\textbf{(C)}", "C");
+    equal("(b)", "(B)");
+    not_equal("(B)", "(C)");
+    equal("\\textbf{(C)}\\ 20", "20");
+    assert_eq!(unknown("(B)", "17"), Reason::ChoiceVersusValue);
+    equal("\\text{Evelyn}", "\\text{evelyn}");
+    not_equal("\\text{Evelyn}", "\\text{Navin}");
+    not_equal("\\text{east}", "5");
+    equal("\\text{even}", "even");
+}
+
+#[test]
+fn free_variables() {
+    equal("p - q", "-q + p");
+    not_equal("p - q", "q - p");
+    equal("\\frac{a M^{1/3}}{G M^{2/3}+b}", "\\frac{a M^{1/3}}{G M^{2/3} + b}");
+    equal("\\frac{a M^{1/3}}{G M^{2/3}+b}", "\\frac{a}{G M^{1/3} + b M^{-1/3}}");
+    equal("\\sqrt{4 \\pi G \\rho_{0} r_{0}^{2}}", "2 r_0 \\sqrt{\\pi G \\rho_0}");
+    equal("e^{\\frac{hc}{\\lambda k T}}", "\\exp(hc/(\\lambda k T))");
+    equal("x^5 - x^4 + x^3 - x^2 + x - 1", "(x-1)(x^4+x^2+1)");
+    equal("(a+5)(b+2)", "ab + 2a + 5b + 10");
+    equal("\\frac{n(n+1)}{2}", "\\binom{n+1}{2}");
+    equal("2^{k-1}", "\\frac{2^k}{2}");
+    equal("\\cot x", "\\frac{\\cos x}{\\sin x}");
+    equal("x_{1} + x_2", "x_2 + x_1");
+    not_equal("x_1", "x_2");
+    // An arbitrary constant written c on one side and C on the other.
+    assert_eq!(unknown("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + C e^{-2t}"), Reason::AmbiguousNotation);
+    not_equal("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + 2C e^{-2t}");
+    equal("\\sin^2 x + \\cos^2 x", "1");
+    not_equal("x^2", "x^3");
+    // Equal on the integers only: a CAS (or a human) must say.
+    assert_eq!(unknown("\\cos(n\\pi)", "(-1)^n"), Reason::IntegerOnlyIdentity);
+    assert_eq!(unknown("\\lceil n/2 \\rceil", "\\lfloor (n+1)/2 \\rfloor"), Reason::IntegerOnlyIdentity);
+    not_equal("\\lfloor n/2 \\rfloor", "\\lfloor n/3 \\rfloor");
+}
+
+#[test]
+fn ambiguous_notation() {
+    // \log without a base: natural or decimal.
+    assert_eq!(unknown("\\log 100", "2"), Reason::AmbiguousNotation);
+    equal("\\frac{\\log 2}{\\log 2-\\log 3}", "\\frac{\\ln 2}{\\ln 2 - \\ln 3}");
+    not_equal("\\log 2", "5");
+    // f(x) with a lone argument: the product reading alone would make I(0)e^{...} zero.
+    assert_ne!(verdict("I(0)e^{-\\frac{t}{RC}}", "0"), Verdict::Equal);
+    equal("I(0)e^{-\\frac{t}{RC}}", "I(0) e^{-\\frac{t}{R C}}");
+    equal("x(x+1)", "x^2 + x");
+    // a/b c
+    assert_eq!(unknown("1/2x", "x/2"), Reason::AmbiguousNotation);
+    equal("1/2 \\cdot x", "x/2");
+}
+
+#[test]
+fn percent_and_units_policies() {
+    let strict = Policy::default();
+    let fraction = Policy { percent: PercentPolicy::AsFraction, ..strict };
+    let either = Policy { percent: PercentPolicy::Either, ..strict };
+    let v = |a: &str, b: &str, p: &Policy| equivalent(a, b, p).verdict;
+    assert_eq!(v("10\\%", "10", &strict), Verdict::Equal);
+    assert_eq!(v("10\\%", "0.1", &strict), Verdict::NotEqual);
+    assert_eq!(v("10\\%", "1000", &strict), Verdict::NotEqual);
+    assert_eq!(v("10\\%", "0.1", &fraction), Verdict::Equal);
+    assert_eq!(v("10\\%", "10", &fraction), Verdict::NotEqual);
+    assert_eq!(v("10\\%", "0.1", &either), Verdict::Equal);
+    assert_eq!(v("10\\%", "10", &either), Verdict::Equal);
+    assert_eq!(v("10\\%", "1000", &either), Verdict::NotEqual);
+    assert_eq!(v("12 cm", "12 \\text{ m}", &strict), Verdict::NotEqual);
+    // A bare single letter after a number is a variable: 12m is 12·m.
+    assert_eq!(v("12 cm", "12 m", &strict), Verdict::NotEqual);
+    assert_eq!(v("12 cm", "12 \\text{ centimeters}", &strict), Verdict::Equal);
+    assert_eq!(v("12 cm", "12 \\text{ m}", &Policy { units: UnitsPolicy::Ignore, ..strict }), Verdict::Equal);
+    assert_eq!(v("864 \\mbox{ inches}^2", "864", &strict), Verdict::Equal);
+    assert_eq!(v("5.4 \\text{ cents}", "5.4", &strict), Verdict::Equal);
+}
+
+#[test]
+fn base_numerals() {
+    equal("52_8", "52_{8}");
+    equal("52_8", "42");
+    not_equal("52_8", "43");
+    assert_eq!(unknown("52_8", "52"), Reason::BaseVersusDecimal);
+}
+
+#[test]
+fn public_checker_failures_are_avoided() {
+    // Math-Verify reads \mathrm{e} wrongly and makes these equal.
+    not_equal("1-\\frac1{\\mathrm e}", "1+\\frac1{\\mathrm e}");
+    // "2,3" is a list, not 2.3.
+    not_equal("2,3", "2.3");
+    // verl math_dapo: \boxed{1,000} vs 1000 and \dfrac.
+    equal("\\boxed{1,000}", "1000");
+    equal("\\dfrac{1}{2}", "\\frac{1}{2}");
+    // Qwen's grader accepts gold×100 and gold/100.
+    not_equal("10", "1000");
+    not_equal("10", "0.1");
+}
+
+#[test]
+fn unparsed_is_unknown_unless_identical() {
+    equal("\\int_0^1 x\\,dx", "\\int_0^1 x dx");
+    assert_eq!(unknown("\\int_0^1 x\\,dx", "\\frac12"), Reason::Unparsed);
+    let deep = "(".repeat(500) + "1" + &")".repeat(500);
+    assert_eq!(unknown(&deep, "1"), Reason::TooComplex);
+}
+
+#[test]
+fn method_says_how() {
+    let j = equivalent("\\frac{1}{2}", "0.5", &Policy::default());
+    assert_eq!((j.method, j.reason), (Method::Exact, Reason::ExactValue));
+    let j = equivalent("\\sqrt{2}/2", "1/\\sqrt{2}", &Policy::default());
+    assert_eq!(j.method, Method::Numeric);
+    let j = equivalent("p+q", "q+p", &Policy::default());
+    assert_eq!((j.method, j.reason), (Method::Numeric, Reason::RandomPoints));
+    let reference = Answer::parse("17");
+    let j = compare(&reference, &Answer::parse("n = 17"), &Policy::default());
+    assert_eq!(j.verdict, Verdict::Equal);
+}
+
+#[test]
+fn deepest_accepted_inputs_fit_a_worker_thread_stack() {
+    // rayon workers get 2 MiB stacks: everything the limits let through must fit, even in a
+    // debug build. Each input is nested just below or far beyond the limits.
+    let inputs: Vec<String> = [20usize, 45, 49, 60, 5000]
+        .iter()
+        .flat_map(|&n| {
+            vec![
+                "\\sqrt{".repeat(n) + "2" + &"}".repeat(n),
+                "\\frac{1}{".repeat(n) + "x" + &"}".repeat(n),
+                "2^{".repeat(n) + "x" + &"}".repeat(n),
+                "-(".repeat(n) + "x" + &")".repeat(n),
+                "\\{".repeat(n) + "1" + &"\\}".repeat(n),
+                "\\sin(".repeat(n) + "x" + &")".repeat(n),
+                "|".repeat(n) + "x" + &"|".repeat(n),
+                "1/".repeat(n * 20) + "2",
+                "-".repeat(n * 20) + "2",
+            ]
+        })
+        .collect();
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            for s in &inputs {
+                let a = Answer::parse(s);
+                let _ = compare(&a, &a, &Policy::default());
+                let _ = compare(&a, &Answer::parse("x"), &Policy::default());
+                let _ = a.to_sympy();
+            }
+        })
+        .expect("thread starts");
+    assert!(handle.join().is_ok());
+}
+
+fn answer_strategy() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        (0i64..1000).prop_map(|n| n.to_string()),
+        (1i64..50, 1i64..50).prop_map(|(a, b)| format!("\\frac{{{a}}}{{{b}}}")),
+        (0i64..100, 1u32..4).prop_map(|(a, d)| format!("{a}.{}", "5".repeat(d as usize))),
+        Just("\\pi".to_string()),
+        Just("\\sqrt{2}".to_string()),
+        Just("x".to_string()),
+        Just("y_{1}".to_string()),
+        Just("e".to_string()),
+    ];
+    let expr = atom.prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a}+{b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a}-{b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("\\left({a}\\right)\\cdot {b}")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("\\dfrac{{{a}}}{{{b}}}")),
+            inner.clone().prop_map(|a| format!("\\sqrt{{{a}}}")),
+            inner.clone().prop_map(|a| format!("({a})^{{2}}")),
+        ]
+    });
+    prop_oneof![
+        expr.clone(),
+        (expr.clone(), expr.clone()).prop_map(|(a, b)| format!("({a}, {b}]")),
+        (expr.clone(), expr.clone()).prop_map(|(a, b)| format!("\\{{{a}, {b}\\}}")),
+        expr.clone().prop_map(|a| format!("x = {a}")),
+    ]
+}
+
+proptest! {
+    // No regression files: a failure prints its minimal input, which becomes a named test.
+    // PROPTEST_CASES raises the count for fuzzing runs (benches/fuzz_answers.py says how).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400),
+        failure_persistence: None,
+        .. ProptestConfig::default()
+    })]
+
+    #[test]
+    fn normalize_is_idempotent(s in "\\PC{0,40}") {
+        let once = normalize(&s);
+        prop_assert_eq!(normalize(&once), once);
+    }
+
+    #[test]
+    fn normalize_is_idempotent_on_latex(s in answer_strategy()) {
+        let once = normalize(&s);
+        prop_assert_eq!(normalize(&once), once);
+    }
+
+    #[test]
+    fn reflexive(s in answer_strategy()) {
+        let a = Answer::parse(&s);
+        prop_assert_eq!(compare(&a, &a, &Policy::default()).verdict, Verdict::Equal);
+    }
+
+    #[test]
+    fn symmetric(a in answer_strategy(), b in answer_strategy()) {
+        let p = Policy::default();
+        prop_assert_eq!(equivalent(&a, &b, &p).verdict, equivalent(&b, &a, &p).verdict);
+    }
+
+    #[test]
+    fn rewritings_are_equal(s in answer_strategy()) {
+        let p = Policy::default();
+        let wrapped = format!("\\left({s}\\right)");
+        let spaced = s.replace('+', " + ").replace("\\frac", "\\dfrac");
+        for other in [wrapped, spaced] {
+            let j = equivalent(&s, &other, &p);
+            prop_assert!(j.verdict != Verdict::NotEqual, "{} vs {}: {:?}", s, other, j);
+        }
+    }
+
+    #[test]
+    fn perturbed_integers_differ(n in -100_000i64..100_000, d in 1i64..1000) {
+        let p = Policy::default();
+        prop_assert_eq!(equivalent(&n.to_string(), &(n + d).to_string(), &p).verdict, Verdict::NotEqual);
+        prop_assert_eq!(equivalent(&format!("\\frac{{{n}}}{{{d}}}"), &format!("\\frac{{{}}}{{{d}}}", n + 1), &p).verdict, Verdict::NotEqual);
+    }
+
+    #[test]
+    fn arbitrary_input_never_panics(s in "\\PC{0,60}", t in "[\\\\{}()\\[\\]^_0-9a-z,.=+\\-/ ]{0,60}") {
+        let p = Policy::default();
+        let _ = equivalent(&s, &t, &p);
+        let _ = Answer::parse(&t).to_sympy();
+    }
+}
