@@ -8,6 +8,11 @@ checks that every one is judged equal, natively where possible. Prints one row p
 lists the golds that needed sympy or stayed unknown, with the reason.
 
     .venv/bin/python benches/gold_answers.py [--data ../shared/data/benchmarks] [--no-cas]
+
+Columns: golds; golds equal to themselves; rewritings; rewritings judged equal; share of all
+comparisons decided natively (no sympy); decided by sympy; still unknown; judged not equal.
+Native per-call timings of parse and compare on the same golds:
+``cargo test --release --lib answer::bench -- --ignored --nocapture``.
 """
 from __future__ import annotations
 
@@ -287,7 +292,7 @@ def main() -> int:
         totals = [t + r for t, r in zip(totals, row)]
         print(
             f"{name:<15}{row[0]:>6}{row[1]:>8}{row[2]:>9}{row[3]:>9}"
-            f"{100 * native_decided / len(pairs):>8.1f}%{by_sympy:>7}{unknown:>8}{not_equal:>7}"
+            f"{100 * native_decided / len(pairs):>8.2f}%{by_sympy:>7}{unknown:>8}{not_equal:>7}"
         )
         for (pair, j, n, label) in zip(pairs, final, native, labels):
             if n.verdict is not Verdict.EQUAL:
@@ -296,7 +301,7 @@ def main() -> int:
     all_pairs = totals[0] + totals[2]
     print(
         f"{'all':<15}{totals[0]:>6}{totals[1]:>8}{totals[2]:>9}{totals[3]:>9}"
-        f"{100 * totals[4] / all_pairs:>8.1f}%{totals[5]:>7}{totals[6]:>8}{totals[7]:>7}"
+        f"{100 * totals[4] / all_pairs:>8.2f}%{totals[5]:>7}{totals[6]:>8}{totals[7]:>7}"
     )
     print(f"\n{all_pairs} comparisons in {time.perf_counter() - started:.1f} s (including sympy)")
     print_perturbations(golds, cas=not args.no_cas)

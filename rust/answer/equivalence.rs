@@ -9,7 +9,9 @@
 //!   sets of reals;
 //! - tuples and intervals: same brackets, same length, element by element;
 //! - sets and bare lists (`2, 3`, `x = 3 \text{ or } x = -2`): unordered multisets, each element
-//!   matched to one element of the other side; a set of one element equals its element;
+//!   matched to one element of the other side; a set of one element equals its element; against a
+//!   tuple with the same elements, undecided (solutions or an ordered triple: the question says);
+//!   a parenthesised group of relations is a list of them;
 //! - intervals, unions, `\mathbb{R}` and one-variable inequalities: as sets of reals;
 //! - matrices element by element; a column matrix equals a parenthesised tuple of its entries;
 //! - multiple-choice letters by letter (`(B)`, `B`, `\text{(B)}`); against a value, the value
@@ -25,6 +27,7 @@ use super::node::{Node, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
+use super::scalar::Scalar;
 use super::{relation, scalar, sets, sympy};
 
 /// Largest collection compared as an unordered multiset (n² element comparisons).
@@ -42,8 +45,30 @@ impl Answer {
     /// Parses `text`. Never fails: what cannot be parsed is kept as text (compared by its
     /// canonical form only, Unknown otherwise).
     pub fn parse(text: &str) -> Answer {
+        if let Some(answer) = Answer::parse_integer(text) {
+            return answer;
+        }
         let tokens = canonical_tokens(text);
         Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) }
+    }
+
+    /// The common case of the anchor search, an integer (`17`, `-3`, `023`), without the general
+    /// machinery; gives exactly what the general path gives (tested).
+    fn parse_integer(text: &str) -> Option<Answer> {
+        let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+        let (negative, digits) = match trimmed.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let significant = digits.trim_start_matches('0');
+        let canonical_digits = if significant.is_empty() { "0" } else { significant };
+        let value = Expr::int(canonical_digits.parse().ok()?);
+        let canonical = if negative { format!("-{canonical_digits}") } else { canonical_digits.to_string() };
+        let expr = if negative { Expr::neg(value) } else { value };
+        Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
     }
 
     /// The canonical string ([`super::normalize`]).
@@ -131,6 +156,21 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             }
         }
         (Set(x) | List(x), Set(y) | List(y)) => unordered(x, y, policy),
+        // `(f(n) = n, g(n) = 1)`: a parenthesised group of relations is a list of them.
+        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+            if x.iter().all(|n| matches!(n, Relation(_))) =>
+        {
+            unordered(x, y, policy)
+        }
+        // `\frac13, -2, 5` against `(\frac13, -2, 5)`: solutions or an ordered triple, depending
+        // on the question. Equal elements leave it undecided; different ones decide.
+        (Bracketed { open: '(', close: ')', items: x }, Set(y) | List(y)) | (Set(y) | List(y), Bracketed { open: '(', close: ')', items: x }) => {
+            match unordered(x, y, policy) {
+                j if j.verdict == Verdict::Equal => Judgement::unknown(Reason::AmbiguousNotation),
+                j if j.verdict == Verdict::NotEqual => different_shape(),
+                j => j,
+            }
+        }
         // `\{3\}` as the answer to "find all x" says what `3` says.
         (Set(x), other) | (other, Set(x)) if x.len() == 1 && !matches!(other, Union(_) | Matrix { .. }) => {
             compare_nodes(&x[0], other, policy)
@@ -217,11 +257,17 @@ fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
     }
 }
 
-/// Whether two name-like nodes are the same names (`x`, `f(x)`, `(x, y)`).
+/// Whether two name-like nodes name the same things (`x`, `f(x)`, `(x, y)`); `x` and `x(t)` do
+/// (x written as a function of t).
 fn same_names(a: &Node, b: &Node) -> bool {
+    let base = |e: &Expr| match e {
+        Expr::Sym(s) => Some(s.name.clone()),
+        Expr::Apply { func, .. } => Some(func.name.clone()),
+        _ => None,
+    };
     match (a, b) {
-        (Node::Scalar(x), Node::Scalar(y)) => match (x.expr.as_symbol(), y.expr.as_symbol()) {
-            (Some(p), Some(q)) => p.name == q.name,
+        (Node::Scalar(x), Node::Scalar(y)) => match (base(&x.expr), base(&y.expr)) {
+            (Some(p), Some(q)) => p == q,
             _ => false,
         },
         (Node::Bracketed { items: x, .. }, Node::Bracketed { items: y, .. }) => {
@@ -326,6 +372,21 @@ fn perfect_matching(n: usize, edge: impl Fn(usize, usize) -> bool) -> Option<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn integer_fast_path_matches_the_general_path(s in "[ ]?-?0{0,3}[0-9]{1,15}[ ]?") {
+            let fast = Answer::parse_integer(&s).expect("an integer");
+            let tokens = canonical_tokens(&s);
+            let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) };
+            prop_assert_eq!(&fast.canonical, &general.canonical);
+            prop_assert_eq!(&fast.plain, &general.plain);
+            prop_assert_eq!(format!("{:?}", fast.root), format!("{:?}", general.root));
+        }
+    }
 
     #[test]
     fn matching_finds_permutations() {

@@ -175,7 +175,12 @@ fn divide(a: Exact, b: Exact) -> Exact {
     if b.is_zero() {
         return Err(ExactError::Undefined);
     }
-    capped(a? / b)
+    let a = a?;
+    if a.is_integer() && b.is_integer() {
+        // One reduction instead of the general ratio division's several (`\frac{1}{2}`).
+        return capped(BigRational::new(a.numer().clone(), b.numer().clone()));
+    }
+    capped(a / b)
 }
 
 /// `base^exponent` for rational exponents: integer powers, and p/q powers of perfect q-th powers.

@@ -228,16 +228,33 @@ impl Expr {
         Expr::Neg(Box::new(e))
     }
 
-    pub fn children(&self) -> Vec<&Expr> {
+    /// Calls `f` on each direct child.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
-            Expr::Num(_) | Expr::Decimal(_) | Expr::Based { .. } | Expr::Sym(_) | Expr::Const(_) | Expr::Infinity => vec![],
-            Expr::Add(v) | Expr::Mul(v) | Expr::Func(_, v) => v.iter().collect(),
-            Expr::Neg(a) | Expr::Factorial(a) | Expr::Percent(a) | Expr::Degrees(a) => vec![a],
-            Expr::Div(a, b) | Expr::Pow(a, b) => vec![a, b],
-            Expr::Log { base, arg } => base.iter().map(|b| &**b).chain(std::iter::once(&**arg)).collect(),
-            Expr::Apply { arg, .. } => vec![arg],
-            Expr::SlashTail { num, den, tail } => vec![num, den, tail],
-            Expr::PlusMinus { lhs, rhs, .. } => lhs.iter().map(|b| &**b).chain(std::iter::once(&**rhs)).collect(),
+            Expr::Num(_) | Expr::Decimal(_) | Expr::Based { .. } | Expr::Sym(_) | Expr::Const(_) | Expr::Infinity => {}
+            Expr::Add(v) | Expr::Mul(v) | Expr::Func(_, v) => v.iter().for_each(f),
+            Expr::Neg(a) | Expr::Factorial(a) | Expr::Percent(a) | Expr::Degrees(a) | Expr::Apply { arg: a, .. } => f(a),
+            Expr::Div(a, b) | Expr::Pow(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::Log { base, arg } => {
+                if let Some(b) = base {
+                    f(b);
+                }
+                f(arg);
+            }
+            Expr::SlashTail { num, den, tail } => {
+                f(num);
+                f(den);
+                f(tail);
+            }
+            Expr::PlusMinus { lhs, rhs, .. } => {
+                if let Some(l) = lhs {
+                    f(l);
+                }
+                f(rhs);
+            }
         }
     }
 
@@ -259,7 +276,7 @@ impl Expr {
                 Expr::PlusMinus { .. } => info.plus_minus += 1,
                 _ => {}
             }
-            stack.extend(e.children().into_iter().map(|c| (c, depth + 1)));
+            e.for_each_child(|c| stack.push((c, depth + 1)));
         }
         info
     }
@@ -310,6 +327,50 @@ impl Expr {
                 let num = map(num, next);
                 let den = map(den, next);
                 Expr::SlashTail { num, den, tail: map(tail, next) }
+            }
+            leaf => leaf.clone(),
+        }
+    }
+
+    /// The distinct names of the free variables (application atoms included), in order of
+    /// first appearance.
+    pub fn symbol_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            let name = match e {
+                Expr::Sym(s) => Some(s.name.as_str()),
+                Expr::Apply { func, .. } => Some(func.name.as_str()),
+                _ => None,
+            };
+            if let Some(n) = name.filter(|n| !names.contains(n)) {
+                names.push(n);
+            }
+            e.for_each_child(|c| stack.push(c));
+        }
+        names
+    }
+
+    /// A copy with every variable renamed by `rename` (application atoms too).
+    pub fn rename_symbols(&self, rename: &dyn Fn(&str) -> String) -> Expr {
+        let boxed = |e: &Expr| Box::new(e.rename_symbols(rename));
+        let symbol = |s: &Symbol| Symbol::new(rename(&s.name));
+        match self {
+            Expr::Sym(s) => Expr::Sym(symbol(s)),
+            Expr::Add(v) => Expr::Add(v.iter().map(|c| c.rename_symbols(rename)).collect()),
+            Expr::Mul(v) => Expr::Mul(v.iter().map(|c| c.rename_symbols(rename)).collect()),
+            Expr::Func(f, v) => Expr::Func(*f, v.iter().map(|c| c.rename_symbols(rename)).collect()),
+            Expr::Neg(a) => Expr::Neg(boxed(a)),
+            Expr::Factorial(a) => Expr::Factorial(boxed(a)),
+            Expr::Percent(a) => Expr::Percent(boxed(a)),
+            Expr::Degrees(a) => Expr::Degrees(boxed(a)),
+            Expr::Div(a, b) => Expr::Div(boxed(a), boxed(b)),
+            Expr::Pow(a, b) => Expr::Pow(boxed(a), boxed(b)),
+            Expr::Log { base, arg } => Expr::Log { base: base.as_deref().map(boxed), arg: boxed(arg) },
+            Expr::Apply { func, arg, atom } => Expr::Apply { func: symbol(func), arg: boxed(arg), atom: symbol(atom) },
+            Expr::SlashTail { num, den, tail } => Expr::SlashTail { num: boxed(num), den: boxed(den), tail: boxed(tail) },
+            Expr::PlusMinus { lhs, rhs, minus_first } => {
+                Expr::PlusMinus { lhs: lhs.as_deref().map(boxed), rhs: boxed(rhs), minus_first: *minus_first }
             }
             leaf => leaf.clone(),
         }

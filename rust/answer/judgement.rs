@@ -73,6 +73,9 @@ pub enum Reason {
     ChoiceVersusValue,
     /// A numeral in a base against the same digits in base ten (`52_8` vs `52`).
     BaseVersusDecimal,
+    /// Two equations differ by a non-constant factor (`m v' + b v = f` and `v' + (b/m) v = f/m`):
+    /// equivalent where the factor does not vanish, which depends on what is unknown.
+    NonConstantFactor,
 }
 
 impl Reason {
@@ -107,6 +110,7 @@ impl Reason {
             Reason::AmbiguousNotation => "ambiguous_notation",
             Reason::ChoiceVersusValue => "choice_versus_value",
             Reason::BaseVersusDecimal => "base_versus_decimal",
+            Reason::NonConstantFactor => "non_constant_factor",
         }
     }
 }

@@ -401,7 +401,7 @@ impl<'a> Lexer<'a> {
         let rest = &self.s[self.i..];
         let trimmed = rest.trim_start();
         let skipped = rest.len() - trimmed.len();
-        if trimmed.starts_with('{') {
+        if let Some(inner) = trimmed.strip_prefix('{') {
             match matching_brace(trimmed.as_bytes(), 0) {
                 Some(close) => {
                     self.i += skipped + close + 1;
@@ -409,7 +409,7 @@ impl<'a> Lexer<'a> {
                 }
                 None => {
                     self.i = self.s.len();
-                    Some(trimmed[1..].to_string())
+                    Some(inner.to_string())
                 }
             }
         } else {
@@ -559,10 +559,13 @@ fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// Trims, drops `$` and collapses whitespace runs to one space.
+/// Trims, drops `$`, braces and backslashes (text has no structure worth keeping, and an
+/// unclosed `\text{a{` must render to something that reads back the same) and collapses
+/// whitespace runs to one space.
 pub fn collapse_text(content: &str) -> String {
     let mut out = String::with_capacity(content.len());
-    for word in content.split(|c: char| c.is_whitespace() || c == '$' || c == '~') {
+    let cleaned: String = content.chars().filter(|c| !matches!(c, '{' | '}' | '\\')).collect();
+    for word in cleaned.split(|c: char| c.is_whitespace() || c == '$' || c == '~') {
         if word.is_empty() {
             continue;
         }
@@ -921,7 +924,7 @@ impl ArgumentFramer {
                 // `x^_` or `x^^`: the argument is missing.
                 self.abort_frame(tok)
             }
-            Tok::Sym(c) if matches!(c, '}' | ')' | ']' | ',' | ';' | '=' | '<' | '>' | '&' | '|') => self.abort_frame(tok),
+            Tok::Sym('}' | ')' | ']' | ',' | ';' | '=' | '<' | '>' | '&' | '|') => self.abort_frame(tok),
             Tok::SetClose | Tok::RowSep => self.abort_frame(tok),
             other => {
                 self.wrap_single(other);
@@ -1051,7 +1054,12 @@ impl Frame {
 /// Renders tokens back to a string that lexes to the same tokens; spaces only where two
 /// tokens would otherwise merge.
 pub fn render(tokens: &[Tok]) -> String {
-    let mut out = String::new();
+    render_with(tokens, false)
+}
+
+/// [`render`], with text content lowercased when `lowercase_text` is set.
+pub fn render_with(tokens: &[Tok], lowercase_text: bool) -> String {
+    let mut out = String::with_capacity(tokens.len() * 2);
     let mut prev: Option<&Tok> = None;
     for tok in tokens {
         if let Some(p) = prev {
@@ -1059,7 +1067,14 @@ pub fn render(tokens: &[Tok]) -> String {
                 out.push(' ');
             }
         }
-        render_token(tok, &mut out);
+        match tok {
+            Tok::Text(t) if lowercase_text => {
+                out.push_str("\\text{");
+                out.push_str(&t.to_lowercase());
+                out.push('}');
+            }
+            _ => render_token(tok, &mut out),
+        }
         prev = Some(tok);
     }
     out
@@ -1115,6 +1130,7 @@ mod tests {
     fn notation_noise_disappears() {
         assert_eq!(show("\\left( 3, \\dfrac{\\pi}{2} \\right)"), "(3, \\frac{\\pi}{2})");
         assert_eq!(show("$\\displaystyle \\boxed{\\tfrac{1}{2}}$"), "{\\frac{1}{2}}");
+        assert_eq!(show("\\text{a{b\\"), "\\text{ab}");
         assert_eq!(show("\\mathrm{e}^{x}"), "{e}^{x}");
         assert_eq!(show("12\\,\\text{ cm}"), "12\\text{cm}");
     }

@@ -10,24 +10,33 @@
 //! Parse the reference once ([`Answer::parse`]) and [`compare`] it with every candidate: a
 //! comparison of two numbers is a rational or float comparison, no parsing.
 //!
-//! Conventions (the full list is in `equivalence`, `parse`, `scalar` and `policy`):
-//! - `e` is Euler's number and `i` the imaginary unit; every other letter is a variable;
-//!   variables take positive values at the evaluation points;
-//! - `\log` without a base may be natural or decimal: equal only if equal both ways;
-//! - `f(x)` may be an application or a product: equal only if equal both ways;
-//! - `a/b c` may be `(a/b)c` or `a/(bc)`: equal only if equal both ways;
-//! - `7\frac{3}{4}` is a mixed number; `\sqrt12` is `\sqrt{12}`; `2^10` is `2^{10}`;
-//! - `4.5e33` and `1e-5` are scientific notation (`2e-1` is 0.2, not 2e - 1);
-//! - a bare list `2, 3` is an unordered multiset, as are sets; tuples and intervals are ordered;
-//! - a decimal of at least `decimal_min_sig_digits` significant digits equals what rounds to it.
+//! Conventions (each rule is stated where it is implemented: `equivalence`, `parse`, `scalar`,
+//! `relation`, `sets`, `policy`):
+//! - `e` is Euler's number and `i` the imaginary unit; every other letter is a variable, and
+//!   variables take positive values at the evaluation points (`\sqrt{x^2} = x`);
+//! - notation with two readings is equal only if equal under both: `\log` without a base
+//!   (natural or decimal), `f(x)` with a lone argument (application or product), `a/b c`;
+//! - `7\frac{3}{4}` is a mixed number; `\sqrt12` is `\sqrt{12}` and `2^10` is `2^{10}` (what the
+//!   writer meant, not what TeX renders); `4.5e33`, `1e-5` and `2e-1` are scientific notation;
+//! - `x = 3` equals `3`; assignments to the same name compare by value, to different names not
+//!   (`x = 1, y = 2` is not `x = 2, y = 1`); other equations are equal up to a constant factor,
+//!   not equal given a witness point, Unknown otherwise (`m v' = f` vs `v' = f/m`);
+//! - a bare list `2, 3` is an unordered multiset, as is a set; tuples and intervals are ordered
+//!   and keep their brackets; a list against a tuple of the same elements is Unknown;
+//! - a decimal of at least `decimal_min_sig_digits` significant digits equals what rounds to it;
+//! - numeric Equal means equal within certified f64 error of at most `rel_tol` relative; for
+//!   algebraic constants (rationals, `+ - × ÷`, powers, roots) it is confirmed with ~320-bit
+//!   rational intervals (`\sqrt{10^{20}+1}` and `10^{10}`, 5e-21 apart, are not equal); with π, e,
+//!   logarithms or trigonometry a difference below f64 precision cannot be seen.
 //!
-//! Unknown is returned only where a decision would need more than this module knows (a CAS:
-//! see [`Reason::cas_may_help`]) or where the notation is genuinely ambiguous; never a NotEqual
-//! without evidence, never an Equal without a match.
+//! Unknown is returned where a decision needs a CAS ([`Reason::cas_may_help`]) or where the
+//! notation or the question is genuinely ambiguous; never a NotEqual without evidence, never an
+//! Equal without a match.
 
 mod equivalence;
 mod exact;
 mod expr;
+mod interval;
 mod judgement;
 mod lexer;
 mod node;
@@ -46,5 +55,7 @@ pub use judgement::{Judgement, Method, Reason, Verdict};
 pub use normalize::normalize;
 pub use policy::{PercentPolicy, Policy, UnitsPolicy};
 
+#[cfg(test)]
+mod bench;
 #[cfg(test)]
 mod tests;

@@ -38,27 +38,58 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok> {
         }
         out.push(tok);
     }
-    // A sentence period cannot precede a closing bracket (`\boxed{5.}`).
+    // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
+    // next kept token closes (scanning backwards reaches the fixed point in one pass).
     let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
-    let mut kept = Vec::with_capacity(out.len());
-    for (i, tok) in out.iter().enumerate() {
-        if *tok == Tok::Sym('.') && closes(out.get(i + 1)) {
+    let mut kept: Vec<Tok> = Vec::with_capacity(out.len());
+    for tok in out.into_iter().rev() {
+        if tok == Tok::Sym('.') && closes(kept.last()) {
             continue;
         }
-        kept.push(tok.clone());
+        kept.push(tok);
     }
-    trim_punctuation(&mut kept);
-    kept
+    kept.reverse();
+    strip_ends(kept)
 }
 
-/// Drops separators and sentence punctuation at both ends (`2, 3.` and `, 5`).
-fn trim_punctuation(tokens: &mut Vec<Tok>) {
-    let trailing = |t: &Tok| matches!(t, Tok::Sym(',' | ';' | '.' | ':'));
-    while tokens.last().is_some_and(trailing) {
-        tokens.pop();
+/// Drops what encloses or pads the whole answer, repeatedly: separators and sentence
+/// punctuation at either end (`2, 3.`, `, 5`) and groups around everything (`{x}` is what
+/// `\boxed{x}` leaves). Works on a window over the tokens, so it stays linear however deep.
+fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
+    // Partner of every `{` that closes.
+    let mut partner = vec![usize::MAX; tokens.len()];
+    let mut open = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            Tok::Sym('{') => open.push(i),
+            Tok::Sym('}') => {
+                if let Some(o) = open.pop() {
+                    partner[o] = i;
+                }
+            }
+            _ => {}
+        }
     }
-    let leading = tokens.iter().take_while(|t| matches!(t, Tok::Sym(',' | ';' | ':'))).count();
-    tokens.drain(..leading);
+    let (mut lo, mut hi) = (0, tokens.len());
+    loop {
+        let start = (lo, hi);
+        while hi > lo && matches!(tokens[hi - 1], Tok::Sym(',' | ';' | '.' | ':')) {
+            hi -= 1;
+        }
+        while lo < hi && matches!(tokens[lo], Tok::Sym(',' | ';' | ':')) {
+            lo += 1;
+        }
+        while hi - lo >= 2 && partner[lo] == hi - 1 {
+            lo += 1;
+            hi -= 1;
+        }
+        if (lo, hi) == start {
+            break;
+        }
+    }
+    tokens.truncate(hi);
+    tokens.drain(..lo);
+    tokens
 }
 
 /// The canonical string of an answer (see module doc). Linear in the input.
@@ -68,14 +99,7 @@ pub fn normalize(text: &str) -> String {
 
 /// Renders canonical tokens; text content is lowercased (text answers compare case-insensitively).
 pub fn render_canonical(tokens: &[Tok]) -> String {
-    let lowered: Vec<Tok> = tokens
-        .iter()
-        .map(|t| match t {
-            Tok::Text(s) => Tok::Text(s.to_lowercase()),
-            other => other.clone(),
-        })
-        .collect();
-    super::lexer::render(&lowered)
+    super::lexer::render_with(tokens, true)
 }
 
 /// Plain lowercase text of the tokens, without TeX wrappers: what a text answer is compared by
@@ -110,7 +134,12 @@ mod tests {
         assert_eq!(normalize("x=3 \\text{ or } x=-2"), "x=3, x=-2");
         assert_eq!(normalize("2 and 3"), "2, 3");
         assert_eq!(normalize("1, and 2."), "1, 2");
-        assert_eq!(normalize("\\boxed{5.}"), "{5}");
+        assert_eq!(normalize("\\boxed{5.}"), "5");
+        assert_eq!(normalize("{a}{b}"), "{a}{b}");
+        assert_eq!(normalize("{,}"), "");
+        assert_eq!(normalize("{5}."), "5");
+        assert_eq!(normalize("]..]5.0"), normalize(&normalize("]..]5.0")));
+        assert_eq!(normalize("{, {, 5}}"), "5");
         assert_eq!(normalize("x = 1 \\lor x = 2"), "x=1, x=2");
     }
 
@@ -139,7 +168,7 @@ mod tests {
         same("1,000", "1000");
         same("1\\,000", "1{,}000");
         same(".5", "0.5");
-        same("\\boxed{7}", "{7}");
+        same("\\boxed{7}", "7");
         same("90^\\circ", "90^{\\circ}");
         same("90°", "90^\\circ");
         same("\\mathbf{x}", "{x}");

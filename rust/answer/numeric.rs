@@ -528,7 +528,7 @@ pub fn compare_balls(a: &Ball, b: &Ball, rel_tol: f64) -> BallOrder {
 /// A real interval `[lo, hi]` bounding the real part, when the value is certainly real or its
 /// imaginary part is within its radius.
 pub fn real_bounds(b: &Ball) -> Option<(f64, f64)> {
-    (b.real || b.im.abs() <= b.rad).then(|| (b.re - b.rad, b.re + b.rad))
+    (b.real || b.im.abs() <= b.rad).then_some((b.re - b.rad, b.re + b.rad))
 }
 
 /// The sign of a real ball when certain.

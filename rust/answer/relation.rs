@@ -4,13 +4,19 @@
 //! k != 0 (k > 0 for inequalities, after turning `>` into `<`): `y = 2x + 3` is `2x - y + 3 = 0`,
 //! `x < 3` is `2x < 6` but not `x > 3`. The ratio is checked at the evaluation points of
 //! [`super::scalar`]: constant and non-zero at every point means equal.
+//!
+//! A ratio that varies proves nothing by itself: `m v' + b v = f` and `v' + (b/m) v = f/m` differ
+//! by the factor m and are the same equation wherever m != 0. Not equal needs a witness: a point
+//! where one relation holds and the other clearly does not, found by fixing all variables but one
+//! at an evaluation point and bisecting a sign change of one side (`x + y = 3` has x = 3 - y,
+//! where `x + y = 4` fails). Without a witness the verdict is Unknown.
 
+use super::expr::{Readings, Symbol, ALL_READINGS};
 use super::judgement::{Judgement, Method, Reason};
 use super::node::{RelOp, Relation};
-use super::numeric::{certain_sign, compare_balls, Ball, BallOrder};
+use super::numeric::{self, certain_sign, compare_balls, Ball, BallOrder, PointValues};
 use super::policy::Policy;
-use super::scalar::{PointValue, Values, INTEGER_POINTS, REAL_POINTS};
-use super::expr::ALL_READINGS;
+use super::scalar::{real_point_value, Scalar, Values, REAL_POINTS};
 
 /// `<` and `<=` after moving everything left; `>`/`>=` flip the sign of the difference.
 fn normal_form(op: RelOp) -> (RelOp, bool) {
@@ -37,7 +43,7 @@ pub fn compare(a: &Relation, b: &Relation, policy: &Policy) -> Option<Judgement>
     let positive_factor = op_a.is_inequality();
     let union = da.info.readings | db.info.readings;
     Some(Judgement::every_reading((0..=ALL_READINGS).filter(|r| r & !union == 0).map(|r| {
-        proportional(da.values(r), db.values(r), flip_a != flip_b, positive_factor, policy)
+        proportional(da, db, r, flip_a != flip_b, positive_factor, policy)
     })))
 }
 
@@ -46,7 +52,8 @@ fn at(values: &Values, k: usize) -> Option<Ball> {
 }
 
 /// Is `a = k·b` (k constant, non-zero; positive when `positive` — after negating b if `negate`)?
-fn proportional(a: &Values, b: &Values, negate: bool, positive: bool, policy: &Policy) -> Judgement {
+fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, positive: bool, policy: &Policy) -> Judgement {
+    let (a, b) = (da.values(readings), db.values(readings));
     if a.real_points.is_empty() && b.real_points.is_empty() {
         // Relations between constants (`2 = 2`) are statements, not answers worth deciding.
         return Judgement::unknown(Reason::EvaluationFailed);
@@ -72,7 +79,11 @@ fn proportional(a: &Values, b: &Values, negate: bool, positive: bool, policy: &P
         }
     }
     if differs {
-        return integer_points_differ(a, b, policy);
+        return if separating_point(da, db, readings) || separating_point(db, da, readings) {
+            Judgement::not_equal(Method::Numeric, Reason::RelationFactor)
+        } else {
+            Judgement::unknown(Reason::NonConstantFactor)
+        };
     }
     let Some(ratio) = ratio.filter(|_| !undecided && defined >= 3) else { return Judgement::unknown(Reason::TooClose) };
     if positive {
@@ -85,30 +96,92 @@ fn proportional(a: &Values, b: &Values, negate: bool, positive: bool, policy: &P
     Judgement::equal(Method::Numeric, Reason::RelationFactor)
 }
 
-/// The ratio varied at real points; it is a proof of difference if it also varies at integer
-/// points (else the relations may agree on the integers only).
-fn integer_points_differ(a: &Values, b: &Values, policy: &Policy) -> Judgement {
-    let value = |v: &Values, k: usize| -> Option<Ball> {
-        if v.integer_points.is_empty() {
-            return v.ball;
-        }
-        match &v.integer_points[k] {
-            PointValue::Exact(r) => Ball::from_rational(r),
-            PointValue::Approx(b) => Some(*b),
-            PointValue::Undefined => None,
-        }
-    };
-    let mut first: Option<Ball> = None;
-    for k in 0..INTEGER_POINTS {
-        let (Some(x), Some(y)) = (value(a, k), value(b, k)) else { continue };
-        let Some(q) = x.div(y) else { continue };
-        match first {
-            None => first = Some(q),
-            Some(r) if compare_balls(&r, &q, policy.rel_tol) == BallOrder::Apart => {
-                return Judgement::not_equal(Method::Numeric, Reason::RelationFactor);
+/// Values of the variables at real point `k`, except `free`, which takes `value`.
+struct Line<'a> {
+    point: usize,
+    free: &'a str,
+    value: f64,
+}
+
+impl PointValues for Line<'_> {
+    fn ball(&self, symbol: &Symbol) -> Option<Ball> {
+        Some(Ball::exact_real(if symbol.name == self.free { self.value } else { real_point_value(symbol, self.point) }))
+    }
+}
+
+/// Grid of positive values scanned for a sign change: 0.01 to about 9,000, geometric.
+const SCAN_STEPS: usize = 60;
+const BISECTIONS: usize = 80;
+/// Evaluations one search may spend (a few milliseconds for typical answers).
+const MAX_EVALUATIONS: usize = 3_000;
+
+/// A witness that the relations differ: a root of `p` (a sign change where |p| becomes tiny,
+/// not a pole) at which `q` keeps one sign, bounded away from zero.
+fn separating_point(p: &Scalar, q: &Scalar, readings: Readings) -> bool {
+    let names = p.expr.symbol_names();
+    // Bounded work: expressions can be thousands of tokens long.
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    for free in names.iter().take(4) {
+        // Small values first: other variables at unit scale or below leave room for roots.
+        for point in [2, 0, 4, 1] {
+            let at = |x: f64, s: &Scalar| -> Option<(f64, f64)> {
+                budget.set(budget.get().checked_sub(1)?);
+                let b = numeric::evaluate(&s.expr, readings, &Line { point, free, value: x })?;
+                numeric::real_bounds(&b).filter(|_| b.real || b.im.abs() <= b.rad)
+            };
+            let grid: Vec<f64> = (0..SCAN_STEPS).map(|j| 0.01 * 1.2f64.powi(j as i32)).collect();
+            for pair in grid.windows(2) {
+                if budget.get() == 0 {
+                    return false;
+                }
+                let (Some(s0), Some(s1)) = (sign(at(pair[0], p)), sign(at(pair[1], p))) else { continue };
+                if s0 == s1 {
+                    continue;
+                }
+                let (mut lo, mut hi) = (pair[0], pair[1]);
+                for _ in 0..BISECTIONS {
+                    let mid = 0.5 * (lo + hi);
+                    match sign(at(mid, p)) {
+                        Some(s) if s == s0 => lo = mid,
+                        Some(_) => hi = mid,
+                        None => break,
+                    }
+                }
+                // Magnitudes at the root against magnitudes a little away from it: a root of p
+                // is tiny there (a pole is huge); q must stay comparable (a root of q shared
+                // with p, even a double one, would be tiny too).
+                let magnitude = |x: f64, s: &Scalar| at(x, s).map(|(l, h)| l.abs().max(h.abs()));
+                let nearby = |s: &Scalar| {
+                    let (a, b) = (magnitude(lo * (1.0 - 1e-3), s), magnitude(hi * (1.0 + 1e-3), s));
+                    a.zip(b).map(|(a, b)| a.max(b)).filter(|&m| m > 0.0)
+                };
+                let (Some(p_scale), Some(q_scale)) = (nearby(p), nearby(q)) else { continue };
+                let tiny = |x: f64| magnitude(x, p).is_some_and(|m| m <= 1e-6 * p_scale);
+                let clear = |x: f64| {
+                    let b = at(x, q);
+                    sign(b).filter(|_| b.is_some_and(|(l, h)| l.abs().min(h.abs()) >= 1e-3 * q_scale))
+                };
+                if tiny(lo) && tiny(hi) {
+                    if let (Some(a), Some(b)) = (clear(lo), clear(hi)) {
+                        if a == b {
+                            return true;
+                        }
+                    }
+                }
             }
-            Some(_) => {}
         }
     }
-    Judgement::unknown(Reason::IntegerOnlyIdentity)
+    false
+}
+
+/// The certain sign of a real interval.
+fn sign(bounds: Option<(f64, f64)>) -> Option<bool> {
+    let (lo, hi) = bounds?;
+    if lo > 0.0 {
+        Some(true)
+    } else if hi < 0.0 {
+        Some(false)
+    } else {
+        None
+    }
 }

@@ -21,7 +21,8 @@ use num_traits::{Signed, Zero};
 
 use super::exact::{self, Exact, ExactError, NoSymbols, SymbolValues};
 use super::expr::{Decimal, Expr, ExprInfo, Readings, Symbol, ALL_READINGS};
-use super::judgement::{Judgement, Method, Reason};
+use super::interval::{self, Refined};
+use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::numeric::{self, compare_balls, Ball, BallOrder, PointValues};
 use super::policy::{PercentPolicy, Policy, UnitsPolicy};
 
@@ -265,7 +266,31 @@ pub fn compare(a: &Scalar, b: &Scalar, policy: &Policy) -> Judgement {
         (PercentPolicy::Either, true, false) => &[(false, false), (true, false)],
         (PercentPolicy::Either, false, true) => &[(false, false), (false, true)],
     };
-    Judgement::any(options.iter().map(|&(scale_a, scale_b)| compare_readings(a, scale_a, b, scale_b, policy)))
+    let judgement = Judgement::any(options.iter().map(|&(scale_a, scale_b)| compare_readings(a, scale_a, b, scale_b, policy)));
+    if judgement.verdict == Verdict::NotEqual && judgement.reason == Reason::RandomPoints && differ_only_in_case(a, b) {
+        // `ce^{-2t}` against `Ce^{-2t}`: the same arbitrary constant, or two symbols? Undecided
+        // if folding case makes them equal.
+        let fold = |s: &Scalar| Scalar::new(s.expr.rename_symbols(&|n: &str| n.to_lowercase()), s.percent, s.unit.clone());
+        if compare_readings(&fold(a), false, &fold(b), false, policy).verdict == Verdict::Equal {
+            return Judgement::unknown(Reason::AmbiguousNotation);
+        }
+    }
+    judgement
+}
+
+/// The variables differ, but only in letter case (`c` and `C`).
+fn differ_only_in_case(a: &Scalar, b: &Scalar) -> bool {
+    let (x, y) = (a.expr.symbol_names(), b.expr.symbol_names());
+    let folded = |names: &[&str]| {
+        let mut v: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let (mut sx, mut sy) = (x.clone(), y.clone());
+    sx.sort_unstable();
+    sy.sort_unstable();
+    sx != sy && folded(&x) == folded(&y)
 }
 
 fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy: &Policy) -> Judgement {
@@ -290,7 +315,17 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
         // A percentage read as a fraction is no longer the decimal literal that was written.
         let da = if scale_a { None } else { a.decimal.as_ref() };
         let db = if scale_b { None } else { b.decimal.as_ref() };
-        compare_values(va, da, vb, db, policy)
+        let judgement = compare_values(va, da, vb, db, policy);
+        let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
+        if f64_verdict && !scale_a && !scale_b && a.is_constant() && b.is_constant() {
+            // Algebraic constants get a second look far beyond f64 (see `interval`).
+            match interval::refine(&a.expr, &b.expr, r) {
+                Refined::Different => return Judgement::not_equal(Method::Numeric, Reason::NumericValue),
+                Refined::Equal => return Judgement::equal(Method::Numeric, Reason::NumericValue),
+                Refined::Undecided => {}
+            }
+        }
+        judgement
     }))
 }
 
@@ -465,7 +500,6 @@ pub fn order(a: &Scalar, b: &Scalar, policy: &Policy) -> Option<std::cmp::Orderi
 mod tests {
     use super::*;
     use crate::answer::expr::{Constant, Func};
-    use crate::answer::judgement::Verdict;
 
     fn r(n: i64, d: i64) -> Expr {
         Expr::rational(BigRational::new(BigInt::from(n), BigInt::from(d)))

@@ -152,8 +152,8 @@ fn expr_into(e: &Expr, out: &mut String) -> Option<()> {
             let _ = write!(out, "S_('{}')", safe_name(&s.name));
         }
         Expr::Const(Constant::Pi) => out.push_str("pi"),
-        Expr::Const(Constant::E) => out.push_str("E"),
-        Expr::Const(Constant::I) => out.push_str("I"),
+        Expr::Const(Constant::E) => out.push('E'),
+        Expr::Const(Constant::I) => out.push('I'),
         Expr::Infinity => out.push_str("oo"),
         Expr::Add(terms) | Expr::Mul(terms) => {
             let op = if matches!(e, Expr::Add(_)) { " + " } else { "*" };

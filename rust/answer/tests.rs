@@ -117,6 +117,9 @@ fn closed_forms_with_relative_criterion() {
     not_equal("3.14", "\\pi");
     not_equal("\\sqrt{2}", "1.414");
     not_equal("2\\pi", "\\pi");
+    // Closer than f64 can see: decided by rational intervals at ~320 bits.
+    not_equal("\\sqrt{10^{20}+1}", "10^{10}");
+    equal("\\sqrt{2}+\\sqrt{3}", "\\sqrt{5+2\\sqrt{6}}");
     // f64 cannot tell sin(pi) from 0: a CAS must, but never NotEqual.
     let reason = unknown("\\sin(\\pi)", "0");
     assert!(reason.cas_may_help());
@@ -157,7 +160,10 @@ fn structures() {
     equal("\\{3\\}", "3");
     equal("x \\in [-2,7]", "[-2,7]");
     equal("(x, y) = (1, 2)", "(1, 2)");
-    not_equal("(1, 2)", "\\{1, 2\\}");
+    assert_eq!(unknown("(1, 2)", "\\{1, 2\\}"), Reason::AmbiguousNotation);
+    assert_eq!(unknown("\\frac13, -2, 5", "\\left( \\frac{1}{3}, -2, 5 \\right)"), Reason::AmbiguousNotation);
+    not_equal("(1, 2)", "\\{1, 3\\}");
+    equal("f(n)=n, g(n)=1", "(f(n) = n, g(n) = 1)");
     equal("\\emptyset", "\\{\\}");
     equal("\\text{no solution}", "\\emptyset");
 }
@@ -182,8 +188,20 @@ fn relations() {
     equal("x \\ne 1", "(-\\infty, 1) \\cup (1, \\infty)");
     equal("k \\geqslant 2", "[2, \\infty)");
     equal("f(x) = 2x", "2x");
+    equal("x = \\frac{e^{t}}{3}", "x(t) = \\frac{1}{3} e^t");
     equal("f(x)=x^2", "f(x) = x \\cdot x");
+    equal("\\frac{d v}{d t} = -kv", "\\frac{dv}{dt} + kv = 0");
     not_equal("x + y = 3", "x + y = 4");
+    not_equal("x^2 + y^2 = 1", "x^2 + y^2 = 4");
+    // A non-constant factor proves nothing: m != 0 makes these the same equation.
+    assert_eq!(
+        unknown("m \\frac{d v}{d t}+b v=f", "\\frac{dv}{dt} + \\frac{b}{m} v = \\frac{f}{m}"),
+        Reason::NonConstantFactor
+    );
+    assert_eq!(unknown("x = 3", "x^2 = 9"), Reason::NonConstantFactor);
+    // A double root of one side at the other's root is no witness.
+    assert_ne!(verdict("x - 3 = 0", "(x-3)^2 = 0"), Verdict::NotEqual);
+    assert_ne!(verdict("x = 3", "\\frac{1}{x - 3} = 0"), Verdict::Equal);
 }
 
 #[test]
@@ -215,6 +233,9 @@ fn free_variables() {
     equal("\\cot x", "\\frac{\\cos x}{\\sin x}");
     equal("x_{1} + x_2", "x_2 + x_1");
     not_equal("x_1", "x_2");
+    // An arbitrary constant written c on one side and C on the other.
+    assert_eq!(unknown("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + C e^{-2t}"), Reason::AmbiguousNotation);
+    not_equal("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + 2C e^{-2t}");
     equal("\\sin^2 x + \\cos^2 x", "1");
     not_equal("x^2", "x^3");
     // Equal on the integers only: a CAS (or a human) must say.
@@ -304,6 +325,40 @@ fn method_says_how() {
     assert_eq!(j.verdict, Verdict::Equal);
 }
 
+#[test]
+fn deepest_accepted_inputs_fit_a_worker_thread_stack() {
+    // rayon workers get 2 MiB stacks: everything the limits let through must fit, even in a
+    // debug build. Each input is nested just below or far beyond the limits.
+    let inputs: Vec<String> = [20usize, 45, 49, 60, 5000]
+        .iter()
+        .flat_map(|&n| {
+            vec![
+                "\\sqrt{".repeat(n) + "2" + &"}".repeat(n),
+                "\\frac{1}{".repeat(n) + "x" + &"}".repeat(n),
+                "2^{".repeat(n) + "x" + &"}".repeat(n),
+                "-(".repeat(n) + "x" + &")".repeat(n),
+                "\\{".repeat(n) + "1" + &"\\}".repeat(n),
+                "\\sin(".repeat(n) + "x" + &")".repeat(n),
+                "|".repeat(n) + "x" + &"|".repeat(n),
+                "1/".repeat(n * 20) + "2",
+                "-".repeat(n * 20) + "2",
+            ]
+        })
+        .collect();
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            for s in &inputs {
+                let a = Answer::parse(s);
+                let _ = compare(&a, &a, &Policy::default());
+                let _ = compare(&a, &Answer::parse("x"), &Policy::default());
+                let _ = a.to_sympy();
+            }
+        })
+        .expect("thread starts");
+    assert!(handle.join().is_ok());
+}
+
 fn answer_strategy() -> impl Strategy<Value = String> {
     let atom = prop_oneof![
         (0i64..1000).prop_map(|n| n.to_string()),
@@ -335,7 +390,12 @@ fn answer_strategy() -> impl Strategy<Value = String> {
 
 proptest! {
     // No regression files: a failure prints its minimal input, which becomes a named test.
-    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, .. ProptestConfig::default() })]
+    // PROPTEST_CASES raises the count for fuzzing runs (benches/fuzz_answers.py says how).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(400),
+        failure_persistence: None,
+        .. ProptestConfig::default()
+    })]
 
     #[test]
     fn normalize_is_idempotent(s in "\\PC{0,40}") {

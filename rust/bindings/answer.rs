@@ -102,7 +102,7 @@ fn guarded<T: Send>(f: impl Fn() -> T + Sync + Send) -> Result<T, String> {
 }
 
 /// Borrows `pairs`, a list of `(str, str)`.
-fn borrow_pairs<'py>(pairs: &'py PyAny) -> PyResult<Vec<(&'py str, &'py str)>> {
+fn borrow_pairs(pairs: &PyAny) -> PyResult<Vec<(&str, &str)>> {
     let items: Vec<&PyAny> = if let Ok(list) = pairs.downcast::<PyList>() {
         list.iter().collect()
     } else if let Ok(tuple) = pairs.downcast::<PyTuple>() {

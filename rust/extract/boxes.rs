@@ -25,7 +25,7 @@ fn box_command_len(bytes: &[u8], i: usize) -> Option<usize> {
     BOX_COMMANDS.iter().find_map(|name| {
         let end = i + 1 + name.len();
         let matches = bytes.get(i + 1..end) == Some(*name)
-            && !bytes.get(end).map_or(false, |b| b.is_ascii_alphabetic());
+            && !bytes.get(end).is_some_and(|b| b.is_ascii_alphabetic());
         matches.then_some(1 + name.len())
     })
 }

@@ -18,10 +18,19 @@
 //! - every side of a relation that is a value and not just a name (`x`, `a_1`, `f(2)`, `AB`);
 //! - a whole two-sided `=`/`<`/`>` statement (`x = 3`, `y = 2x + 1`) or a double inequality
 //!   (`-2 < x < 3`); chains such as `a = 2 + 3 = 5` give their sides only;
-//! - a comma list of values, or of `name = value` equations, as a whole (`1, 2, 3`).
+//! - a comma list of values, or of `name = value` equations, as a whole (`1, 2, 3`), besides
+//!   its items;
+//! - after `≡`, a side's residue without its `mod` (`3` of `24 \equiv 3 \pmod 7`), and a
+//!   value's number without units written in `\text{}` (`99.8` of `99.8 \, \text{rad/s}`).
+//!
+//! A side or item that continues past the run -- cut off at a stray bracket (`3*(1+2`) or at
+//! an operator (`5 + 4 + something`, a line that starts with `+ 3n`) -- is a piece of a larger
+//! expression and no candidate. A number that only labels ("Case 1", "Step 2", a `1.` list
+//! marker), an ordinal (`5th`) or an adjective (`60-degree`) states no value either.
 //!
 //! Besides runs: number words ("twelve" -> `12`), multiple-choice letters, and a capitalised
-//! word stated as "the answer is Evelyn" (-> `\text{Evelyn}`).
+//! word stated as "the answer is Evelyn" (-> `\text{Evelyn}`). Each rule's limits are
+//! documented where it is implemented: [`Scanner::number_words`], [`Scanner::stated_words`].
 
 use std::ops::Range;
 
@@ -486,7 +495,7 @@ impl<'t> Scanner<'t> {
     /// `-`, `*` or `•` then a space at the start of a line: a list bullet, not a sign.
     fn is_bullet(&self, i: usize, segment: &Range<usize>) -> bool {
         matches!(self.slice(i), "-" | "*" | "•")
-            && self.tokens.get(i + 1).map_or(false, |t| t.kind == TokenKind::Space)
+            && self.tokens.get(i + 1).is_some_and(|t| t.kind == TokenKind::Space)
             && (i == segment.start
                 || (self.kind(i - 1) == TokenKind::Space && (i - 1 == segment.start || self.slice(i - 1).contains('\n'))))
     }
@@ -500,7 +509,7 @@ impl<'t> Scanner<'t> {
         if let Some(p) = prev {
             if self.kind(p) == TokenKind::Number {
                 // `2x`, `3n`, `12cm`, `144s²`, but not the ordinal `5th` or the plural `6s`.
-                let math_follows = next.map_or(false, |n| {
+                let math_follows = next.is_some_and(|n| {
                     matches!(self.kind(n), TokenKind::Postfix | TokenKind::Operator | TokenKind::Relation | TokenKind::Open(_))
                 });
                 return !matches!(word, "st" | "nd" | "rd" | "th") && (word != "s" || math_follows);
@@ -513,7 +522,7 @@ impl<'t> Scanner<'t> {
             return true;
         }
         let spaced_operator = |j: Option<usize>| -> bool {
-            j.map_or(false, |j| match self.kind(j) {
+            j.is_some_and(|j| match self.kind(j) {
                 TokenKind::Relation => true,
                 TokenKind::Operator => !matches!(self.slice(j), "!" | "_" | "^"),
                 _ => false,
@@ -526,7 +535,7 @@ impl<'t> Scanner<'t> {
             // A longer word is math glued to an operator (`xy=1`, `ab+c`, `xy²`), or when it
             // is a product of variables next to one (`b^2 - 4ac`, `hk + 12h`).
             let glued_operator = |j: Option<usize>, after: bool| {
-                j.map_or(false, |j| match self.kind(j) {
+                j.is_some_and(|j| match self.kind(j) {
                     TokenKind::Operator => !self.is_hyphen(j, segment) && self.slice(j) != "!",
                     TokenKind::Relation => true,
                     TokenKind::Postfix => after,
@@ -538,7 +547,7 @@ impl<'t> Scanner<'t> {
             return glued_operator(prev, false) || glued_operator(next, true) || (is_variable_product(word) && spaced());
         }
         let glued_to_math = |j: Option<usize>, after: bool| -> bool {
-            j.map_or(false, |j| match self.kind(j) {
+            j.is_some_and(|j| match self.kind(j) {
                 TokenKind::Operator => !self.is_hyphen(j, segment),
                 TokenKind::Relation | TokenKind::Number | TokenKind::Constant | TokenKind::Command
                 | TokenKind::Open(_) | TokenKind::Close(_) => true,
@@ -552,7 +561,7 @@ impl<'t> Scanner<'t> {
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".
     fn is_times_sign(&self, i: usize, segment: &Range<usize>) -> bool {
         let spaced_number = |j: Option<usize>, gap: usize| {
-            j.map_or(false, |j| self.kind(j) == TokenKind::Number && j.abs_diff(i) == 2 && self.kind(gap) == TokenKind::Space)
+            j.is_some_and(|j| self.kind(j) == TokenKind::Number && j.abs_diff(i) == 2 && self.kind(gap) == TokenKind::Space)
         };
         i > segment.start
             && i + 1 < segment.end
@@ -579,7 +588,7 @@ impl<'t> Scanner<'t> {
         match self.kind(i + 1) {
             TokenKind::Open(_) | TokenKind::Postfix => true,
             TokenKind::Operator => matches!(self.slice(i + 1), "_" | "^"),
-            TokenKind::Space => self.next_non_space(i, segment.end).map_or(false, |j| match self.kind(j) {
+            TokenKind::Space => self.next_non_space(i, segment.end).is_some_and(|j| match self.kind(j) {
                 TokenKind::Number | TokenKind::Constant | TokenKind::Command => true,
                 TokenKind::Word => is_identifier(self.slice(j)) && !is_english_letter(self.slice(j)),
                 _ => false,
@@ -626,8 +635,8 @@ impl<'t> Scanner<'t> {
             // "12 m/s", "5 V", "5 x" hold a unit or stand apart.
             (Number | Postfix | Constant | Prime, Word) => {
                 let word = self.slice(right);
-                let spaced_operator_after = self.tokens.get(right + 1).map_or(false, |t| t.kind == Space)
-                    && self.tokens.get(right + 2).map_or(false, |t| matches!(t.kind, Operator | Relation))
+                let spaced_operator_after = self.tokens.get(right + 1).is_some_and(|t| t.kind == Space)
+                    && self.tokens.get(right + 2).is_some_and(|t| matches!(t.kind, Operator | Relation))
                     && self.is_binary_or_relation(right + 2);
                 word == "pi" || (is_identifier(word) && word.chars().count() == 1 && !is_english_letter(word) && spaced_operator_after)
             }
@@ -727,7 +736,7 @@ impl<'t> Scanner<'t> {
         let mut glued_at = Vec::with_capacity(unmatched.len());
         for &cut in &unmatched {
             let content_before = (piece_start..cut).any(|k| !self.trims_anywhere(k));
-            glued_at.push(content_before && last_content.map_or(false, |last| last > cut));
+            glued_at.push(content_before && last_content.is_some_and(|last| last > cut));
             piece_start = cut + 1;
         }
         let mut start = range.start;
@@ -805,7 +814,7 @@ impl<'t> Scanner<'t> {
     /// The end of a depth-0 item separator at `i`: `,`, `;`, `\\`, `=>`, `\quad`, `\implies`,
     /// `\text{ or }`, a table's ` | `.
     fn separator_end(&self, i: usize, limit: usize) -> Option<usize> {
-        let spaced = |k: usize| self.tokens.get(k).map_or(false, |t| t.kind == TokenKind::Space);
+        let spaced = |k: usize| self.tokens.get(k).is_some_and(|t| t.kind == TokenKind::Space);
         match self.kind(i) {
             TokenKind::Comma | TokenKind::Semicolon | TokenKind::LineBreak | TokenKind::Arrow => Some(i + 1),
             TokenKind::Word if self.word_is(i, &["and", "or"]) => Some(i + 1),
@@ -899,7 +908,7 @@ impl<'t> Scanner<'t> {
         let mut depth = 0u32;
         for k in range.clone() {
             match self.kind(k) {
-                TokenKind::Open(_) if depth == 0 && self.next_non_space(k, range.end).map_or(false, is_mod) => {
+                TokenKind::Open(_) if depth == 0 && self.next_non_space(k, range.end).is_some_and(is_mod) => {
                     return Some(self.trim(range.start..k));
                 }
                 TokenKind::Open(_) => depth += 1,
@@ -960,12 +969,12 @@ impl<'t> Scanner<'t> {
         let relation = item.first_relation.unwrap_or(Relation::Other);
         let two_sided = item.relations == 1 && relation.states_answer();
         let double_inequality = item.relations == 2 && item.one_direction;
-        let sides_present = |side: &Option<Range<usize>>| side.as_ref().map_or(false, |s| !s.is_empty());
+        let sides_present = |side: &Option<Range<usize>>| side.as_ref().is_some_and(|s| !s.is_empty());
         let complete = item.complete && sides_present(&item.first_side) && sides_present(&last_side);
         let named = complete
             && item.relations == 1
             && relation == Relation::Equal
-            && item.first_side.as_ref().map_or(false, |first| self.is_name(first));
+            && item.first_side.as_ref().is_some_and(|first| self.is_name(first));
         list.all_named_equations &= named;
         if let (true, Some(whole)) = (complete && (two_sided || double_inequality), whole) {
             self.push_range(&whole, CandidateKind::Equation);
@@ -999,7 +1008,7 @@ impl<'t> Scanner<'t> {
                     if open <= range.start || open >= t {
                         break;
                     }
-                    if self.command(open - 1) == Some(CommandClass::Text) {
+                    if matches!(self.slice(open - 1), "\\text" | "\\textrm" | "\\mathrm" | "\\mbox") {
                         k = open - 1;
                         units_start = Some(k);
                     } else if self.slice(open - 1) == "^" {
@@ -1011,8 +1020,14 @@ impl<'t> Scanner<'t> {
                 _ => break,
             }
         }
-        let head = self.trim(range.start..units_start?);
-        (!head.is_empty() && self.is_value(&head) && !self.is_name(&head)).then_some(head)
+        // Units follow a quantity: the head holds a number, a constant or a value command,
+        // and no operator dangles from it (`\mathbf{v} - \text{...}` is no quantity).
+        let head = self.trim_complete(range.start..units_start?)?;
+        let quantity = head.clone().any(|k| {
+            matches!(self.kind(k), TokenKind::Number | TokenKind::Constant)
+                || self.command(k) == Some(CommandClass::Value)
+        });
+        (quantity && !self.is_name(&head)).then_some(head)
     }
 
     /// `range` trimmed ([`Scanner::trim`]), or `None` when trimming cut off an arithmetic
@@ -1037,7 +1052,7 @@ impl<'t> Scanner<'t> {
     /// `-` between spaces before an English word: "x = 5 - wait" (but not "- sqrt(3)").
     fn is_prose_dash(&self, k: usize) -> bool {
         let english_word = |j: usize| {
-            self.tokens.get(j).map_or(false, |t| t.kind == TokenKind::Word) && {
+            self.tokens.get(j).is_some_and(|t| t.kind == TokenKind::Word) && {
                 let word = self.slice(j);
                 word.chars().count() >= 2
                     && !is_function_word(word)
@@ -1049,7 +1064,7 @@ impl<'t> Scanner<'t> {
         matches!(self.slice(k), "-" | "–")
             && k > 0
             && self.kind(k - 1) == TokenKind::Space
-            && self.tokens.get(k + 1).map_or(false, |t| t.kind == TokenKind::Space)
+            && self.tokens.get(k + 1).is_some_and(|t| t.kind == TokenKind::Space)
             && english_word(k + 2)
     }
 
@@ -1083,7 +1098,7 @@ impl<'t> Scanner<'t> {
     fn trims_at_start(&self, i: usize) -> bool {
         // A sign is glued to its operand ("-3"); "+ 3n" at the start continues a sum.
         let sign = matches!(self.slice(i), "-" | "+" | "−" | "±" | "∓")
-            && self.tokens.get(i + 1).map_or(false, |t| t.kind != TokenKind::Space);
+            && self.tokens.get(i + 1).is_some_and(|t| t.kind != TokenKind::Space);
         self.trims_anywhere(i)
             || matches!(self.kind(i), TokenKind::Close(_) | TokenKind::Postfix | TokenKind::Prime)
             || (self.kind(i) == TokenKind::Operator && !sign && !matches!(self.slice(i), "√" | "∛" | "∜" | "|"))
@@ -1313,7 +1328,7 @@ impl<'t> Scanner<'t> {
             }
             let lone_one = last == i && self.slice(i).eq_ignore_ascii_case("one");
             // "exactly two + 3*exactly three": the words name quantities in a formula.
-            let arithmetic = |j: Option<usize>| j.map_or(false, |j| self.is_binary_operator(j));
+            let arithmetic = |j: Option<usize>| j.is_some_and(|j| self.is_binary_operator(j));
             let in_formula = arithmetic(self.prev_non_space(i, segment.start)) || arithmetic(self.next_non_space(last, segment.end));
             if !in_formula && (!lone_one || self.one_is_stated(i, &segment)) {
                 let (start, end) = (self.tokens[i].start as usize, self.tokens[last].end as usize);
@@ -1350,13 +1365,13 @@ impl<'t> Scanner<'t> {
             }
             Some(p) if self.word_is(p, STATING) => true,
             Some(p) if self.word_is(p, &["to"]) => {
-                self.prev_non_space(p, segment.start).map_or(false, |q| self.word_is(q, &["equal"]))
+                self.prev_non_space(p, segment.start).is_some_and(|q| self.word_is(q, &["equal"]))
             }
             _ => false,
         };
         let pronoun = self
             .next_non_space(i, segment.end)
-            .map_or(false, |n| self.word_is(n, PRONOUN_NEXT));
+            .is_some_and(|n| self.word_is(n, PRONOUN_NEXT));
         stated && !pronoun
     }
 
@@ -1521,7 +1536,7 @@ fn is_proper_word(word: &str) -> bool {
         "Positive", "Infinity", "Undefined", "None",
     ];
     let mut chars = word.chars();
-    chars.next().map_or(false, |c| c.is_uppercase())
+    chars.next().is_some_and(|c| c.is_uppercase())
         && word.chars().count() >= 2
         && chars.all(|c| c.is_lowercase())
         && number_words::cardinal(word).is_none()
@@ -1698,6 +1713,7 @@ mod tests {
         assert_eq!(texts(r"\(d = 6\sqrt{2} \text{ cm}\)"), vec![r"d = 6\sqrt{2} \text{ cm}", r"6\sqrt{2} \text{ cm}", r"6\sqrt{2}"]);
         assert!(has(r"\(D = 1.29 \times 10^{-5} \, \text{cm}^2/\text{s}\)", r"1.29 \times 10^{-5}"));
         assert_eq!(texts(r"\(\text{Evelyn}\)"), vec![r"\text{Evelyn}"]);
+        assert_eq!(texts(r"\(\mathbf{w_1} - \mathbf{w_2}\) and \(x - \text{cm}\)"), vec![r"\mathbf{w_1} - \mathbf{w_2}", r"x - \text{cm}"]);
     }
 
     #[test]

@@ -177,7 +177,7 @@ fn phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<
     let bytes = text.as_bytes();
     let occurrences: Vec<usize> = memchr::memchr2_iter(b'a', b'A', &bytes[region.clone()])
         .map(|k| region.start + k)
-        .filter(|&p| bytes.get(p..p + 6).map_or(false, |w| w.eq_ignore_ascii_case(b"answer")))
+        .filter(|&p| bytes.get(p..p + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"answer")))
         .collect();
     for (k, &p) in occurrences.iter().enumerate().rev() {
         let limit = occurrences.get(k + 1).copied().unwrap_or(region.end);
@@ -222,7 +222,7 @@ fn classify_phrase(text: &str, p: usize, region_start: usize, limit: usize) -> O
     let bytes = text.as_bytes();
     let word_before = p > region_start && bytes[p - 1].is_ascii_alphanumeric();
     let after_word = p + 6;
-    if word_before || bytes.get(after_word).map_or(false, |b| b.is_ascii_alphanumeric()) {
+    if word_before || bytes.get(after_word).is_some_and(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
     // "Final" right before "answer", and whether the line holds nothing else before them.
@@ -232,12 +232,12 @@ fn classify_phrase(text: &str, p: usize, region_start: usize, limit: usize) -> O
         Some(k) => Some(look_back + k + 1),
         None => (look_back == region_start).then_some(region_start),
     };
-    let before_word = before.trim_end_matches(|c: char| c == ' ' || c == '*' || c == '_');
+    let before_word = before.trim_end_matches([' ', '*', '_']);
     let has_final = before_word.len() >= 5
         && before_word.is_char_boundary(before_word.len() - 5)
         && before_word[before_word.len() - 5..].eq_ignore_ascii_case("final");
     let label = if has_final { &before_word[..before_word.len() - 5] } else { before_word };
-    let at_line_start = line_start.map_or(false, |s| {
+    let at_line_start = line_start.is_some_and(|s| {
         label.len() + look_back >= s && text[s..look_back + label.len()].chars().all(|c| " \t*#->_".contains(c))
     });
 
@@ -323,10 +323,8 @@ fn statement_end(text: &str, from: usize, cap: usize) -> usize {
             b'\n' if depth == 0 => return i,
             // `5!` is a factorial, not the end of a sentence.
             b'!' if i > from && (bytes[i - 1].is_ascii_digit() || bytes[i - 1] == b')') => {}
-            b'.' | b'!' | b'?' if depth == 0 => {
-                if bytes.get(i + 1).map_or(true, |n| n.is_ascii_whitespace()) {
-                    return i;
-                }
+            b'.' | b'!' | b'?' if depth == 0 && bytes.get(i + 1).map_or(true, |n| n.is_ascii_whitespace()) => {
+                return i;
             }
             _ => {}
         }

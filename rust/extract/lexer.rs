@@ -160,7 +160,7 @@ impl<'t> Lexer<'t> {
                 (len, TokenKind::Space)
             }
             '0'..='9' => (self.number_len(s), TokenKind::Number),
-            '.' if byte_at(1).map_or(false, |b| b.is_ascii_digit()) => {
+            '.' if byte_at(1).is_some_and(|b| b.is_ascii_digit()) => {
                 (1 + digits_len(&bytes[1..]), TokenKind::Number)
             }
             '.' if s.starts_with("...") => (3, TokenKind::Ellipsis),
@@ -173,7 +173,7 @@ impl<'t> Lexer<'t> {
                 let stars = bytes.iter().take_while(|&&b| b == b'*').count();
                 let before = self.text[..pos].chars().next_back();
                 let after = s[stars..].chars().next();
-                let glued = |ch: Option<char>| ch.map_or(false, |ch| ch.is_ascii_alphanumeric());
+                let glued = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric());
                 // `2**3` is a power; anything else is markdown bold.
                 if stars == 2 && glued(before) && glued(after) {
                     (2, TokenKind::Operator)
@@ -232,7 +232,7 @@ impl<'t> Lexer<'t> {
                 len += 4;
             }
         }
-        if bytes.get(len) == Some(&b'.') && bytes.get(len + 1).map_or(false, |b| b.is_ascii_digit()) {
+        if bytes.get(len) == Some(&b'.') && bytes.get(len + 1).is_some_and(|b| b.is_ascii_digit()) {
             len += 1 + digits_len(&bytes[len + 1..]);
         }
         len

@@ -68,8 +68,8 @@ fn delimiters(text: &str) -> Vec<(usize, Delimiter)> {
             b'$' => {
                 let before = text[..i].chars().next_back();
                 let after = text[i + 1..].chars().next();
-                let can_open = after.map_or(false, |c| !c.is_whitespace());
-                let can_close = before.map_or(false, |c| !c.is_whitespace())
+                let can_open = after.is_some_and(|c| !c.is_whitespace());
+                let can_close = before.is_some_and(|c| !c.is_whitespace())
                     && after.map_or(true, |c| !c.is_ascii_digit());
                 found.push((i, Delimiter::Dollar { can_open, can_close }));
                 i += 1;
@@ -116,7 +116,7 @@ pub(crate) fn find_math_regions(text: &str) -> Vec<MathRegion> {
             }
         };
         let cursor = &mut cursors[list];
-        while closers[list].get(*cursor).map_or(false, |&j| j <= k) {
+        while closers[list].get(*cursor).is_some_and(|&j| j <= k) {
             *cursor += 1;
         }
         let dollar_between = |j: usize| dollars_before[j] - dollars_before[k] > 1;

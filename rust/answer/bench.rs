@@ -1,0 +1,126 @@
+//! Native micro-benchmark of parse and compare on the real gold answers. Ignored by default
+//! (timings are measured, never asserted); run it with
+//!
+//! ```text
+//! cargo test --release --lib answer::bench -- --ignored --nocapture
+//! ```
+//!
+//! It reads `../shared/data/benchmarks` and prints nanoseconds per call: parsing each gold, and
+//! comparing a parsed reference with parsed candidates (itself, a rewriting, a different gold).
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+use super::{compare, Answer, Policy, Verdict};
+
+fn golds() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/benchmarks");
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(&dir) else { return out };
+    let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let rows: Vec<serde_json::Value> = match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => serde_json::from_str(&text).unwrap_or_default(),
+            Some("jsonl") => text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect(),
+            _ => continue,
+        };
+        for row in rows {
+            let answers = match &row["answer"] {
+                serde_json::Value::Array(v) => v.clone(),
+                other => vec![other.clone()],
+            };
+            for a in answers {
+                let s = match a {
+                    serde_json::Value::String(s) => s,
+                    serde_json::Value::Number(n) => match n.as_f64() {
+                        Some(f) if f.fract() == 0.0 => format!("{}", f as i64),
+                        _ => n.to_string(),
+                    },
+                    _ => continue,
+                };
+                out.push((name.clone(), s));
+            }
+        }
+    }
+    out
+}
+
+/// Nanoseconds per call of `f`, the best of several rounds of `iterations` calls.
+fn ns_per_call(iterations: usize, mut f: impl FnMut()) -> f64 {
+    (0..5)
+        .map(|_| {
+            let started = Instant::now();
+            for _ in 0..iterations {
+                f();
+            }
+            started.elapsed().as_nanos() as f64 / iterations as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn summary(mut values: Vec<f64>) -> String {
+    if values.is_empty() {
+        return "-".into();
+    }
+    values.sort_by(f64::total_cmp);
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let q = |p: f64| values[((values.len() - 1) as f64 * p).round() as usize];
+    format!("n={:>5}  mean {:>8.0}  median {:>8.0}  p90 {:>8.0}  p99 {:>8.0}", values.len(), mean, q(0.5), q(0.9), q(0.99))
+}
+
+fn is_integer(s: &str) -> bool {
+    let t = s.trim().trim_matches('$').trim();
+    !t.is_empty() && t.trim_start_matches('-').chars().all(|c| c.is_ascii_digit())
+}
+
+#[test]
+#[ignore = "benchmark: run with --ignored --nocapture"]
+fn micro_benchmark_on_gold_answers() {
+    let golds = golds();
+    if golds.is_empty() {
+        eprintln!("no benchmark data next to the repository: nothing to measure");
+        return;
+    }
+    let policy = Policy::default();
+    let parsed: Vec<Answer> = golds.iter().map(|(_, s)| Answer::parse(s)).collect();
+    let (mut parse_int, mut parse_other) = (Vec::new(), Vec::new());
+    for (_, s) in &golds {
+        let ns = ns_per_call(200, || {
+            black_box(Answer::parse(black_box(s)));
+        });
+        if is_integer(s) { parse_int.push(ns) } else { parse_other.push(ns) }
+    }
+    // Rewritings that defeat the canonical-text shortcut, so the value comparison runs.
+    let rewritten: Vec<Answer> = golds.iter().map(|(_, s)| Answer::parse(&format!("x = {}", s.trim().trim_matches('$')))).collect();
+    let (mut same_int, mut same_other, mut diff_int, mut diff_other) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut equal = 0;
+    for (i, (_, s)) in golds.iter().enumerate() {
+        let other = &parsed[(i + 1) % parsed.len()];
+        let ns_same = ns_per_call(2000, || {
+            black_box(compare(black_box(&parsed[i]), black_box(&rewritten[i]), &policy));
+        });
+        let ns_diff = ns_per_call(2000, || {
+            black_box(compare(black_box(&parsed[i]), black_box(other), &policy));
+        });
+        equal += usize::from(compare(&parsed[i], &rewritten[i], &policy).verdict == Verdict::Equal);
+        if is_integer(s) {
+            same_int.push(ns_same);
+            diff_int.push(ns_diff);
+        } else {
+            same_other.push(ns_same);
+            diff_other.push(ns_diff);
+        }
+    }
+    println!("native ns per call on {} gold answers (best of 5 rounds):", golds.len());
+    println!("  parse   integer golds       {}", summary(parse_int));
+    println!("  parse   other golds         {}", summary(parse_other));
+    println!("  compare integer vs `x = n`  {}", summary(same_int));
+    println!("  compare other vs `x = ...`  {}", summary(same_other));
+    println!("  compare integer vs next     {}", summary(diff_int));
+    println!("  compare other vs next       {}", summary(diff_other));
+    println!("  (`x = <gold>` is an equal rewriting for {equal} of {} golds; lists, relations and text are the rest)", golds.len());
+}

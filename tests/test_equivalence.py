@@ -1,0 +1,238 @@
+"""Answer equivalence from Python: the API contract, the policy, and properties (hypothesis)."""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import apr_fast
+from apr_fast.equivalence import Judgement, Method, Policy, Verdict, equivalent, equivalent_batch, normalize
+
+
+def native(a: str, b: str, policy: Policy | None = None) -> Judgement:
+    return equivalent(a, b, policy=policy, cas=False)
+
+
+# --- API contract ---------------------------------------------------------------------------
+
+
+def test_package_exports() -> None:
+    assert apr_fast.equivalent is equivalent
+    assert apr_fast.EquivalencePolicy is Policy
+    assert apr_fast.normalize_answer("\\dfrac12") == normalize("\\frac{1}{2}")
+
+
+def test_result_says_how_it_was_decided() -> None:
+    j = native("\\dfrac{1}{2}", "0.5")
+    assert (j.verdict, j.method, j.detail) == (Verdict.EQUAL, Method.NATIVE_EXACT, "exact_value")
+    assert j.is_equal
+    assert native("\\sqrt{2}/2", "1/\\sqrt{2}").method is Method.NATIVE_NUMERIC
+    assert native("(B)", "\\text{(B)}").method is Method.NATIVE_TEXT
+    j = native("\\sin(\\pi)", "0")
+    assert (j.verdict, j.method, j.detail) == (Verdict.UNKNOWN, Method.NATIVE_UNDECIDED, "too_close")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        j.verdict = Verdict.EQUAL  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: equivalent(1, "1"), "a"),  # type: ignore[arg-type]
+        (lambda: equivalent("1", None), "b"),  # type: ignore[arg-type]
+        (lambda: equivalent("1", "1", policy="strict"), "policy"),  # type: ignore[arg-type]
+        (lambda: equivalent("1", "1", cas="yes"), "cas"),  # type: ignore[arg-type]
+        (lambda: equivalent("1", "1", cas_timeout="5"), "cas_timeout"),  # type: ignore[arg-type]
+        (lambda: equivalent_batch("12"), "pairs"),  # type: ignore[arg-type]
+        (lambda: equivalent_batch([("1", 2)]), "pairs[0][1]"),  # type: ignore[list-item]
+        (lambda: equivalent_batch([("1", "2")], threads="2"), "threads"),  # type: ignore[arg-type]
+        (lambda: Policy(percent=1), "percent"),  # type: ignore[arg-type]
+        (lambda: Policy(decimal_min_sig_digits=6.0), "decimal_min_sig_digits"),  # type: ignore[arg-type]
+        (lambda: normalize(b"x"), "text"),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_types_name_the_argument(call, name: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TypeError, match=name.replace("[", r"\[").replace("]", r"\]")):
+        call()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [dict(percent="sometimes"), dict(units="convert"), dict(decimal_min_sig_digits=0), dict(rel_tol=0.0), dict(rel_tol=2.0)],
+)
+def test_bad_policy_values(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        Policy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_values() -> None:
+    with pytest.raises(ValueError, match="cas_timeout"):
+        equivalent("1", "1", cas_timeout=0)
+    with pytest.raises(ValueError, match="threads"):
+        equivalent_batch([("1", "1")], threads=0)
+    with pytest.raises(ValueError, match="2 items"):
+        equivalent_batch([("1", "1", "1")])  # type: ignore[list-item]
+
+
+def test_batch_matches_single_for_every_thread_count() -> None:
+    answers = ["17", "\\frac{1}{2}", "0.5", "x = 3", "3", "(1, 2]", "[1, 2)", "\\{1,2\\}", "2, 1", "p - q", "\\text{Evelyn}",
+               "(B)", "10\\%", "0.1", "\\sqrt{8}", "2\\sqrt{2}", "\\int x dx", "", "\\frac{"]
+    pairs = [(a, b) for a in answers for b in answers]
+    single = [native(a, b) for a, b in pairs]
+    for threads in (1, 2, 3, 8):
+        assert equivalent_batch(pairs, cas=False, threads=threads) == single
+    assert equivalent_batch(tuple(pairs), cas=False) == single
+    assert equivalent_batch(iter(pairs), cas=False) == single  # type: ignore[arg-type]
+    assert equivalent_batch([], cas=False) == []
+
+
+# --- the policy --------------------------------------------------------------------------------
+
+
+def test_percent_policy() -> None:
+    strict, fraction, either = Policy(), Policy(percent="as_fraction"), Policy(percent="either")
+    assert native("10\\%", "10", strict).verdict is Verdict.EQUAL
+    assert native("10\\%", "0.1", strict).verdict is Verdict.NOT_EQUAL
+    assert native("10\\%", "1000", strict).verdict is Verdict.NOT_EQUAL
+    assert native("10\\%", "0.1", fraction).verdict is Verdict.EQUAL
+    assert native("10\\%", "10", fraction).verdict is Verdict.NOT_EQUAL
+    assert native("10\\%", "0.1", either).verdict is Verdict.EQUAL
+    assert native("10\\%", "1000", either).verdict is Verdict.NOT_EQUAL
+
+
+def test_units_policy() -> None:
+    assert native("12 cm", "12").verdict is Verdict.EQUAL
+    assert native("12 cm", "12 \\text{ m}").verdict is Verdict.NOT_EQUAL
+    assert native("12 cm", "12 \\text{ m}", Policy(units="ignore")).verdict is Verdict.EQUAL
+
+
+def test_decimal_policy() -> None:
+    assert native("0.333", "\\frac{1}{3}").verdict is Verdict.NOT_EQUAL
+    assert native("0.333333", "\\frac{1}{3}").verdict is Verdict.EQUAL
+    assert native("0.333", "\\frac{1}{3}", Policy(decimal_min_sig_digits=3)).verdict is Verdict.EQUAL
+    assert native("0.5", "0.50").verdict is Verdict.EQUAL
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "verdict"),
+    [
+        ("\\frac{1}{2^{99}}", "\\frac{1}{2^{98}}", Verdict.NOT_EQUAL),
+        ("\\frac{1}{2004!}", "\\frac{1}{2006!}", Verdict.NOT_EQUAL),
+        ("1-\\frac1{\\mathrm e}", "1+\\frac1{\\mathrm e}", Verdict.NOT_EQUAL),
+        ("2,3", "2.3", Verdict.NOT_EQUAL),
+        ("\\boxed{1,000}", "1000", Verdict.EQUAL),
+        ("(1,2]", "[1,2)", Verdict.NOT_EQUAL),
+        ("\\{1,2\\}", "\\{2,1\\}", Verdict.EQUAL),
+        ("x = 3", "3", Verdict.EQUAL),
+        ("x=3 \\text{ or } x=-2", "-2, 3", Verdict.EQUAL),
+        ("y = 2x + 3", "2x - y + 3 = 0", Verdict.EQUAL),
+        ("x > 3", "(3, \\infty)", Verdict.EQUAL),
+        ("\\textbf{(B)}", "B", Verdict.EQUAL),
+        ("\\text{Evelyn}", "evelyn", Verdict.EQUAL),
+        ("p - q", "q - p", Verdict.NOT_EQUAL),
+        ("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "(1, 2)", Verdict.EQUAL),
+        ("7\\frac{3}{4}", "7.75", Verdict.EQUAL),
+        ("10^{10^{10}}", "10^{10^{10}}+1", Verdict.UNKNOWN),
+    ],
+)
+def test_named_traps(a: str, b: str, verdict: Verdict) -> None:
+    assert native(a, b).verdict is verdict
+    assert native(b, a).verdict is verdict
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+latex_atoms = st.one_of(
+    st.integers(-10**6, 10**6).map(str),
+    st.builds(lambda a, b: f"\\frac{{{a}}}{{{b}}}", st.integers(0, 999), st.integers(1, 999)),
+    st.sampled_from(["\\pi", "e", "\\sqrt{2}", "x", "y_{1}", "\\theta", "i", "\\infty", "\\ln 2", "3!", "0.125"]),
+)
+
+
+def _compose(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.builds(lambda a, b: f"{a}+{b}", children, children),
+        st.builds(lambda a, b: f"{a} - {b}", children, children),
+        st.builds(lambda a, b: f"\\dfrac{{{a}}}{{{b}}}", children, children),
+        st.builds(lambda a: f"\\left({a}\\right)^{{2}}", children),
+        st.builds(lambda a: f"\\sqrt{{{a}}}", children),
+        st.builds(lambda a, b: f"({a}, {b}]", children, children),
+        st.builds(lambda a, b: f"\\{{{a}, {b}\\}}", children, children),
+    )
+
+
+latex = st.recursive(latex_atoms, _compose, max_leaves=8)
+noise = st.lists(
+    st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}"]),
+    max_size=30,
+).map("".join)
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Recursive strategies have long reprs; hypothesis warns about building them.
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
+
+
+@FAST
+@given(st.one_of(latex, noise, st.text(max_size=40)))
+def test_normalize_is_idempotent(s: str) -> None:
+    once = normalize(s)
+    assert normalize(once) == once
+
+
+@FAST
+@given(latex)
+def test_reflexive(s: str) -> None:
+    assert native(s, s).verdict is Verdict.EQUAL
+
+
+@FAST
+@given(st.one_of(latex, noise), st.one_of(latex, noise))
+def test_symmetric(a: str, b: str) -> None:
+    assert native(a, b).verdict is native(b, a).verdict
+
+
+def _decimal(q: Fraction) -> str | None:
+    for digits in range(0, 10):
+        scaled = q * 10**digits
+        if scaled.denominator == 1:
+            sign = "-" if q < 0 else ""
+            whole, frac = divmod(abs(scaled.numerator), 10**digits)
+            return f"{sign}{whole}" + (f".{frac:0{digits}d}" if digits else "")
+    return None
+
+
+@FAST
+@given(st.integers(-10**6, 10**6), st.sampled_from([1, 2, 4, 5, 8, 10, 16, 20, 25, 40, 125, 1000]))
+def test_fraction_and_decimal_rewritings(n: int, d: int) -> None:
+    q = Fraction(n, d)
+    decimal = _decimal(q)
+    assert decimal is not None
+    fraction = f"\\frac{{{n}}}{{{d}}}"
+    for rewriting in (decimal, f"\\dfrac{{{n}}}{{{d}}}", f"\\left( {fraction} \\right)", f"x = {decimal}", f"{n}/{d}"):
+        assert native(fraction, rewriting).verdict is Verdict.EQUAL, rewriting
+
+
+@FAST
+@given(st.integers(1000, 10**12))
+def test_thousands_separator_rewritings(n: int) -> None:
+    grouped = f"{n:,}"
+    for rewriting in (grouped, grouped.replace(",", "\\,"), grouped.replace(",", "{,}"), grouped.replace(",", ",\\!")):
+        assert native(str(n), rewriting).verdict is Verdict.EQUAL, rewriting
+
+
+@FAST
+@given(latex)
+def test_wrapping_rewritings(s: str) -> None:
+    for rewriting in (f"\\boxed{{{s}}}", f"\\displaystyle {s}", s.replace("\\frac", "\\dfrac"), f"$ {s} $"):
+        assert native(s, rewriting).verdict is Verdict.EQUAL, rewriting
+
+
+@FAST
+@given(st.integers(-10**9, 10**9), st.integers(1, 10**6), st.sampled_from([1, 3, 7, 1000]))
+def test_perturbed_values_differ(n: int, delta: int, d: int) -> None:
+    assert native(f"\\frac{{{n}}}{{{d}}}", f"\\frac{{{n + delta}}}{{{d}}}").verdict is Verdict.NOT_EQUAL
+    assert native(f"{n}\\sqrt{{2}}", f"{n + delta}\\sqrt{{2}}").verdict is Verdict.NOT_EQUAL
+    # Exponents small enough for the evaluation points (x^65534 overflows at every point: unknown).
+    k = delta % 60 + 1
+    assert native(f"x^{{{k}}}", f"x^{{{k + 1}}}").verdict is Verdict.NOT_EQUAL

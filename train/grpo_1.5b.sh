@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# APR + GRPO on DeepSeek-R1-Distill-Qwen-1.5B (the paper's settings); see train/run_apr.sh.
+exec env ALGO=grpo MODEL_SIZE=1.5b bash "$(dirname "$0")/run_apr.sh" "$@"

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# APR training on VeRL 0.9.x: `python -m verl.trainer.main_ppo` (V1 trainer) with the apr-fast
+# reward-loop manager. The settings are the paper's (apr-method.md, "Training"); every
+# variable below can be overridden from the environment, and extra Hydra overrides can be
+# appended on the command line:
+#
+#   ALGO=dapo MODEL_SIZE=1.5b DATA_DIR=~/data/apr bash train/run_apr.sh trainer.total_epochs=3
+#
+# ALGO        dapo (dynamic sampling, clip-higher, no KL) | grpo (KL loss + KL in reward)
+# MODEL_SIZE  1.5b (beta 2e-4) | 7b (beta 5e-4); MODEL overrides the model path
+# DATA_DIR    where train/prepare_data.py wrote train.parquet and val_*.parquet
+# APR_DRY_RUN=1 composes and validates the whole config without GPUs (train/dry_run.py).
+set -euo pipefail
+
+ALGO=${ALGO:-dapo}
+MODEL_SIZE=${MODEL_SIZE:-1.5b}
+case "$MODEL_SIZE" in
+    1.5b) MODEL=${MODEL:-deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B}; BETA=${BETA:-2e-4} ;;
+    7b)   MODEL=${MODEL:-deepseek-ai/DeepSeek-R1-Distill-Qwen-7B};   BETA=${BETA:-5e-4} ;;
+    *) echo "MODEL_SIZE must be 1.5b or 7b, got '$MODEL_SIZE'" >&2; exit 2 ;;
+esac
+DATA_DIR=${DATA_DIR:-$HOME/data/apr}
+TRAIN_FILES=${TRAIN_FILES:-$DATA_DIR/train.parquet}
+VAL_FILES=${VAL_FILES:-[$DATA_DIR/val_aime2024.parquet,$DATA_DIR/val_amc.parquet,$DATA_DIR/val_math500.parquet,$DATA_DIR/val_minerva.parquet,$DATA_DIR/val_olympiad_bench.parquet]}
+NNODES=${NNODES:-1}
+GPUS_PER_NODE=${GPUS_PER_NODE:-8}
+MAX_PROMPT=${MAX_PROMPT:-2048}
+MAX_RESPONSE=${MAX_RESPONSE:-8192}
+PROJECT=${PROJECT:-apr}
+EXPERIMENT=${EXPERIMENT:-apr-$ALGO-$MODEL_SIZE-beta$BETA}
+
+common=(
+    data.train_files="$TRAIN_FILES" data.val_files="$VAL_FILES"
+    data.prompt_key=prompt data.truncation=left
+    data.train_batch_size=128
+    data.max_prompt_length="$MAX_PROMPT" data.max_response_length="$MAX_RESPONSE"
+    actor_rollout_ref.model.path="$MODEL"
+    actor_rollout_ref.model.use_remove_padding=True
+    actor_rollout_ref.model.enable_gradient_checkpointing=True
+    actor_rollout_ref.actor.optim.lr=1e-6
+    actor_rollout_ref.actor.grad_clip=1.0
+    actor_rollout_ref.actor.ppo_mini_batch_size=64
+    actor_rollout_ref.actor.ppo_epochs=1
+    actor_rollout_ref.actor.use_dynamic_bsz=True
+    actor_rollout_ref.actor.ppo_max_token_len_per_gpu=$(( (MAX_PROMPT + MAX_RESPONSE) * 2 ))
+    actor_rollout_ref.actor.entropy_coeff=0
+    actor_rollout_ref.actor.loss_agg_mode=token-mean
+    actor_rollout_ref.rollout.name=vllm
+    actor_rollout_ref.rollout.n=8
+    actor_rollout_ref.rollout.temperature=0.9
+    actor_rollout_ref.rollout.top_p=1.0
+    actor_rollout_ref.rollout.top_k=-1
+    actor_rollout_ref.rollout.tensor_model_parallel_size=1
+    actor_rollout_ref.rollout.gpu_memory_utilization=0.7
+    actor_rollout_ref.rollout.max_num_batched_tokens=$(( MAX_PROMPT + MAX_RESPONSE ))
+    actor_rollout_ref.rollout.log_prob_use_dynamic_bsz=True
+    actor_rollout_ref.rollout.log_prob_max_token_len_per_gpu=$(( (MAX_PROMPT + MAX_RESPONSE) * 3 ))
+    actor_rollout_ref.ref.log_prob_use_dynamic_bsz=True
+    actor_rollout_ref.ref.log_prob_max_token_len_per_gpu=$(( (MAX_PROMPT + MAX_RESPONSE) * 3 ))
+    actor_rollout_ref.rollout.val_kwargs.temperature=0.6
+    actor_rollout_ref.rollout.val_kwargs.top_p=0.95
+    actor_rollout_ref.rollout.val_kwargs.do_sample=True
+    actor_rollout_ref.rollout.val_kwargs.n=4
+    trainer.logger='["console","wandb"]'
+    trainer.project_name="$PROJECT" trainer.experiment_name="$EXPERIMENT"
+    trainer.n_gpus_per_node="$GPUS_PER_NODE" trainer.nnodes="$NNODES"
+    trainer.test_freq=10 trainer.save_freq=50 trainer.total_epochs=10
+)
+
+case "$ALGO" in
+    dapo) algo=(
+        algorithm.adv_estimator=grpo
+        algorithm.use_kl_in_reward=False
+        algorithm.kl_ctrl.kl_coef=0.0
+        algorithm.filter_groups.enable=True
+        algorithm.filter_groups.metric=acc
+        # V1 ignores max_num_gen_batches and gen_batch_size (it warns): 3 batches in flight
+        # (384 prompts) is its equivalent of the paper's gen batch 384 / up to 10 gen batches.
+        algorithm.filter_groups.max_num_gen_batches=10
+        algorithm.filter_groups.max_inflight_gen_batches=3
+        data.gen_batch_size=384
+        actor_rollout_ref.actor.use_kl_loss=False
+        actor_rollout_ref.actor.kl_loss_coef=0.0
+        actor_rollout_ref.actor.clip_ratio_low=0.2
+        actor_rollout_ref.actor.clip_ratio_high=0.28
+        actor_rollout_ref.actor.clip_ratio_c=10.0
+        actor_rollout_ref.actor.optim.lr_warmup_steps=10
+        actor_rollout_ref.actor.optim.weight_decay=0.1
+    ) ;;
+    grpo) algo=(
+        algorithm.adv_estimator=grpo
+        algorithm.use_kl_in_reward=True
+        algorithm.kl_ctrl.kl_coef=0.001
+        actor_rollout_ref.actor.use_kl_loss=True
+        actor_rollout_ref.actor.kl_loss_coef=0.001
+        actor_rollout_ref.actor.kl_loss_type=low_var_kl
+        actor_rollout_ref.actor.clip_ratio_low=0.2
+        actor_rollout_ref.actor.clip_ratio_high=0.2
+        actor_rollout_ref.actor.clip_ratio_c=3.0
+        actor_rollout_ref.actor.optim.lr_warmup_steps=-1
+        actor_rollout_ref.actor.optim.weight_decay=0.01
+    ) ;;
+    *) echo "ALGO must be dapo or grpo, got '$ALGO'" >&2; exit 2 ;;
+esac
+
+reward=(
+    reward.reward_manager.source=importlib
+    reward.reward_manager.module.path=pkg://apr_fast.verl.manager
+    reward.reward_manager.name=APRRewardManager
+    +reward.reward_kwargs.beta="$BETA"
+    +reward.reward_kwargs.mode=${APR_MODE:-default}
+    +reward.reward_kwargs.max_resp_len="$MAX_RESPONSE"
+    +reward.reward_kwargs.overlong_buffer_cfg.enable=${OVERLONG:-False}
+    +reward.reward_kwargs.overlong_buffer_cfg.len=${OVERLONG_LEN:-1024}
+    +reward.reward_kwargs.overlong_buffer_cfg.penalty_factor=${OVERLONG_PENALTY:-1.0}
+    +reward.reward_kwargs.overlong_buffer_cfg.log=False
+)
+
+if [ "${APR_DRY_RUN:-0}" = "1" ]; then
+    entry=(python3 "$(dirname "$0")/dry_run.py")
+else
+    read -r -a entry <<< "${APR_ENTRYPOINT:-python3 -m verl.trainer.main_ppo}"
+fi
+args=()
+for a in "${common[@]}" "${algo[@]}" "${reward[@]}"; do [ -n "$a" ] && args+=("$a"); done
+exec "${entry[@]}" "${args[@]}" "$@"
