@@ -37,6 +37,99 @@ class NativeVocabulary:
         threads: int | None,
     ) -> list[tuple[str, list[int], str | None]]: ...
 # --- end tokens ---
+# --- extraction (rust/bindings/extract.rs) ---------------------------------------------------
+from typing import Literal, final
+
+FINAL_RULES: tuple[str, ...]
+CANDIDATE_KINDS: tuple[str, ...]
+
+@final
+class FinalAnswer:
+    @property
+    def text(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def byte_start(self) -> int: ...
+    @property
+    def byte_end(self) -> int: ...
+    @property
+    def rule(
+        self,
+    ) -> Literal[
+        "boxed_after_think",
+        "boxed_in_thinking",
+        "final_answer_heading",
+        "answer_line",
+        "final_answer_phrase",
+        "answer_phrase",
+    ]: ...
+    @property
+    def in_thinking(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Candidate:
+    @property
+    def text(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def byte_start(self) -> int: ...
+    @property
+    def byte_end(self) -> int: ...
+    @property
+    def kind(
+        self,
+    ) -> Literal[
+        "boxed",
+        "math_span",
+        "equation",
+        "equation_side",
+        "list",
+        "tuple",
+        "interval",
+        "set",
+        "bare_expression",
+        "number",
+        "number_word",
+        "choice",
+        "text",
+    ]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def extract_final(response: str) -> FinalAnswer | None: ...
+def extract_final_batch(responses: list[str] | tuple[str, ...], *, threads: int | None = None) -> list[FinalAnswer | None]: ...
+def extract_candidates(text: str) -> list[Candidate]: ...
+def extract_candidates_batch(texts: list[str] | tuple[str, ...], *, threads: int | None = None) -> list[list[Candidate]]: ...
+def problem_values(problem: str) -> list[str]: ...
+
+# --- end extraction --------------------------------------------------------------------------
+# --- answer equivalence (rust/bindings/answer.rs) ---------------------------------------------
+# A judgement is (verdict, method, reason, sympy_a, sympy_b); see apr_fast.equivalence.
+def answer_equivalent(
+    a: str, b: str, percent: str, units: str, decimal_min_sig_digits: int, rel_tol: float
+) -> tuple[str, str, str, str | None, str | None]: ...
+def answer_equivalent_batch(
+    pairs: list[tuple[str, str]] | tuple[tuple[str, str], ...],
+    percent: str,
+    units: str,
+    decimal_min_sig_digits: int,
+    rel_tol: float,
+    threads: int | None,
+) -> list[tuple[str, str, str, str | None, str | None]]: ...
+def answer_normalize(text: str) -> str: ...
+def answer_to_sympy(text: str) -> str | None: ...
+# --- end answer equivalence -------------------------------------------------------------------
+
 # --- text: sentences, math regions, cues (rust/bindings/text.rs) ------------------------------
 from typing import Literal, final
 
@@ -86,17 +179,6 @@ class Sentence:
 
 @final
 class MathRegion:
-    @property
-# --- extraction (rust/bindings/extract.rs) ---------------------------------------------------
-from typing import Literal, final
-
-FINAL_RULES: tuple[str, ...]
-CANDIDATE_KINDS: tuple[str, ...]
-
-@final
-class FinalAnswer:
-    @property
-    def text(self) -> str: ...
     @property
     def start(self) -> int: ...
     @property
@@ -232,63 +314,6 @@ def segment_batch(
     threads: int | None = None,
 ) -> list[Segmentation]: ...
 # --- end text ---------------------------------------------------------------------------------
-    def rule(
-        self,
-    ) -> Literal[
-        "boxed_after_think",
-        "boxed_in_thinking",
-        "final_answer_heading",
-        "answer_line",
-        "final_answer_phrase",
-        "answer_phrase",
-    ]: ...
-    @property
-    def in_thinking(self) -> bool: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __ne__(self, value: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-
-@final
-class Candidate:
-    @property
-    def text(self) -> str: ...
-    @property
-    def start(self) -> int: ...
-    @property
-    def end(self) -> int: ...
-    @property
-    def byte_start(self) -> int: ...
-    @property
-    def byte_end(self) -> int: ...
-    @property
-    def kind(
-        self,
-    ) -> Literal[
-        "boxed",
-        "math_span",
-        "equation",
-        "equation_side",
-        "list",
-        "tuple",
-        "interval",
-        "set",
-        "bare_expression",
-        "number",
-        "number_word",
-        "choice",
-        "text",
-    ]: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __ne__(self, value: object, /) -> bool: ...
-    def __hash__(self) -> int: ...
-
-def extract_final(response: str) -> FinalAnswer | None: ...
-def extract_final_batch(responses: list[str] | tuple[str, ...], *, threads: int | None = None) -> list[FinalAnswer | None]: ...
-def extract_candidates(text: str) -> list[Candidate]: ...
-def extract_candidates_batch(texts: list[str] | tuple[str, ...], *, threads: int | None = None) -> list[list[Candidate]]: ...
-def problem_values(problem: str) -> list[str]: ...
-
-# --- end extraction --------------------------------------------------------------------------
 
 # --- reward: batch scoring (rust/bindings/reward.rs, wrapped by apr_fast.reward) ---
 SCORE_FIELDS: tuple[str, ...]
@@ -339,19 +364,3 @@ class NativeScorer:
 
 def anchor_mode_options(mode: str) -> tuple[str, bool, bool, int, int | None, bool, bool, bool, bool]: ...
 # --- end reward ---
-# --- answer equivalence (rust/bindings/answer.rs) ---------------------------------------------
-# A judgement is (verdict, method, reason, sympy_a, sympy_b); see apr_fast.equivalence.
-def answer_equivalent(
-    a: str, b: str, percent: str, units: str, decimal_min_sig_digits: int, rel_tol: float
-) -> tuple[str, str, str, str | None, str | None]: ...
-def answer_equivalent_batch(
-    pairs: list[tuple[str, str]] | tuple[tuple[str, str], ...],
-    percent: str,
-    units: str,
-    decimal_min_sig_digits: int,
-    rel_tol: float,
-    threads: int | None,
-) -> list[tuple[str, str, str, str | None, str | None]]: ...
-def answer_normalize(text: str) -> str: ...
-def answer_to_sympy(text: str) -> str | None: ...
-# --- end answer equivalence -------------------------------------------------------------------
