@@ -39,7 +39,7 @@ from apr_fast.extraction import (
     extract_final_batch,
     problem_values,
 )
-from apr_fast.ground_truth import ground_truth_alternatives
+from apr_fast.ground_truth import GoldSupport, gold_support, ground_truth_alternatives
 from apr_fast.reward import (
     ANCHOR_MODES,
     STATUS_CODES,
@@ -100,6 +100,8 @@ __all__ = [
     "equivalent",
     "equivalent_batch",
     "normalize_answer",
+    "GoldSupport",
+    "gold_support",
     "ground_truth_alternatives",
     # anchor -> reward
     "ANCHOR_MODES",
