@@ -86,8 +86,13 @@ fn check_sentences(text: &str, opts: &SplitOptions) -> Result<(), TestCaseError>
     Ok(())
 }
 
+/// Cases per property: `PROPTEST_CASES` when set (long fuzzing runs), else 2000.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn sentences_tile_every_text(text in any_text(), opts in small_bounds()) {
