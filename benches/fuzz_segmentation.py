@@ -49,7 +49,7 @@ def check(text: str, conclusion: list[str], verification: list[str], inflections
     try:
         matcher = apr_fast.CueMatcher(conclusion, verification, inflections)
     except apr_fast.ConfigError:
-        matcher = apr_fast.CueMatcher()  # empty, duplicate or over-apostrophed generated cue
+        matcher = apr_fast.CueMatcher()  # a generated cue was empty, a duplicate or had no letter
     raw = text.encode("utf-8")
     sentences = apr_fast.split_sentences(text, options=options)
     assert "".join(s.text for s in sentences) == text

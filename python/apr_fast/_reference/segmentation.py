@@ -275,8 +275,8 @@ class CueMatcher:
     ) -> None:
         self.conclusion = [normalize_cue(c) for c in conclusion]
         self.verification = [normalize_cue(c) for c in verification]
-        if not all(self.conclusion) or not all(self.verification):
-            raise ValueError("empty cue")
+        if not all(regex.search(_WORD, c) for c in self.conclusion + self.verification):
+            raise ValueError("every cue needs a letter or digit")
         self.patterns = [
             (kind, i, _cue_pattern(cue, inflections))
             for kind, cues in (("conclusion", self.conclusion), ("verification", self.verification))
