@@ -187,11 +187,21 @@ pub struct CueMatcher {
     specs: Vec<CueSpec>,
     /// Anchors by their first byte.
     anchors: Vec<Vec<Anchor>>,
-    /// Per first byte: bit `min(len, 63)` set when a word of that length may be an anchor
-    /// (inflected lengths included), so most words of the text are rejected by one test.
-    word_lengths: Box<[u64; 256]>,
+    /// Bit `min(len, 63)` of bucket `filter_bucket(first, last)` is set when a word with these
+    /// first and last bytes (ASCII lower case) and this length may be an anchor, inflected forms
+    /// included. Most words of a text ("in" against "it", "this" against "that") fail this one
+    /// test and never reach the anchor lists.
+    word_filter: Box<[u64; FILTER_BUCKETS]>,
 }
 
+const FILTER_BUCKETS: usize = 1024;
+
+#[inline]
+fn filter_bucket(first: u8, last: u8) -> usize {
+    (usize::from(first.to_ascii_lowercase()) * 37 + usize::from(last.to_ascii_lowercase())) % FILTER_BUCKETS
+}
+
+#[inline]
 fn length_bit(len: usize) -> u64 {
     1u64 << len.min(63)
 }
@@ -222,7 +232,7 @@ impl CueMatcher {
         let verification = normalize_list(verification, CueKind::Verification)?;
         let mut specs = Vec::new();
         let mut anchors: Vec<Vec<Anchor>> = vec![Vec::new(); 256];
-        let mut word_lengths = Box::new([0u64; 256]);
+        let mut word_filter = Box::new([0u64; FILTER_BUCKETS]);
         let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
         for (kind, list) in lists {
             for (index, cue) in list.iter().enumerate() {
@@ -235,22 +245,23 @@ impl CueMatcher {
                     after: cue.as_bytes()[end..].to_vec(),
                     inflectable: inflections && cue.ends_with(|c: char| c.is_ascii_alphabetic()),
                 };
-                let first = usize::from(word[0]);
-                word_lengths[first] |= length_bit(word.len());
+                let (first, last) = (word[0], word[word.len() - 1]);
+                word_filter[filter_bucket(first, last)] |= length_bit(word.len());
                 if spec.inflectable && spec.after.is_empty() {
                     for suffix in INFLECTION_SUFFIXES {
-                        word_lengths[first] |= length_bit(word.len() + suffix.len());
+                        let suffix_last = suffix.as_bytes()[suffix.len() - 1];
+                        word_filter[filter_bucket(first, suffix_last)] |= length_bit(word.len() + suffix.len());
                     }
                 }
                 let id = specs.len();
                 specs.push(spec);
-                match anchors[first].iter_mut().find(|a| a.word == word) {
+                match anchors[usize::from(first)].iter_mut().find(|a| a.word == word) {
                     Some(a) => a.cues.push(id),
-                    None => anchors[first].push(Anchor { word: word.to_vec(), cues: vec![id] }),
+                    None => anchors[usize::from(first)].push(Anchor { word: word.to_vec(), cues: vec![id] }),
                 }
             }
         }
-        Ok(CueMatcher { conclusion, verification, inflections, specs, anchors, word_lengths })
+        Ok(CueMatcher { conclusion, verification, inflections, specs, anchors, word_filter })
     }
 
     /// The paper's lists, whole words.
@@ -281,12 +292,16 @@ impl CueMatcher {
         let bytes = text.as_bytes();
         for_each_word(text, |start, end| {
             // Most words fail this one test; keep it inline and the rest out of line.
-            let first = bytes[start].to_ascii_lowercase();
-            if self.word_lengths[usize::from(first)] & length_bit(end - start) != 0 {
+            if self.word_filter[filter_bucket(bytes[start], bytes[end - 1])] & length_bit(end - start) != 0 {
                 self.match_anchor(text, start, end, &mut hits);
             }
         });
-        hits.sort_unstable_by_key(|h| (h.start, h.end, h.kind, h.cue));
+        // Hits come out in anchor order; only a cue with words before its anchor can break
+        // the order, which is rare enough to check before sorting.
+        let key = |h: &CueHit| (h.start, h.end, h.kind, h.cue);
+        if hits.windows(2).any(|w| key(&w[0]) > key(&w[1])) {
+            hits.sort_unstable_by_key(key);
+        }
         hits
     }
 
@@ -299,10 +314,15 @@ impl CueMatcher {
             if n == word.len() && word.eq_ignore_ascii_case(&anchor.word) {
                 for &id in &anchor.cues {
                     let spec = &self.specs[id];
-                    let Some(hit_start) = match_before(text, start, &spec.before) else {
-                        continue;
+                    // The word is maximal, so with nothing before or after the anchor the word
+                    // boundaries hold already.
+                    let hit_start = if spec.before.is_empty() { Some(start) } else { match_before(text, start, &spec.before) };
+                    let hit_end = match hit_start {
+                        Some(_) if spec.after.is_empty() => Some(end),
+                        Some(_) => match_after(text, end, &spec.after, spec.inflectable),
+                        None => None,
                     };
-                    if let Some(hit_end) = match_after(text, end, &spec.after, spec.inflectable) {
+                    if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
                         hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
                     }
                 }
