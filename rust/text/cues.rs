@@ -23,21 +23,24 @@
 //! How: every hit contains its cue's *anchor*, the cue's longest run of word characters ("only"
 //! in "the only", "right" in "is that right"), and that run is a whole word of the text. One
 //! pass walks the text's words ([`for_each_word`]) and looks each up in an index of anchors (a
-//! bit test on first byte and length rejects most words, then a byte compare); a candidate is
-//! then checked character by character for the rest of its cue, backwards to the cue's start
-//! and forwards to its end, including the boundaries. Longest-word anchors make candidates rare:
-//! on the shared traces "the" (193k occurrences) and "is" (116k) would otherwise be checked as
-//! the start of "the only" and of the three "is that ..." cues.
+//! bit test on first byte, last byte and length rejects most words, then a byte compare); a
+//! candidate is then checked character by character for the rest of its cue, backwards to the
+//! cue's start and forwards to its end, including the boundaries. Longest-word anchors keep
+//! candidates rare: in the shared traces "the" (193k occurrences) and "is" (116k) would
+//! otherwise be checked as the start of "the only" and of the three "is that ..." cues.
 //!
-//! This replaces the Aho-Corasick automaton of the first version: with the paper's lists it saw
-//! about 2 million raw matches per 21 MB and, with no usable prefilter for 40 start bytes, was
-//! the slowest stage of segmentation (`benches/bench_segmentation.py` has the figures).
+//! Why not an Aho-Corasick automaton over the cues: the paper's cues start with some 20
+//! different letters (40 bytes with upper case), so the automaton gets no prefilter and steps
+//! through every byte, and its raw matches (about 2 million per 21 MB of traces, mostly "i",
+//! "it", "is", "so", "the" inside other words) each need a boundary check. Walking words with
+//! bit masks does less work per byte and checks far fewer candidates.
 
 use std::fmt;
 use std::ops::Range;
 
-
-use crate::text::chars::{char_at, is_word, skip_space, trim_space_back, word_boundary_after, word_boundary_before};
+use crate::text::chars::{
+    char_at, is_word, skip_space, trim_space_back, word_boundary_after, word_boundary_before,
+};
 use crate::text::sentences::{split_sentences, Sentence, SplitOptions};
 
 /// The paper's conclusion cues, in its order.
@@ -152,8 +155,11 @@ impl std::error::Error for CueError {}
 /// The canonical form of a cue: `’` -> `'`, ASCII lower case, words separated by one space.
 /// `None` when nothing but whitespace is left.
 pub fn normalize_cue(cue: &str) -> Option<String> {
-    let words: Vec<String> =
-        cue.split(char::is_whitespace).filter(|w| !w.is_empty()).map(|w| w.replace('’', "'").to_ascii_lowercase()).collect();
+    let words: Vec<String> = cue
+        .split(char::is_whitespace)
+        .filter(|w| !w.is_empty())
+        .map(|w| w.replace('’', "'").to_ascii_lowercase())
+        .collect();
     (!words.is_empty()).then(|| words.join(" "))
 }
 
@@ -227,7 +233,11 @@ fn anchor_of(cue: &str) -> Option<(usize, usize)> {
 
 impl CueMatcher {
     /// A matcher for the given lists (any order, any case; see [`normalize_cue`]).
-    pub fn new<S: AsRef<str>>(conclusion: &[S], verification: &[S], inflections: bool) -> Result<Self, CueError> {
+    pub fn new<S: AsRef<str>>(
+        conclusion: &[S],
+        verification: &[S],
+        inflections: bool,
+    ) -> Result<Self, CueError> {
         let conclusion = normalize_list(conclusion, CueKind::Conclusion)?;
         let verification = normalize_list(verification, CueKind::Verification)?;
         let mut specs = Vec::new();
@@ -236,7 +246,8 @@ impl CueMatcher {
         let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
         for (kind, list) in lists {
             for (index, cue) in list.iter().enumerate() {
-                let (start, end) = anchor_of(cue).ok_or_else(|| CueError::NoWord { kind, index, cue: cue.clone() })?;
+                let (start, end) =
+                    anchor_of(cue).ok_or_else(|| CueError::NoWord { kind, index, cue: cue.clone() })?;
                 let word = &cue.as_bytes()[start..end];
                 let spec = CueSpec {
                     kind,
@@ -250,7 +261,8 @@ impl CueMatcher {
                 if spec.inflectable && spec.after.is_empty() {
                     for suffix in INFLECTION_SUFFIXES {
                         let suffix_last = suffix.as_bytes()[suffix.len() - 1];
-                        word_filter[filter_bucket(first, suffix_last)] |= length_bit(word.len() + suffix.len());
+                        word_filter[filter_bucket(first, suffix_last)] |=
+                            length_bit(word.len() + suffix.len());
                     }
                 }
                 let id = specs.len();
@@ -316,14 +328,23 @@ impl CueMatcher {
                     let spec = &self.specs[id];
                     // The word is maximal, so with nothing before or after the anchor the word
                     // boundaries hold already.
-                    let hit_start = if spec.before.is_empty() { Some(start) } else { match_before(text, start, &spec.before) };
+                    let hit_start = if spec.before.is_empty() {
+                        Some(start)
+                    } else {
+                        match_before(text, start, &spec.before)
+                    };
                     let hit_end = match hit_start {
                         Some(_) if spec.after.is_empty() => Some(end),
                         Some(_) => match_after(text, end, &spec.after, spec.inflectable),
                         None => None,
                     };
                     if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
-                        hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
+                        hits.push(CueHit {
+                            kind: spec.kind,
+                            cue: spec.index,
+                            start: hit_start,
+                            end: hit_end,
+                        });
                     }
                 }
             } else if self.inflections && n < word.len() && word[..n].eq_ignore_ascii_case(&anchor.word) {
@@ -384,7 +405,7 @@ fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Optio
             i = gap_end;
         } else if c == b'\'' && bytes.get(i..i + 3) == Some(TYPOGRAPHIC_APOSTROPHE) {
             i += 3;
-        } else if bytes.get(i).map_or(false, |b| b.eq_ignore_ascii_case(&c)) {
+        } else if bytes.get(i).is_some_and(|b| b.eq_ignore_ascii_case(&c)) {
             i += 1;
         } else {
             return None;
@@ -396,7 +417,7 @@ fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Optio
     if inflectable {
         for suffix in INFLECTION_SUFFIXES {
             let end = i + suffix.len();
-            let spelled = bytes.get(i..end).map_or(false, |s| s.eq_ignore_ascii_case(suffix.as_bytes()));
+            let spelled = bytes.get(i..end).is_some_and(|s| s.eq_ignore_ascii_case(suffix.as_bytes()));
             if spelled && word_boundary_after(text, end) {
                 return Some(end);
             }
@@ -475,7 +496,7 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
         while rest != 0 {
             let k = rest.trailing_zeros() as usize;
             if block[k] >= 0xC0 {
-                char_is_word = char_at(text, base + k).map_or(false, is_word);
+                char_is_word = char_at(text, base + k).is_some_and(is_word);
             }
             word |= u64::from(char_is_word) << k;
             rest &= rest - 1;
@@ -573,7 +594,10 @@ mod tests {
     use super::*;
 
     fn found<'a>(m: &'a CueMatcher, text: &'a str) -> Vec<(&'a str, CueKind, &'a str)> {
-        m.find(text).into_iter().map(|h| (&text[h.start..h.end], h.kind, m.cues(h.kind)[h.cue].as_str())).collect()
+        m.find(text)
+            .into_iter()
+            .map(|h| (&text[h.start..h.end], h.kind, m.cues(h.kind)[h.cue].as_str()))
+            .collect()
     }
 
     fn matched(m: &CueMatcher, text: &str) -> Vec<String> {
@@ -596,7 +620,10 @@ mod tests {
     #[test]
     fn word_boundaries() {
         let m = only(&["so", "set"], false);
-        assert_eq!(matched(&m, "also sock so. So, (so) so_x so1 reset settle set-up"), vec!["so", "So", "so", "set"]);
+        assert_eq!(
+            matched(&m, "also sock so. So, (so) so_x so1 reset settle set-up"),
+            vec!["so", "So", "so", "set"]
+        );
         assert_eq!(matched(&m, "so"), vec!["so"]);
         assert_eq!(matched(&m, "éso soé"), Vec::<String>::new());
     }
@@ -621,12 +648,10 @@ mod tests {
     #[test]
     fn phrases_match_across_whitespace_runs() {
         let m = only(&["we get", "is that right"], false);
-        assert_eq!(matched(&m, "we get, We  get, we\u{a0}get, we\nget, weget, we gets"), vec![
-            "we get",
-            "We  get",
-            "we\u{a0}get",
-            "we\nget"
-        ]);
+        assert_eq!(
+            matched(&m, "we get, We  get, we\u{a0}get, we\nget, weget, we gets"),
+            vec!["we get", "We  get", "we\u{a0}get", "we\nget"]
+        );
         assert_eq!(matched(&m, "Is that right? is that righteous"), vec!["Is that right"]);
     }
 
@@ -657,12 +682,18 @@ mod tests {
     #[test]
     fn cues_with_punctuation_around_the_anchor() {
         let m = only(&["(a)", "'tis so", "-x"], false);
-        assert_eq!(matched(&m, "(a) b(a) (A). ’tis  so 'tis so -x a-x"), vec!["(a)", "(A)", "’tis  so", "'tis so", "-x"]);
+        assert_eq!(
+            matched(&m, "(a) b(a) (A). ’tis  so 'tis so -x a-x"),
+            vec!["(a)", "(A)", "’tis  so", "'tis so", "-x"]
+        );
         let mixed = only(&["so", "(so)"], false);
         assert_eq!(matched(&mixed, "(so)"), vec!["(so)", "so"]);
         // Anchored on "only", matched backwards over a whitespace run to "the".
         let m = only(&["the only", "so-called x"], false);
-        assert_eq!(matched(&m, "The \n only. the onlyx. atthe only. So-Called X"), vec!["The \n only", "So-Called X"]);
+        assert_eq!(
+            matched(&m, "The \n only. the onlyx. atthe only. So-Called X"),
+            vec!["The \n only", "So-Called X"]
+        );
     }
 
     #[test]
@@ -680,7 +711,10 @@ mod tests {
         let text = "It seems so. Checking, checked, checks. Verified. Concluded. Setting. Sod.";
         assert_eq!(matched(&CueMatcher::paper(), text), vec!["so"]);
         let m = CueMatcher::new(PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES, true).unwrap();
-        assert_eq!(matched(&m, text), vec!["seems", "so", "Checking", "checked", "checks", "Concluded", "Sod"]);
+        assert_eq!(
+            matched(&m, text),
+            vec!["seems", "so", "Checking", "checked", "checks", "Concluded", "Sod"]
+        );
         // Cues that end in a non-letter take no suffix.
         let m = only(&["c++"], true);
         assert_eq!(matched(&m, "c++ c++s"), vec!["c++"]);
@@ -688,10 +722,10 @@ mod tests {
 
     #[test]
     fn invalid_lists_are_rejected() {
-        assert_eq!(CueMatcher::new(&["ok", " \n"], &[], false).unwrap_err(), CueError::Empty {
-            kind: CueKind::Conclusion,
-            index: 1
-        });
+        assert_eq!(
+            CueMatcher::new(&["ok", " \n"], &[], false).unwrap_err(),
+            CueError::Empty { kind: CueKind::Conclusion, index: 1 }
+        );
         assert!(matches!(
             CueMatcher::new(&[], &["Wait", "wait"], false).unwrap_err(),
             CueError::Duplicate { kind: CueKind::Verification, index: 1, .. }
@@ -712,10 +746,12 @@ mod tests {
     fn segment_assigns_hits_and_drops_crossing_ones() {
         let text = "So we have x. Wait, let me\ncheck. We\nget y.";
         let seg = segment(text, &SplitOptions::default(), &CueMatcher::paper());
-        let sentences: Vec<&str> = seg.sentences.iter().map(|s| &text[s.sentence.start..s.sentence.end]).collect();
+        let sentences: Vec<&str> =
+            seg.sentences.iter().map(|s| &text[s.sentence.start..s.sentence.end]).collect();
         assert_eq!(sentences, vec!["So we have x. ", "Wait, let me\n", "check. ", "We\n", "get y."]);
-        let per: Vec<Vec<&str>> =
-            (0..sentences.len()).map(|i| seg.hits_of(i).iter().map(|h| &text[h.start..h.end]).collect()).collect();
+        let per: Vec<Vec<&str>> = (0..sentences.len())
+            .map(|i| seg.hits_of(i).iter().map(|h| &text[h.start..h.end]).collect())
+            .collect();
         assert_eq!(per, vec![vec!["So", "we have"], vec!["Wait", "let me"], vec!["check"], vec![], vec![]]);
         let flags: Vec<(bool, bool)> = seg.sentences.iter().map(|s| (s.conclusion, s.verification)).collect();
         assert_eq!(flags, vec![(true, false), (false, true), (false, true), (false, false), (false, false)]);

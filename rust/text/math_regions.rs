@@ -146,12 +146,8 @@ struct Lexed {
 /// The environment named at `bytes[i..]` (`name` or `name*` then `}`): its closer-list index and
 /// the offset just past the `}`.
 fn env_at(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
-    let name_len = bytes
-        .get(i..)?
-        .iter()
-        .take(MAX_ENV_NAME + 1)
-        .take_while(|b| b.is_ascii_alphabetic())
-        .count();
+    let name_len =
+        bytes.get(i..)?.iter().take(MAX_ENV_NAME + 1).take_while(|b| b.is_ascii_alphabetic()).count();
     let name = bytes.get(i..i + name_len)?;
     let env = MATH_ENVIRONMENTS.iter().position(|e| e.as_bytes() == name)?;
     let mut j = i + name_len;
@@ -184,11 +180,11 @@ fn lex(text: &str) -> Lexed {
                 i += 2;
             } else {
                 let next = char_at(text, i + 1);
-                if next.map_or(false, |c| !is_space(c)) {
+                if next.is_some_and(|c| !is_space(c)) {
                     lx.openers.push(Opener { start: i, content_start: i + 1, close: Closer::Dollar });
                 }
-                let prev_ok = char_before(text, i).map_or(false, |c| !is_space(c));
-                if prev_ok && !next.map_or(false, |c| c.is_ascii_digit()) {
+                let prev_ok = char_before(text, i).is_some_and(|c| !is_space(c));
+                if prev_ok && !next.is_some_and(|c| c.is_ascii_digit()) {
                     lx.dollar_closers.push(i);
                 }
                 i += 1;
@@ -216,7 +212,11 @@ fn lex(text: &str) -> Lexed {
             }
             b'b' | b'f' if rest.starts_with(b"boxed{") || rest.starts_with(b"fbox{") => {
                 let brace = i + if next == b'b' { 6 } else { 5 };
-                lx.openers.push(Opener { start: i, content_start: brace + 1, close: Closer::Boxed(boxed_braces.len()) });
+                lx.openers.push(Opener {
+                    start: i,
+                    content_start: brace + 1,
+                    close: Closer::Boxed(boxed_braces.len()),
+                });
                 boxed_braces.push(brace);
             }
             _ => {}
@@ -337,7 +337,7 @@ pub fn math_regions(text: &str, opts: &SplitOptions) -> Vec<MathRegion> {
             continue;
         }
         let blank = next_at_or_after(&lx.blank_lines, &mut c_blank, op.start);
-        if blank.map_or(false, |p| p < close_start) {
+        if blank.is_some_and(|p| p < close_start) {
             continue;
         }
         regions.push(MathRegion { start: op.start, end, kind });
