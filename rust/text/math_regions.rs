@@ -225,7 +225,10 @@ fn lex(text: &str) -> Lexed {
         i = (i + 1 + utf8_len(next)).min(n);
     }
     lx.boxed_close = match_boxed_braces(bytes, &boxed_braces);
-    lx.blank_lines = blank_lines(text);
+    // Only openers need blank lines, and many texts have none.
+    if !lx.openers.is_empty() {
+        lx.blank_lines = blank_lines(text);
+    }
     lx
 }
 
