@@ -502,17 +502,25 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
             rest &= rest - 1;
         }
         let before = (word << 1) | u64::from(prev_word);
-        let starts = word & !before;
-        let ends = !word & before;
-        let mut edges = starts | ends;
-        while edges != 0 {
-            let k = edges.trailing_zeros() as usize;
-            if starts >> k & 1 == 1 {
-                open = Some(base + k);
-            } else if let Some(start) = open.take() {
-                f(start, base + k);
+        let mut starts = word & !before;
+        let mut ends = !word & before;
+        // A word left open by the previous block ends at the first end here (if any); after
+        // that, starts and ends alternate, so they pair up in order without a branch per edge.
+        if ends != 0 {
+            if let Some(start) = open.take() {
+                f(start, base + ends.trailing_zeros() as usize);
+                ends &= ends - 1;
             }
-            edges &= edges - 1;
+        }
+        while starts != 0 {
+            let start = base + starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            if ends == 0 {
+                open = Some(start);
+                break;
+            }
+            f(start, base + ends.trailing_zeros() as usize);
+            ends &= ends - 1;
         }
         prev_word = word >> (len - 1) & 1 == 1;
         base += len;
