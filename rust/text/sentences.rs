@@ -400,6 +400,8 @@ mod tests {
         assert_eq!(split("\\[ a. b\n\ncc. d"), vec!["\\[ a. ", "b\n\n", "cc. ", "d"]);
         assert_eq!(split("\\boxed{1. 2\n\n3. x"), vec!["\\boxed{1. ", "2\n\n", "3. x"]);
         assert_eq!(split("\\begin{align} a. b"), vec!["\\begin{align} a. ", "b"]);
+        // A stray `$` cannot pull the next line into inline math.
+        assert_eq!(split("Find $m+n+p.\nLet $ABCD$ be"), vec!["Find $m+n+p.\n", "Let $ABCD$ be"]);
     }
 
     #[test]
