@@ -14,6 +14,27 @@ from apr_fast.extraction import (
 from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
 from apr_fast.equivalence import Policy as EquivalencePolicy
 from apr_fast.equivalence import normalize as normalize_answer
+# text: sentences and cues
+from apr_fast.cues import (
+    PAPER_CONCLUSION_CUES,
+    PAPER_VERIFICATION_CUES,
+    CueHit,
+    CueMatcher,
+    Segmentation,
+    SentenceCues,
+    find_cues,
+    find_cues_batch,
+    segment,
+    segment_batch,
+)
+from apr_fast.sentences import (
+    MathRegion,
+    Sentence,
+    SplitOptions,
+    math_regions,
+    split_sentences,
+    split_sentences_batch,
+)
 
 __all__ = [
     "AprError",
@@ -42,4 +63,21 @@ __all__ = [
     "equivalent",
     "equivalent_batch",
     "normalize_answer",
+    # text: sentences and cues
+    "CueHit",
+    "CueMatcher",
+    "MathRegion",
+    "PAPER_CONCLUSION_CUES",
+    "PAPER_VERIFICATION_CUES",
+    "Segmentation",
+    "Sentence",
+    "SentenceCues",
+    "SplitOptions",
+    "find_cues",
+    "find_cues_batch",
+    "math_regions",
+    "segment",
+    "segment_batch",
+    "split_sentences",
+    "split_sentences_batch",
 ]

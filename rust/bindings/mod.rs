@@ -15,6 +15,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 mod tokens;
 mod extract;
 mod answer;
+mod text;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -79,5 +80,6 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     tokens::register(m)?;
     extract::register(py, m)?;
     answer::register(m)?;
+    text::register(py, m)?;
     Ok(())
 }

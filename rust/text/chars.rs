@@ -1,0 +1,131 @@
+//! Character classes shared by the sentence splitter, the math-region scanner and the cue
+//! matcher. They are defined once, here, because the pure-Python reference
+//! (`apr_fast._reference.segmentation`) must use exactly the same classes for the parity test.
+//!
+//! - whitespace: Unicode `White_Space` (`char::is_whitespace`: `\t \n \x0b \x0c \r`, space,
+//!   U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000). Note that
+//!   Python's `str.isspace` also accepts U+001C..U+001F; the reference spells the class out.
+//! - line break: `\n` or `\r` only (a `\r\n` pair is two line-break characters, which is harmless
+//!   because a line break only ends a sentence and the whitespace after it is absorbed).
+//! - word character (cue and abbreviation boundaries): `char::is_alphanumeric` (Unicode
+//!   `Alphabetic` or a numeric general category `Nd`/`Nl`/`No`) or `_`.
+//!
+//! Every helper takes byte offsets and is total: an offset past the end or off a char boundary
+//! yields `None`/`false` rather than a panic.
+
+/// Unicode whitespace.
+#[inline]
+pub fn is_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// A character that glues a cue or an abbreviation to its neighbour: letters, digits, `_`.
+#[inline]
+pub fn is_word(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+/// `\n` or `\r`.
+#[inline]
+pub fn is_line_break_byte(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+/// The character starting at byte `i`.
+#[inline]
+pub fn char_at(text: &str, i: usize) -> Option<char> {
+    text.get(i..).and_then(|rest| rest.chars().next())
+}
+
+/// The character ending at byte `i`.
+#[inline]
+pub fn char_before(text: &str, i: usize) -> Option<char> {
+    text.get(..i).and_then(|head| head.chars().next_back())
+}
+
+/// Whether the character starting at byte `i` is whitespace (false at the end of the text).
+#[inline]
+pub fn space_at(text: &str, i: usize) -> bool {
+    match text.as_bytes().get(i) {
+        // ASCII fast path: the six ASCII White_Space characters.
+        Some(&b) if b < 0x80 => matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'),
+        Some(_) => char_at(text, i).is_some_and(is_space),
+        None => false,
+    }
+}
+
+/// Byte length of the UTF-8 sequence that starts with byte `b` (1 for a stray continuation byte,
+/// which cannot occur in a `&str` at a char boundary).
+#[inline]
+pub fn utf8_len(b: u8) -> usize {
+    match b {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xff => 4,
+        _ => 1,
+    }
+}
+
+/// First byte offset `>= i` that does not start a whitespace character (or `text.len()`).
+pub fn skip_space(text: &str, mut i: usize) -> usize {
+    let bytes = text.as_bytes();
+    while i < bytes.len() && space_at(text, i) {
+        i += utf8_len(bytes[i]);
+    }
+    i.min(bytes.len())
+}
+
+/// Smallest offset `j` with `floor <= j <= i` such that `text[j..i]` is all whitespace.
+pub fn trim_space_back(text: &str, mut i: usize, floor: usize) -> usize {
+    while i > floor {
+        match char_before(text, i) {
+            Some(c) if is_space(c) => i -= c.len_utf8(),
+            _ => break,
+        }
+    }
+    i
+}
+
+/// True when no word character touches byte offset `i` from the left.
+#[inline]
+pub fn word_boundary_before(text: &str, i: usize) -> bool {
+    !char_before(text, i).is_some_and(is_word)
+}
+
+/// True when no word character touches byte offset `i` from the right.
+#[inline]
+pub fn word_boundary_after(text: &str, i: usize) -> bool {
+    !char_at(text, i).is_some_and(is_word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitespace_matches_unicode_white_space() {
+        for c in ['\t', '\n', '\u{b}', '\u{c}', '\r', ' ', '\u{85}', '\u{a0}', '\u{2028}', '\u{3000}'] {
+            assert!(is_space(c), "{c:?}");
+        }
+        // Python's str.isspace() says yes to the information separators; we do not.
+        for c in ['\u{1c}', '\u{1f}', '\u{200b}', 'a', '\0'] {
+            assert!(!is_space(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn helpers_are_total() {
+        let t = "aé b";
+        assert_eq!(char_at(t, 2), None); // inside 'é'
+        assert_eq!(char_before(t, 2), None);
+        assert_eq!(char_at(t, 99), None);
+        assert!(!space_at(t, 99));
+        assert_eq!(skip_space(t, 3), 4);
+        assert_eq!(trim_space_back(t, 4, 0), 3);
+        assert_eq!(trim_space_back("   ", 3, 0), 0);
+        assert!(word_boundary_before(t, 0));
+        assert!(!word_boundary_after(t, 0));
+        assert!(word_boundary_after(t, 3));
+    }
+}

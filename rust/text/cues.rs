@@ -1,0 +1,772 @@
+//! Conclusion and verification cues, and the per-sentence view the anchor search needs.
+//!
+//! The APR rule-based localisation asks, for each sentence, whether it holds a conclusion cue
+//! ("therefore", "so", "we get", ...) and whether the next one holds a verification cue
+//! ("wait", "let me", ...). Matching rules:
+//! - ASCII case-insensitive; the typographic apostrophe `’` equals `'` ("let’s" is "let's");
+//! - on word boundaries: no word character (letter, digit, `_`, see [`crate::text::chars`])
+//!   directly before or after a hit, so "so" never matches "also" or "sock"; hyphens and
+//!   apostrophes are not word characters, so "check" also matches inside "double-check";
+//! - a space inside a cue matches any run of whitespace ("we  get", "we\u{a0}get"). A run that
+//!   holds a line break puts the two words in different sentences, and a hit must lie inside one
+//!   sentence, so [`segment`] drops it (inside a display formula it is still one sentence);
+//! - whole words by default. The paper lists keywords, not stems: "seem" does not match
+//!   "seems" and "check" does not match "checking". With `inflections` on, the last word of a
+//!   cue that ends in a letter may also carry one of the suffixes [`INFLECTION_SUFFIXES`]
+//!   ("seems", "checked", "checking"); no stemming beyond that ("verified", "concluding" and
+//!   "setting" still do not match). Prefix matching was rejected: "so" would match "some" and
+//!   "solve", "set" would match "settle".
+//!
+//! Every occurrence of every cue is reported, overlapping ones included ("double-check" gives
+//! a "double-check" hit and a "check" hit). A cue must hold at least one letter or digit.
+//!
+//! How: every hit contains its cue's *anchor*, the cue's longest run of word characters ("only"
+//! in "the only", "right" in "is that right"), and that run is a whole word of the text. One
+//! pass walks the text's words ([`for_each_word`]) and looks each up in an index of anchors (a
+//! bit test on first byte, last byte and length rejects most words, then a byte compare); a
+//! candidate is then checked character by character for the rest of its cue, backwards to the
+//! cue's start and forwards to its end, including the boundaries. Longest-word anchors keep
+//! candidates rare: in the shared traces "the" (193k occurrences) and "is" (116k) would
+//! otherwise be checked as the start of "the only" and of the three "is that ..." cues.
+//!
+//! Why not an Aho-Corasick automaton over the cues: the paper's cues start with some 20
+//! different letters (40 bytes with upper case), so the automaton gets no prefilter and steps
+//! through every byte, and its raw matches (about 2 million per 21 MB of traces, mostly "i",
+//! "it", "is", "so", "the" inside other words) each need a boundary check. Walking words with
+//! bit masks does less work per byte and checks far fewer candidates.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::text::chars::{
+    char_at, is_word, skip_space, trim_space_back, word_boundary_after, word_boundary_before,
+};
+use crate::text::sentences::{split_sentences, Sentence, SplitOptions};
+
+/// The paper's conclusion cues, in its order.
+pub const PAPER_CONCLUSION_CUES: &[&str] = &[
+    "therefore",
+    "thus",
+    "hence",
+    "so",
+    "answer",
+    "solution",
+    "result",
+    "final",
+    "indeed",
+    "conclude",
+    "equals",
+    "valid",
+    "set",
+    "maybe",
+    "seem",
+    "perhaps",
+    "we get",
+    "we have",
+    "i get",
+    "would be",
+    "should be",
+    "it is",
+    "it's",
+    "that's",
+    "lead to",
+    "value of",
+    "the only",
+    "correct option",
+    "maximum possible",
+];
+
+/// The paper's verification cues, in its order.
+pub const PAPER_VERIFICATION_CUES: &[&str] = &[
+    "check",
+    "verify",
+    "confirm",
+    "wait",
+    "make sure",
+    "double-check",
+    "let me",
+    "let's",
+    "straightforward",
+    "miss anything",
+    "is that right",
+    "is that correct",
+    "is that all",
+];
+
+/// Suffixes the last word of a cue may carry when inflections are enabled.
+pub const INFLECTION_SUFFIXES: &[&str] = &["s", "es", "d", "ed", "ing"];
+
+/// Which list a cue comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CueKind {
+    Conclusion,
+    Verification,
+}
+
+impl CueKind {
+    /// Stable lower-case name (used by the Python API).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CueKind::Conclusion => "conclusion",
+            CueKind::Verification => "verification",
+        }
+    }
+}
+
+/// One occurrence of a cue: byte span `start..end` of the text (suffix included when
+/// inflections are on); `cue` indexes the list of its `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CueHit {
+    pub kind: CueKind,
+    pub cue: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A cue list that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CueError {
+    /// The cue is empty or only whitespace.
+    Empty { kind: CueKind, index: usize },
+    /// The cue holds no letter or digit (nothing to anchor it to a word of the text).
+    NoWord { kind: CueKind, index: usize, cue: String },
+    /// The cue repeats an earlier one of the same list (after normalisation).
+    Duplicate { kind: CueKind, index: usize, cue: String },
+}
+
+impl fmt::Display for CueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CueError::Empty { kind, index } => {
+                write!(f, "{} cue {index} is empty", kind.as_str())
+            }
+            CueError::NoWord { kind, index, cue } => {
+                write!(f, "{} cue {index} ({cue:?}) holds no letter or digit", kind.as_str())
+            }
+            CueError::Duplicate { kind, index, cue } => {
+                write!(f, "{} cue {index} ({cue:?}) repeats an earlier cue", kind.as_str())
+            }
+        }
+    }
+}
+
+impl std::error::Error for CueError {}
+
+/// The canonical form of a cue: `’` -> `'`, ASCII lower case, words separated by one space.
+/// `None` when nothing but whitespace is left.
+pub fn normalize_cue(cue: &str) -> Option<String> {
+    let words: Vec<String> = cue
+        .split(char::is_whitespace)
+        .filter(|w| !w.is_empty())
+        .map(|w| w.replace('’', "'").to_ascii_lowercase())
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// A cue as the matcher sees it: its anchor word and what surrounds it.
+#[derive(Debug, Clone)]
+struct CueSpec {
+    kind: CueKind,
+    index: usize,
+    /// The normalised cue before and after its anchor, matched character by character: a
+    /// space matches any whitespace run and `'` also matches `’`.
+    before: Vec<u8>,
+    after: Vec<u8>,
+    /// Whether inflection suffixes may follow (inflections on, cue ends in an ASCII letter).
+    inflectable: bool,
+}
+
+/// Cues that share an anchor word.
+#[derive(Debug, Clone)]
+struct Anchor {
+    /// ASCII lower case.
+    word: Vec<u8>,
+    cues: Vec<usize>,
+}
+
+/// Finds conclusion and verification cues; build once, use from many threads.
+#[derive(Debug, Clone)]
+pub struct CueMatcher {
+    conclusion: Vec<String>,
+    verification: Vec<String>,
+    inflections: bool,
+    specs: Vec<CueSpec>,
+    /// Anchors by their first byte.
+    anchors: Vec<Vec<Anchor>>,
+    /// Bit `min(len, 63)` of bucket `filter_bucket(first, last)` is set when a word with these
+    /// first and last bytes (ASCII lower case) and this length may be an anchor, inflected forms
+    /// included. Most words of a text ("in" against "it", "this" against "that") fail this one
+    /// test and never reach the anchor lists.
+    word_filter: Box<[u64; FILTER_BUCKETS]>,
+}
+
+const FILTER_BUCKETS: usize = 1024;
+
+#[inline]
+fn filter_bucket(first: u8, last: u8) -> usize {
+    (usize::from(first.to_ascii_lowercase()) * 37 + usize::from(last.to_ascii_lowercase())) % FILTER_BUCKETS
+}
+
+#[inline]
+fn length_bit(len: usize) -> u64 {
+    1u64 << len.min(63)
+}
+
+/// The longest run of word characters in `cue` (the first of equally long ones), as a byte range.
+fn anchor_of(cue: &str) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    let mut run_start = None;
+    for (i, c) in cue.char_indices().chain(std::iter::once((cue.len(), ' '))) {
+        match (is_word(c), run_start) {
+            (true, None) => run_start = Some(i),
+            (false, Some(s)) => {
+                if best.map_or(true, |(bs, be)| i - s > be - bs) {
+                    best = Some((s, i));
+                }
+                run_start = None;
+            }
+            _ => {}
+        }
+    }
+    best
+}
+
+impl CueMatcher {
+    /// A matcher for the given lists (any order, any case; see [`normalize_cue`]).
+    pub fn new<S: AsRef<str>>(
+        conclusion: &[S],
+        verification: &[S],
+        inflections: bool,
+    ) -> Result<Self, CueError> {
+        let conclusion = normalize_list(conclusion, CueKind::Conclusion)?;
+        let verification = normalize_list(verification, CueKind::Verification)?;
+        let mut specs = Vec::new();
+        let mut anchors: Vec<Vec<Anchor>> = vec![Vec::new(); 256];
+        let mut word_filter = Box::new([0u64; FILTER_BUCKETS]);
+        let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
+        for (kind, list) in lists {
+            for (index, cue) in list.iter().enumerate() {
+                let (start, end) =
+                    anchor_of(cue).ok_or_else(|| CueError::NoWord { kind, index, cue: cue.clone() })?;
+                let word = &cue.as_bytes()[start..end];
+                let spec = CueSpec {
+                    kind,
+                    index,
+                    before: cue.as_bytes()[..start].to_vec(),
+                    after: cue.as_bytes()[end..].to_vec(),
+                    inflectable: inflections && cue.ends_with(|c: char| c.is_ascii_alphabetic()),
+                };
+                let (first, last) = (word[0], word[word.len() - 1]);
+                word_filter[filter_bucket(first, last)] |= length_bit(word.len());
+                if spec.inflectable && spec.after.is_empty() {
+                    for suffix in INFLECTION_SUFFIXES {
+                        let suffix_last = suffix.as_bytes()[suffix.len() - 1];
+                        word_filter[filter_bucket(first, suffix_last)] |=
+                            length_bit(word.len() + suffix.len());
+                    }
+                }
+                let id = specs.len();
+                specs.push(spec);
+                match anchors[usize::from(first)].iter_mut().find(|a| a.word == word) {
+                    Some(a) => a.cues.push(id),
+                    None => anchors[usize::from(first)].push(Anchor { word: word.to_vec(), cues: vec![id] }),
+                }
+            }
+        }
+        Ok(CueMatcher { conclusion, verification, inflections, specs, anchors, word_filter })
+    }
+
+    /// The paper's lists, whole words.
+    pub fn paper() -> Self {
+        // The paper's lists are fixed and valid: this cannot fail.
+        match Self::new(PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES, false) {
+            Ok(m) => m,
+            Err(e) => unreachable!("the paper's cue lists are valid: {e}"),
+        }
+    }
+
+    /// The normalised cues of one kind, in the order given.
+    pub fn cues(&self, kind: CueKind) -> &[String] {
+        match kind {
+            CueKind::Conclusion => &self.conclusion,
+            CueKind::Verification => &self.verification,
+        }
+    }
+
+    /// Whether inflection suffixes are accepted.
+    pub fn inflections(&self) -> bool {
+        self.inflections
+    }
+
+    /// Every cue occurrence in `text`, sorted by `(start, end, kind, cue)`.
+    pub fn find(&self, text: &str) -> Vec<CueHit> {
+        let mut hits = Vec::new();
+        let bytes = text.as_bytes();
+        for_each_word(text, |start, end| {
+            // Most words fail this one test; keep it inline and the rest out of line.
+            if self.word_filter[filter_bucket(bytes[start], bytes[end - 1])] & length_bit(end - start) != 0 {
+                self.match_anchor(text, start, end, &mut hits);
+            }
+        });
+        // Hits come out in anchor order; only a cue with words before its anchor can break
+        // the order, which is rare enough to check before sorting.
+        let key = |h: &CueHit| (h.start, h.end, h.kind, h.cue);
+        if hits.windows(2).any(|w| key(&w[0]) > key(&w[1])) {
+            hits.sort_unstable_by_key(key);
+        }
+        hits
+    }
+
+    /// Hits of the cues anchored on the text's word `start..end`.
+    #[inline(never)]
+    fn match_anchor(&self, text: &str, start: usize, end: usize, hits: &mut Vec<CueHit>) {
+        let word = &text.as_bytes()[start..end];
+        for anchor in &self.anchors[usize::from(word[0].to_ascii_lowercase())] {
+            let n = anchor.word.len();
+            if n == word.len() && word.eq_ignore_ascii_case(&anchor.word) {
+                for &id in &anchor.cues {
+                    let spec = &self.specs[id];
+                    // The word is maximal, so with nothing before or after the anchor the word
+                    // boundaries hold already.
+                    let hit_start = if spec.before.is_empty() {
+                        Some(start)
+                    } else {
+                        match_before(text, start, &spec.before)
+                    };
+                    let hit_end = match hit_start {
+                        Some(_) if spec.after.is_empty() => Some(end),
+                        Some(_) => match_after(text, end, &spec.after, spec.inflectable),
+                        None => None,
+                    };
+                    if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
+                        hits.push(CueHit {
+                            kind: spec.kind,
+                            cue: spec.index,
+                            start: hit_start,
+                            end: hit_end,
+                        });
+                    }
+                }
+            } else if self.inflections && n < word.len() && word[..n].eq_ignore_ascii_case(&anchor.word) {
+                // The anchor ends the cue and the word is the anchor plus a suffix.
+                let suffix = &word[n..];
+                if !INFLECTION_SUFFIXES.iter().any(|s| suffix.eq_ignore_ascii_case(s.as_bytes())) {
+                    continue;
+                }
+                for &id in &anchor.cues {
+                    let spec = &self.specs[id];
+                    if spec.inflectable && spec.after.is_empty() {
+                        if let Some(hit_start) = match_before(text, start, &spec.before) {
+                            hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end });
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+const TYPOGRAPHIC_APOSTROPHE: &[u8] = "’".as_bytes();
+
+/// Start of the hit whose anchor starts at `pos`, if `before` (the cue before its anchor) ends
+/// there and no word character precedes it.
+fn match_before(text: &str, pos: usize, before: &[u8]) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = pos;
+    for &c in before.iter().rev() {
+        if c == b' ' {
+            let gap_start = trim_space_back(text, i, 0);
+            if gap_start == i {
+                return None;
+            }
+            i = gap_start;
+        } else if c == b'\'' && i >= 3 && &bytes[i - 3..i] == TYPOGRAPHIC_APOSTROPHE {
+            i -= 3;
+        } else if i > 0 && bytes[i - 1].eq_ignore_ascii_case(&c) {
+            i -= 1;
+        } else {
+            return None;
+        }
+    }
+    word_boundary_before(text, i).then_some(i)
+}
+
+/// End of the hit whose anchor ends at `pos`, if `after` (the cue after its anchor) follows,
+/// then a word boundary, or with `inflectable` a suffix and a word boundary.
+fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = pos;
+    for &c in after {
+        if c == b' ' {
+            let gap_end = skip_space(text, i);
+            if gap_end == i {
+                return None;
+            }
+            i = gap_end;
+        } else if c == b'\'' && bytes.get(i..i + 3) == Some(TYPOGRAPHIC_APOSTROPHE) {
+            i += 3;
+        } else if bytes.get(i).is_some_and(|b| b.eq_ignore_ascii_case(&c)) {
+            i += 1;
+        } else {
+            return None;
+        }
+    }
+    if word_boundary_after(text, i) {
+        return Some(i);
+    }
+    if inflectable {
+        for suffix in INFLECTION_SUFFIXES {
+            let end = i + suffix.len();
+            let spelled = bytes.get(i..end).is_some_and(|s| s.eq_ignore_ascii_case(suffix.as_bytes()));
+            if spelled && word_boundary_after(text, end) {
+                return Some(end);
+            }
+        }
+    }
+    None
+}
+
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
+}
+
+/// Collects bit 7 of each byte of `m` (all other bits clear) into one byte, byte `i` -> bit `i`.
+#[inline]
+fn pack_high_bits(m: u64) -> u64 {
+    // Multiplying by this constant moves bit 8i to bit 56+i; the other products fall outside
+    // bits 56..64 without carrying into them.
+    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// For 8 bytes read little-endian: bit `i` of the first result is set when byte `i` is an ASCII
+/// word byte (`[0-9A-Za-z_]`), of the second when it is not ASCII. SWAR arithmetic on 7-bit
+/// lanes, so nothing carries between bytes and nothing branches.
+#[inline]
+fn classify8(x: u64) -> (u64, u64) {
+    const LOW7: u64 = splat(0x7f);
+    const HIGH: u64 = splat(0x80);
+    let high = x & HIGH;
+    let v = x & LOW7;
+    let lower = v | splat(0x20);
+    let letter = lower.wrapping_add(splat(0x80 - b'a')) & !lower.wrapping_add(splat(0x80 - b'z' - 1));
+    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x80 - b'9' - 1));
+    let t = v ^ splat(b'_');
+    let underscore = !(t.wrapping_add(LOW7) | t);
+    let word = (letter | digit | underscore) & HIGH & !high;
+    (pack_high_bits(word), pack_high_bits(high))
+}
+
+/// Bit masks of one 64-byte block: ASCII word bytes, non-ASCII bytes.
+#[inline]
+fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+    let mut word = 0u64;
+    let mut high = 0u64;
+    for (j, lane) in block.chunks_exact(8).enumerate() {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(lane);
+        let (w, h) = classify8(u64::from_le_bytes(eight));
+        word |= w << (8 * j);
+        high |= h << (8 * j);
+    }
+    (word, high)
+}
+
+/// Calls `f(start, end)` for every maximal run of word characters in `text`, in order.
+///
+/// Why blocks and bit masks: a byte-by-byte loop mispredicts a branch at nearly every word
+/// boundary (about 4 million per 21 MB of traces) and was the slowest stage of segmentation.
+/// Here each 64-byte block becomes a word mask; word starts and ends are the mask's rising and
+/// falling edges, visited with `trailing_zeros`. Non-ASCII characters are decoded and
+/// classified one by one (their continuation bytes take the class of their first byte).
+pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let mut open: Option<usize> = None;
+    // Whether the byte before the current block belongs to a word character.
+    let mut prev_word = false;
+    let mut base = 0;
+    while base < n {
+        let len = (n - base).min(64);
+        let mut block = [0u8; 64]; // NUL padding is a non-word byte
+        block[..len].copy_from_slice(&bytes[base..base + len]);
+        let (mut word, high) = classify_block(&block);
+        let mut rest = high;
+        // Continuation bytes at the start of the block continue the previous block's character.
+        let mut char_is_word = prev_word;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            if block[k] >= 0xC0 {
+                char_is_word = char_at(text, base + k).is_some_and(is_word);
+            }
+            word |= u64::from(char_is_word) << k;
+            rest &= rest - 1;
+        }
+        let before = (word << 1) | u64::from(prev_word);
+        let mut starts = word & !before;
+        let mut ends = !word & before;
+        // A word left open by the previous block ends at the first end here (if any); after
+        // that, starts and ends alternate, so they pair up in order without a branch per edge.
+        if ends != 0 {
+            if let Some(start) = open.take() {
+                f(start, base + ends.trailing_zeros() as usize);
+                ends &= ends - 1;
+            }
+        }
+        while starts != 0 {
+            let start = base + starts.trailing_zeros() as usize;
+            starts &= starts - 1;
+            if ends == 0 {
+                open = Some(start);
+                break;
+            }
+            f(start, base + ends.trailing_zeros() as usize);
+            ends &= ends - 1;
+        }
+        prev_word = word >> (len - 1) & 1 == 1;
+        base += len;
+    }
+    if let Some(start) = open {
+        f(start, n);
+    }
+}
+
+fn normalize_list<S: AsRef<str>>(cues: &[S], kind: CueKind) -> Result<Vec<String>, CueError> {
+    let mut out: Vec<String> = Vec::with_capacity(cues.len());
+    for (index, cue) in cues.iter().enumerate() {
+        let norm = normalize_cue(cue.as_ref()).ok_or(CueError::Empty { kind, index })?;
+        if out.contains(&norm) {
+            return Err(CueError::Duplicate { kind, index, cue: norm });
+        }
+        out.push(norm);
+    }
+    Ok(out)
+}
+
+/// One sentence with the cues found inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentenceCues {
+    pub sentence: Sentence,
+    /// Indices into [`Segmentation::hits`].
+    pub hits: Range<usize>,
+    /// Whether a conclusion cue lies inside the sentence.
+    pub conclusion: bool,
+    /// Whether a verification cue lies inside the sentence.
+    pub verification: bool,
+}
+
+/// Sentences of a text with their cues: what the anchor search reads.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Segmentation {
+    pub sentences: Vec<SentenceCues>,
+    /// Hits inside sentences, sorted by `(start, end, kind, cue)`.
+    pub hits: Vec<CueHit>,
+}
+
+impl Segmentation {
+    /// The hits of sentence `i` (empty when out of range).
+    pub fn hits_of(&self, i: usize) -> &[CueHit] {
+        self.sentences.get(i).and_then(|s| self.hits.get(s.hits.clone())).unwrap_or(&[])
+    }
+}
+
+/// Splits `text` into sentences and assigns each cue hit to the sentence that contains it. A hit
+/// that crosses a sentence boundary (a phrase broken by a line break) is dropped.
+pub fn segment(text: &str, opts: &SplitOptions, matcher: &CueMatcher) -> Segmentation {
+    let sentences = split_sentences(text, opts);
+    let found = matcher.find(text);
+    let mut hits = Vec::with_capacity(found.len());
+    let mut out = Vec::with_capacity(sentences.len());
+    let mut next = found.iter().peekable();
+    for sentence in sentences {
+        let first = hits.len();
+        // Hits are sorted by start and sentences tile the text from 0, so every hit starting
+        // before this sentence's end starts inside it.
+        while let Some(hit) = next.next_if(|h| h.start < sentence.end) {
+            if hit.end <= sentence.end {
+                hits.push(*hit);
+            }
+        }
+        let mine = &hits[first..];
+        out.push(SentenceCues {
+            sentence,
+            hits: first..hits.len(),
+            conclusion: mine.iter().any(|h| h.kind == CueKind::Conclusion),
+            verification: mine.iter().any(|h| h.kind == CueKind::Verification),
+        });
+    }
+    Segmentation { sentences: out, hits }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found<'a>(m: &'a CueMatcher, text: &'a str) -> Vec<(&'a str, CueKind, &'a str)> {
+        m.find(text)
+            .into_iter()
+            .map(|h| (&text[h.start..h.end], h.kind, m.cues(h.kind)[h.cue].as_str()))
+            .collect()
+    }
+
+    fn matched(m: &CueMatcher, text: &str) -> Vec<String> {
+        found(m, text).into_iter().map(|(t, _, _)| t.to_string()).collect()
+    }
+
+    fn only(cues: &[&str], inflections: bool) -> CueMatcher {
+        CueMatcher::new(cues, &[], inflections).unwrap()
+    }
+
+    #[test]
+    fn paper_lists_are_the_papers() {
+        assert_eq!(PAPER_CONCLUSION_CUES.len(), 29);
+        assert_eq!(PAPER_VERIFICATION_CUES.len(), 13);
+        let m = CueMatcher::paper();
+        assert_eq!(m.cues(CueKind::Conclusion), PAPER_CONCLUSION_CUES);
+        assert_eq!(m.cues(CueKind::Verification), PAPER_VERIFICATION_CUES);
+    }
+
+    #[test]
+    fn word_boundaries() {
+        let m = only(&["so", "set"], false);
+        assert_eq!(
+            matched(&m, "also sock so. So, (so) so_x so1 reset settle set-up"),
+            vec!["so", "So", "so", "set"]
+        );
+        assert_eq!(matched(&m, "so"), vec!["so"]);
+        assert_eq!(matched(&m, "éso soé"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn case_and_apostrophes() {
+        let m = CueMatcher::paper();
+        assert_eq!(
+            found(&m, "LET’S see. That’s it. Let's go. IT'S"),
+            vec![
+                ("LET’S", CueKind::Verification, "let's"),
+                ("That’s", CueKind::Conclusion, "that's"),
+                ("Let's", CueKind::Verification, "let's"),
+                ("IT'S", CueKind::Conclusion, "it's"),
+            ]
+        );
+        let typographic = CueMatcher::new(&["it’s"], &[], false).unwrap();
+        assert_eq!(typographic.cues(CueKind::Conclusion), ["it's"]);
+        assert_eq!(matched(&typographic, "it's it’s"), vec!["it's", "it’s"]);
+    }
+
+    #[test]
+    fn phrases_match_across_whitespace_runs() {
+        let m = only(&["we get", "is that right"], false);
+        assert_eq!(
+            matched(&m, "we get, We  get, we\u{a0}get, we\nget, weget, we gets"),
+            vec!["we get", "We  get", "we\u{a0}get", "we\nget"]
+        );
+        assert_eq!(matched(&m, "Is that right? is that righteous"), vec!["Is that right"]);
+    }
+
+    #[test]
+    fn overlapping_cues_are_all_reported() {
+        let m = CueMatcher::paper();
+        assert_eq!(
+            found(&m, "Let me double-check."),
+            vec![
+                ("Let me", CueKind::Verification, "let me"),
+                ("double-check", CueKind::Verification, "double-check"),
+                ("check", CueKind::Verification, "check"),
+            ]
+        );
+        let nested = only(&["final", "final answer", "answer"], false);
+        assert_eq!(matched(&nested, "the final answer"), vec!["final", "final answer", "answer"]);
+        let both = CueMatcher::new(&["wait"], &["wait"], false).unwrap();
+        assert_eq!(found(&both, "wait").len(), 2);
+    }
+
+    #[test]
+    fn a_rejected_match_never_hides_a_valid_one() {
+        // "so" inside "also" is rejected; the "so" right after must still be found.
+        let m = only(&["so", "also so"], false);
+        assert_eq!(matched(&m, "alsoso also so"), vec!["also so", "so"]);
+    }
+
+    #[test]
+    fn cues_with_punctuation_around_the_anchor() {
+        let m = only(&["(a)", "'tis so", "-x"], false);
+        assert_eq!(
+            matched(&m, "(a) b(a) (A). ’tis  so 'tis so -x a-x"),
+            vec!["(a)", "(A)", "’tis  so", "'tis so", "-x"]
+        );
+        let mixed = only(&["so", "(so)"], false);
+        assert_eq!(matched(&mixed, "(so)"), vec!["(so)", "so"]);
+        // Anchored on "only", matched backwards over a whitespace run to "the".
+        let m = only(&["the only", "so-called x"], false);
+        assert_eq!(
+            matched(&m, "The \n only. the onlyx. atthe only. So-Called X"),
+            vec!["The \n only", "So-Called X"]
+        );
+    }
+
+    #[test]
+    fn anchors_are_the_longest_word() {
+        assert_eq!(anchor_of("the only"), Some((4, 8)));
+        assert_eq!(anchor_of("it is"), Some((0, 2)));
+        assert_eq!(anchor_of("let's"), Some((0, 3)));
+        assert_eq!(anchor_of("(a)"), Some((1, 2)));
+        assert_eq!(anchor_of("été x"), Some((0, 5)));
+        assert_eq!(anchor_of("?!"), None);
+    }
+
+    #[test]
+    fn inflections_are_opt_in() {
+        let text = "It seems so. Checking, checked, checks. Verified. Concluded. Setting. Sod.";
+        assert_eq!(matched(&CueMatcher::paper(), text), vec!["so"]);
+        let m = CueMatcher::new(PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES, true).unwrap();
+        assert_eq!(
+            matched(&m, text),
+            vec!["seems", "so", "Checking", "checked", "checks", "Concluded", "Sod"]
+        );
+        // Cues that end in a non-letter take no suffix.
+        let m = only(&["c++"], true);
+        assert_eq!(matched(&m, "c++ c++s"), vec!["c++"]);
+    }
+
+    #[test]
+    fn invalid_lists_are_rejected() {
+        assert_eq!(
+            CueMatcher::new(&["ok", " \n"], &[], false).unwrap_err(),
+            CueError::Empty { kind: CueKind::Conclusion, index: 1 }
+        );
+        assert!(matches!(
+            CueMatcher::new(&[], &["Wait", "wait"], false).unwrap_err(),
+            CueError::Duplicate { kind: CueKind::Verification, index: 1, .. }
+        ));
+        assert!(matches!(CueMatcher::new(&["?!"], &[], false), Err(CueError::NoWord { index: 0, .. })));
+        assert!(CueMatcher::new(&["'a'b'c'd", "a'b'c'd'e'f"], &[], false).is_ok());
+        assert!(CueMatcher::new::<&str>(&[], &[], false).unwrap().find("so wait").is_empty());
+    }
+
+    #[test]
+    fn normalisation() {
+        assert_eq!(normalize_cue("  Let’s \t  GO "), Some("let's go".to_string()));
+        assert_eq!(normalize_cue(" \u{3000} "), None);
+        assert_eq!(normalize_cue("ÉTÉ"), Some("ÉtÉ".to_string()), "only ASCII is folded");
+    }
+
+    #[test]
+    fn segment_assigns_hits_and_drops_crossing_ones() {
+        let text = "So we have x. Wait, let me\ncheck. We\nget y.";
+        let seg = segment(text, &SplitOptions::default(), &CueMatcher::paper());
+        let sentences: Vec<&str> =
+            seg.sentences.iter().map(|s| &text[s.sentence.start..s.sentence.end]).collect();
+        assert_eq!(sentences, vec!["So we have x. ", "Wait, let me\n", "check. ", "We\n", "get y."]);
+        let per: Vec<Vec<&str>> = (0..sentences.len())
+            .map(|i| seg.hits_of(i).iter().map(|h| &text[h.start..h.end]).collect())
+            .collect();
+        assert_eq!(per, vec![vec!["So", "we have"], vec!["Wait", "let me"], vec!["check"], vec![], vec![]]);
+        let flags: Vec<(bool, bool)> = seg.sentences.iter().map(|s| (s.conclusion, s.verification)).collect();
+        assert_eq!(flags, vec![(true, false), (false, true), (false, true), (false, false), (false, false)]);
+        assert!(seg.hits_of(99).is_empty());
+        // Inside display math a line break does not split, so the phrase stays whole.
+        let math = "\\[\n\\text{we\nget}\n\\]";
+        let seg = segment(math, &SplitOptions::default(), &only(&["we get"], false));
+        assert_eq!(seg.hits.len(), 1);
+    }
+}

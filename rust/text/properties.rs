@@ -1,0 +1,149 @@
+//! Property tests of the text layer: sentences tile any text on char boundaries, never split
+//! inside a math region, and cue hits lie inside their sentence on word boundaries. Inputs are
+//! arbitrary strings (every Unicode plane, NUL) and strings assembled from the tokens that
+//! matter to the rules (delimiters, terminators, abbreviations, labels, cues).
+
+use proptest::prelude::*;
+
+use crate::text::chars::{is_space, word_boundary_after, word_boundary_before};
+use crate::text::cues::{normalize_cue, segment, CueMatcher, PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES};
+use crate::text::math_regions::math_regions;
+use crate::text::sentences::{split_sentences, SplitOptions};
+
+#[rustfmt::skip]
+const TOKENS: &[&str] = &[
+    "$", "$$", "\\(", "\\)", "\\[", "\\]", "\\begin{align}", "\\end{align}", "\\begin{cases}",
+    "\\end{cases}", "\\boxed{", "\\fbox{", "{", "}", "\\{", "\\", "\\\\", ".", "!", "?", "...", "?!", ")",
+    "\"", "’", "**", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\u{a0}", "\u{2028}", "e.g.", "etc.",
+    "No.", "no.", "Dr.", "1.", "12.", "a.", "iv.", "Step 2.", "# ", "- ", "3.14", "5", "x", "word", "The",
+    "so", "also", "So", "wait", "Wait", "let’s", "Let's", "we", "get", "double-check", "it is", "é", "日本",
+    "😀", "\0", "_", "Checks",
+];
+
+fn tokenish() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(TOKENS), 0..48).prop_map(|t| t.concat())
+}
+
+fn any_text() -> impl Strategy<Value = String> {
+    prop_oneof![tokenish(), any::<String>(), "[\\x00-\\x7f]{0,64}", "[ .!?\\n$\\\\{}()\\[\\]a-c0-9]{0,64}"]
+}
+
+fn small_bounds() -> impl Strategy<Value = SplitOptions> {
+    prop_oneof![
+        Just(SplitOptions::default()),
+        (0usize..24, 0usize..48, 0usize..24).prop_map(|(i, d, b)| SplitOptions {
+            max_inline_bytes: i,
+            max_display_bytes: d,
+            max_boxed_bytes: b
+        }),
+    ]
+}
+
+/// A line holding only whitespace: `\n`, whitespace other than `\n`, `\n`.
+fn has_blank_line(s: &str) -> bool {
+    s.match_indices('\n')
+        .any(|(i, _)| s[i + 1..].chars().take_while(|&c| c == '\n' || is_space(c)).any(|c| c == '\n'))
+}
+
+fn check_sentences(text: &str, opts: &SplitOptions) -> Result<(), TestCaseError> {
+    let sentences = split_sentences(text, opts);
+    if text.is_empty() {
+        prop_assert!(sentences.is_empty());
+        return Ok(());
+    }
+    prop_assert_eq!(sentences[0].start, 0);
+    prop_assert_eq!(sentences.last().map(|s| s.end), Some(text.len()));
+    let all_space = text.chars().all(is_space);
+    for (k, s) in sentences.iter().enumerate() {
+        prop_assert!(s.start < s.end, "empty sentence {:?}", s);
+        prop_assert!(s.start <= s.content_end && s.content_end <= s.end);
+        for off in [s.start, s.end, s.content_end] {
+            prop_assert!(text.is_char_boundary(off));
+        }
+        if k + 1 < sentences.len() {
+            prop_assert_eq!(s.end, sentences[k + 1].start);
+        }
+        if k > 0 {
+            prop_assert!(!text[s.start..].starts_with(is_space), "sentence starts with whitespace");
+        }
+        prop_assert!(text[s.content_end..s.end].chars().all(is_space));
+        if all_space {
+            prop_assert_eq!(s.content_end, s.start);
+        } else {
+            prop_assert!(!text[..s.content_end].ends_with(is_space) && s.content_end > s.start);
+        }
+    }
+    let regions = math_regions(text, opts);
+    for w in regions.windows(2) {
+        prop_assert!(w[0].end <= w[1].start, "overlapping regions");
+    }
+    for r in &regions {
+        prop_assert!(r.start < r.end && text.is_char_boundary(r.start) && text.is_char_boundary(r.end));
+        prop_assert!(!has_blank_line(&text[r.start..r.end]), "blank line inside math {:?}", r);
+        for s in &sentences {
+            prop_assert!(!(r.start < s.start && s.start < r.end), "sentence starts inside math {:?}", r);
+        }
+    }
+    Ok(())
+}
+
+/// Cases per property: `PROPTEST_CASES` when set (long fuzzing runs), else 2000.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn sentences_tile_every_text(text in any_text(), opts in small_bounds()) {
+        check_sentences(&text, &opts)?;
+    }
+
+    #[test]
+    fn cue_hits_lie_inside_sentences_on_word_boundaries(text in any_text(), inflections in any::<bool>()) {
+        let matcher = CueMatcher::new(PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES, inflections).unwrap();
+        let seg = segment(&text, &SplitOptions::default(), &matcher);
+        for (i, s) in seg.sentences.iter().enumerate() {
+            for h in seg.hits_of(i) {
+                prop_assert!(s.sentence.start <= h.start && h.end <= s.sentence.end);
+                prop_assert!(text.is_char_boundary(h.start) && text.is_char_boundary(h.end));
+                prop_assert!(word_boundary_before(&text, h.start) && word_boundary_after(&text, h.end));
+                let cue = &matcher.cues(h.kind)[h.cue];
+                let spelled = normalize_cue(&text[h.start..h.end]).unwrap_or_default();
+                prop_assert!(spelled.starts_with(cue.as_str()), "{:?} is not {:?}", spelled, cue);
+            }
+            prop_assert_eq!(s.conclusion, seg.hits_of(i).iter().any(|h| h.kind == crate::text::cues::CueKind::Conclusion));
+        }
+        // segment() keeps exactly the hits of find() that fit in one sentence.
+        let inside = matcher.find(&text).into_iter().filter(|h| {
+            seg.sentences.iter().any(|s| s.sentence.start <= h.start && h.end <= s.sentence.end)
+        }).count();
+        prop_assert_eq!(inside, seg.hits.len());
+    }
+
+    #[test]
+    fn a_cue_between_non_word_characters_is_found(
+        prefix in "[ .,;:!?()\\n]{0,3}",
+        cue in prop::sample::select(PAPER_CONCLUSION_CUES),
+        suffix in "[ .,;:!?()\\n]{0,3}",
+        upper in any::<bool>(),
+    ) {
+        let body = if upper { cue.to_ascii_uppercase() } else { cue.to_string() };
+        let text = format!("{prefix}{body}{suffix}");
+        let hits = CueMatcher::paper().find(&text);
+        let start = prefix.len();
+        prop_assert!(hits.iter().any(|h| h.start == start && h.end == start + body.len()), "{:?}", text);
+    }
+
+    #[test]
+    fn a_cue_glued_to_a_letter_is_not_found(
+        cue in prop::sample::select(PAPER_VERIFICATION_CUES),
+        glue_left in any::<bool>(),
+        letter in "[a-zA-Z0-9_é]",
+    ) {
+        let text = if glue_left { format!("{letter}{cue}") } else { format!("{cue}{letter}") };
+        let matcher = CueMatcher::new::<&str>(&[], &[cue], false).unwrap();
+        prop_assert!(matcher.find(&text).is_empty(), "{:?}", text);
+    }
+}
