@@ -91,6 +91,7 @@ def test_custom_lists() -> None:
         ({"verification": ["  \n "]}, ConfigError, r"verification cue 0 is empty"),
         ({"conclusion": ["so", 3]}, ConfigError, r"conclusion\[1\] must be str, got int"),
         ({"verification": ["Wait", "wait"]}, ConfigError, r"repeats"),
+        ({"conclusion": ["so", "?!"]}, ConfigError, r'conclusion cue 1 \("\?!"\) holds no letter or digit'),
         ({"conclusion": "so"}, TypeError, r"conclusion must be a list of str, not a single str"),
         ({"verification": {"wait"}}, TypeError, r"verification must be a list of str, got set"),
         ({"inflections": "yes"}, TypeError, r"inflections"),

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -106,11 +107,10 @@ def test_generated_text_with_tight_bounds(text: str, inline: int, display: int, 
     assert_same(text, bounds=(inline, display, boxed))
 
 
-# At most 4 characters per word: a cue that begins with a non-word character may hold at most 4
-# apostrophes in its first token (apr_fast.CueMatcher raises ConfigError beyond).
 cue_words = st.lists(
-    st.text(alphabet=st.sampled_from(list("abcé’'-_(). 2")), min_size=1, max_size=4), min_size=1, max_size=3
+    st.text(alphabet=st.sampled_from(list("abcé’'-_(). 2")), min_size=1, max_size=5), min_size=1, max_size=3
 ).map(" ".join)
+WORD = regex.compile(r"[\p{Alphabetic}\p{N}_]")
 
 
 @given(
@@ -121,8 +121,9 @@ cue_words = st.lists(
 )
 @settings(max_examples=300, deadline=None)
 def test_generated_cue_lists(text: str, conclusion: list[str], verification: list[str], inflections: bool) -> None:
-    conclusion = [c for c in conclusion if reference.normalize_cue(c)]
-    verification = [c for c in verification if reference.normalize_cue(c)]
+    # A cue needs a letter or digit (both engines reject one without).
+    conclusion = [c for c in conclusion if WORD.search(c)]
+    verification = [c for c in verification if WORD.search(c)]
     native = apr_fast.CueMatcher(conclusion, verification, inflections)
     ref = reference.CueMatcher(conclusion, verification, inflections)
     assert list(native.conclusion) == ref.conclusion and list(native.verification) == ref.verification

@@ -106,6 +106,7 @@ def texts_of(text: str) -> list[str]:
         ("Then $x. More\n\nEnd. $", ["Then $x. ", "More\n\n", "End. ", "$"]),
         ("\\[ a. b\n\ncc. d", ["\\[ a. ", "b\n\n", "cc. ", "d"]),
         ("\\begin{align} a. b", ["\\begin{align} a. ", "b"]),
+        ("Find $m+n+p.\nLet $ABCD$ be", ["Find $m+n+p.\n", "Let $ABCD$ be"]),
         ("   \n ", ["   \n "]),
     ],
 )

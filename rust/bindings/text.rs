@@ -74,7 +74,12 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
         None => CoreSegmentation {
             sentences: core_split(text, opts)
                 .into_iter()
-                .map(|sentence| CoreSentenceCues { sentence, hits: 0..0, conclusion: false, verification: false })
+                .map(|sentence| CoreSentenceCues {
+                    sentence,
+                    hits: 0..0,
+                    conclusion: false,
+                    verification: false,
+                })
                 .collect(),
             hits: Vec::new(),
         },
@@ -87,7 +92,11 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
         // Hits are sorted by start and end before `content_end`, so the cursor only moves on.
         for h in seg.hits.get(s.hits.clone()).unwrap_or(&[]) {
             let hit_start = cursor.to(h.start);
-            let len = if cursor.ascii { h.end - h.start } else { text.as_bytes().get(h.start..h.end).map_or(0, count_chars) };
+            let len = if cursor.ascii {
+                h.end - h.start
+            } else {
+                text.as_bytes().get(h.start..h.end).map_or(0, count_chars)
+            };
             hit_chars.push([hit_start, hit_start + len]);
         }
         sentence_chars.push([start, cursor.to(s.sentence.content_end), 0]);
@@ -100,7 +109,10 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
 }
 
 fn internal_error(what: &str, panic: ItemPanic) -> PyErr {
-    AprError::new_err(format!("internal error on {what}: {}; this is a bug in apr_fast, please report it", panic.0))
+    AprError::new_err(format!(
+        "internal error on {what}: {}; this is a bug in apr_fast, please report it",
+        panic.0
+    ))
 }
 
 /// Runs `f` on every text with the interpreter released; the first caught panic becomes an
@@ -131,7 +143,7 @@ fn run_one<R: Send>(py: Python<'_>, text: &str, f: impl Fn(&str) -> R + Sync + S
 }
 
 /// The `str` objects of a list/tuple already checked by `borrow_str_list`.
-fn str_objects<'py>(obj: &'py PyAny) -> PyResult<Vec<&'py PyString>> {
+fn str_objects(obj: &PyAny) -> PyResult<Vec<&PyString>> {
     let items: Vec<&PyAny> = match obj.downcast::<PyList>() {
         Ok(list) => list.iter().collect(),
         Err(_) => obj.downcast::<PyTuple>()?.iter().collect(),
@@ -140,13 +152,18 @@ fn str_objects<'py>(obj: &'py PyAny) -> PyResult<Vec<&'py PyString>> {
 }
 
 /// Borrowed texts and their `str` objects.
-fn texts_arg<'py>(texts: &'py PyAny) -> PyResult<(Vec<&'py str>, Vec<&'py PyString>)> {
+fn texts_arg(texts: &PyAny) -> PyResult<(Vec<&str>, Vec<&PyString>)> {
     let strs = borrow_str_list(texts, "texts")?;
     let objs = str_objects(texts)?;
     Ok((strs, objs))
 }
 
-fn slice_of<'py>(py: Python<'py>, source: &Py<PyString>, start: usize, end: usize) -> PyResult<&'py PyString> {
+fn slice_of<'py>(
+    py: Python<'py>,
+    source: &Py<PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<&'py PyString> {
     let text = source.as_ref(py).to_str()?;
     text.get(start..end)
         .map(|s| PyString::new(py, s))
@@ -325,7 +342,12 @@ impl PySentence {
     }
 }
 
-fn sentence_object(py: Python<'_>, source: &Py<PyString>, sm: &Segmented, k: usize) -> PyResult<Py<PySentence>> {
+fn sentence_object(
+    py: Python<'_>,
+    source: &Py<PyString>,
+    sm: &Segmented,
+    k: usize,
+) -> PyResult<Py<PySentence>> {
     let s = &sm.seg.sentences[k].sentence;
     let [start, content_end, end] = sm.sentence_chars[k];
     Py::new(
@@ -392,7 +414,8 @@ impl PyMathRegion {
 
     fn __richcmp__(&self, other: PyRef<'_, Self>, op: CompareOp) -> PyResult<PyObject> {
         let py = other.py();
-        let equal = (self.byte_start, self.byte_end, self.kind) == (other.byte_start, other.byte_end, other.kind)
+        let equal = (self.byte_start, self.byte_end, self.kind)
+            == (other.byte_start, other.byte_end, other.kind)
             && self.text(py)?.to_str()? == other.text(py)?.to_str()?;
         Ok(eq_only(py, op, equal))
     }
@@ -527,8 +550,9 @@ impl PySentenceCues {
 /// ASCII case-insensitive, on word boundaries (``"so"`` never matches ``"also"``), ``’`` equals
 /// ``'``, and a space inside a phrase matches any run of whitespace. With ``inflections=True``
 /// the last word may also end in ``s``, ``es``, ``d``, ``ed`` or ``ing`` (``"seems"``,
-/// ``"checking"``). Raises ``ConfigError`` for an empty or duplicate cue or a non-``str`` item,
-/// ``TypeError`` when a list argument is not a list or tuple. Picklable.
+/// ``"checking"``). Raises ``ConfigError`` for an empty or duplicate cue, a cue without any
+/// letter or digit, or a non-``str`` item; ``TypeError`` when a list argument is not a list or
+/// tuple. Picklable.
 #[pyclass(name = "CueMatcher", module = "apr_fast", frozen)]
 #[pyo3(text_signature = "(conclusion=None, verification=None, inflections=False)")]
 pub struct PyCueMatcher {
@@ -563,16 +587,20 @@ fn cue_list_arg(arg: Option<&PyAny>, what: &str, paper: &[&str]) -> PyResult<Vec
         .enumerate()
         .map(|(i, item)| match item.downcast::<PyString>() {
             Ok(s) => Ok(s.to_str()?.to_string()),
-            Err(_) => Err(ConfigError::new_err(format!(
-                "{what}[{i}] must be str, got {}",
-                item.get_type().name()?
-            ))),
+            Err(_) => {
+                Err(ConfigError::new_err(format!("{what}[{i}] must be str, got {}", item.get_type().name()?)))
+            }
         })
         .collect()
 }
 
 impl PyCueMatcher {
-    fn build(py: Python<'_>, conclusion: &[String], verification: &[String], inflections: bool) -> PyResult<Self> {
+    fn build(
+        py: Python<'_>,
+        conclusion: &[String],
+        verification: &[String],
+        inflections: bool,
+    ) -> PyResult<Self> {
         let core = CoreMatcher::new(conclusion, verification, inflections)
             .map_err(|e| ConfigError::new_err(e.to_string()))?;
         let tuple_of = |kind| PyTuple::new(py, core.cues(kind)).into_py(py);
@@ -679,7 +707,12 @@ fn cue_objects(
 impl PyCueMatcher {
     #[new]
     #[args(conclusion = "None", verification = "None", inflections = "false")]
-    fn new(py: Python<'_>, conclusion: Option<&PyAny>, verification: Option<&PyAny>, inflections: bool) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        conclusion: Option<&PyAny>,
+        verification: Option<&PyAny>,
+        inflections: bool,
+    ) -> PyResult<Self> {
         let c = cue_list_arg(conclusion, "conclusion", PAPER_CONCLUSION_CUES)?;
         let v = cue_list_arg(verification, "verification", PAPER_VERIFICATION_CUES)?;
         Self::build(py, &c, &v, inflections)
@@ -757,7 +790,10 @@ impl PyCueMatcher {
 
     fn __reduce__(&self, py: Python<'_>) -> (PyObject, (PyObject, PyObject, bool)) {
         let list = |t: &Py<PyTuple>| PyList::new(py, t.as_ref(py)).into_py(py);
-        (py.get_type::<Self>().into_py(py), (list(&self.conclusion), list(&self.verification), self.core.inflections()))
+        (
+            py.get_type::<Self>().into_py(py),
+            (list(&self.conclusion), list(&self.verification), self.core.inflections()),
+        )
     }
 }
 
@@ -871,11 +907,20 @@ impl PySegmentation {
     }
 
     fn __repr__(&self) -> String {
-        format!("Segmentation(sentences={}, hits={})", self.data.seg.sentences.len(), self.data.seg.hits.len())
+        format!(
+            "Segmentation(sentences={}, hits={})",
+            self.data.seg.sentences.len(),
+            self.data.seg.hits.len()
+        )
     }
 }
 
-fn segment_with(py: Python<'_>, matcher: Py<PyCueMatcher>, text: &PyAny, opts: CoreOptions) -> PyResult<PySegmentation> {
+fn segment_with(
+    py: Python<'_>,
+    matcher: Py<PyCueMatcher>,
+    text: &PyAny,
+    opts: CoreOptions,
+) -> PyResult<PySegmentation> {
     let s = borrow_str(text, "text")?;
     let core = Arc::clone(&matcher.borrow(py).core);
     let data = run_one(py, s, |t| segmented(t, &opts, Some(&core)))?;
@@ -920,7 +965,11 @@ fn matcher_arg(py: Python<'_>, matcher: Option<Py<PyCueMatcher>>) -> PyResult<Py
 /// (``1.``, ``a.``, ``iv.``, ``Step 2.``). ``options`` bounds how far math may reach.
 #[pyfunction(text, "*", options = "None")]
 #[pyo3(text_signature = "(text, *, options=None)")]
-fn split_sentences(py: Python<'_>, text: &PyAny, options: Option<PyRef<'_, PySplitOptions>>) -> PyResult<Vec<Py<PySentence>>> {
+fn split_sentences(
+    py: Python<'_>,
+    text: &PyAny,
+    options: Option<PyRef<'_, PySplitOptions>>,
+) -> PyResult<Vec<Py<PySentence>>> {
     let s = borrow_str(text, "text")?;
     let opts = options_of(options);
     let sm = run_one(py, s, |t| segmented(t, &opts, None))?;
@@ -946,7 +995,11 @@ fn split_sentences_batch(
 /// The math regions of ``text`` that sentences are never split inside, in text order.
 #[pyfunction(text, "*", options = "None")]
 #[pyo3(text_signature = "(text, *, options=None)")]
-fn math_regions(py: Python<'_>, text: &PyAny, options: Option<PyRef<'_, PySplitOptions>>) -> PyResult<Vec<Py<PyMathRegion>>> {
+fn math_regions(
+    py: Python<'_>,
+    text: &PyAny,
+    options: Option<PyRef<'_, PySplitOptions>>,
+) -> PyResult<Vec<Py<PyMathRegion>>> {
     let s = borrow_str(text, "text")?;
     let opts = options_of(options);
     let (regions, chars): (Vec<CoreRegion>, Vec<usize>) = run_one(py, s, |t| {
@@ -995,8 +1048,18 @@ fn find_cues(
 }
 
 /// ``find_cues`` for every text, in parallel (``threads``: None = ``default_threads()``).
-#[pyfunction(texts, "*", conclusion = "None", verification = "None", inflections = "false", options = "None", threads = "None")]
-#[pyo3(text_signature = "(texts, *, conclusion=None, verification=None, inflections=False, options=None, threads=None)")]
+#[pyfunction(
+    texts,
+    "*",
+    conclusion = "None",
+    verification = "None",
+    inflections = "false",
+    options = "None",
+    threads = "None"
+)]
+#[pyo3(
+    text_signature = "(texts, *, conclusion=None, verification=None, inflections=False, options=None, threads=None)"
+)]
 fn find_cues_batch(
     py: Python<'_>,
     texts: &PyAny,

@@ -49,7 +49,7 @@ pub fn space_at(text: &str, i: usize) -> bool {
     match text.as_bytes().get(i) {
         // ASCII fast path: the six ASCII White_Space characters.
         Some(&b) if b < 0x80 => matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'),
-        Some(_) => char_at(text, i).map_or(false, is_space),
+        Some(_) => char_at(text, i).is_some_and(is_space),
         None => false,
     }
 }
@@ -90,13 +90,13 @@ pub fn trim_space_back(text: &str, mut i: usize, floor: usize) -> usize {
 /// True when no word character touches byte offset `i` from the left.
 #[inline]
 pub fn word_boundary_before(text: &str, i: usize) -> bool {
-    !char_before(text, i).map_or(false, is_word)
+    !char_before(text, i).is_some_and(is_word)
 }
 
 /// True when no word character touches byte offset `i` from the right.
 #[inline]
 pub fn word_boundary_after(text: &str, i: usize) -> bool {
-    !char_at(text, i).map_or(false, is_word)
+    !char_at(text, i).is_some_and(is_word)
 }
 
 #[cfg(test)]

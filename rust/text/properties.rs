@@ -10,12 +10,14 @@ use crate::text::cues::{normalize_cue, segment, CueMatcher, PAPER_CONCLUSION_CUE
 use crate::text::math_regions::math_regions;
 use crate::text::sentences::{split_sentences, SplitOptions};
 
+#[rustfmt::skip]
 const TOKENS: &[&str] = &[
-    "$", "$$", "\\(", "\\)", "\\[", "\\]", "\\begin{align}", "\\end{align}", "\\begin{cases}", "\\end{cases}",
-    "\\boxed{", "\\fbox{", "{", "}", "\\{", "\\", "\\\\", ".", "!", "?", "...", "?!", ")", "\"", "’", "**", " ", " ",
-    "  ", "\t", "\n", "\n\n", "\r\n", "\u{a0}", "\u{2028}", "e.g.", "etc.", "No.", "no.", "Dr.", "1.", "12.", "a.",
-    "iv.", "Step 2.", "# ", "- ", "3.14", "5", "x", "word", "The", "so", "also", "So", "wait", "Wait", "let’s",
-    "Let's", "we", "get", "double-check", "it is", "é", "日本", "😀", "\0", "_", "Checks",
+    "$", "$$", "\\(", "\\)", "\\[", "\\]", "\\begin{align}", "\\end{align}", "\\begin{cases}",
+    "\\end{cases}", "\\boxed{", "\\fbox{", "{", "}", "\\{", "\\", "\\\\", ".", "!", "?", "...", "?!", ")",
+    "\"", "’", "**", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\u{a0}", "\u{2028}", "e.g.", "etc.",
+    "No.", "no.", "Dr.", "1.", "12.", "a.", "iv.", "Step 2.", "# ", "- ", "3.14", "5", "x", "word", "The",
+    "so", "also", "So", "wait", "Wait", "let’s", "Let's", "we", "get", "double-check", "it is", "é", "日本",
+    "😀", "\0", "_", "Checks",
 ];
 
 fn tokenish() -> impl Strategy<Value = String> {
@@ -39,9 +41,8 @@ fn small_bounds() -> impl Strategy<Value = SplitOptions> {
 
 /// A line holding only whitespace: `\n`, whitespace other than `\n`, `\n`.
 fn has_blank_line(s: &str) -> bool {
-    s.match_indices('\n').any(|(i, _)| {
-        s[i + 1..].chars().take_while(|&c| c == '\n' || is_space(c)).any(|c| c == '\n')
-    })
+    s.match_indices('\n')
+        .any(|(i, _)| s[i + 1..].chars().take_while(|&c| c == '\n' || is_space(c)).any(|c| c == '\n'))
 }
 
 fn check_sentences(text: &str, opts: &SplitOptions) -> Result<(), TestCaseError> {
@@ -86,8 +87,13 @@ fn check_sentences(text: &str, opts: &SplitOptions) -> Result<(), TestCaseError>
     Ok(())
 }
 
+/// Cases per property: `PROPTEST_CASES` when set (long fuzzing runs), else 2000.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn sentences_tile_every_text(text in any_text(), opts in small_bounds()) {

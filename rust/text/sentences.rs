@@ -164,7 +164,8 @@ impl<'t> StopFinder<'t> {
         let rare = match self.rare {
             Some(r) if r >= from => r,
             _ => {
-                let r = memchr::memchr2(b'!', b'\r', &self.bytes[from..]).map_or(self.bytes.len(), |k| from + k);
+                let r =
+                    memchr::memchr2(b'!', b'\r', &self.bytes[from..]).map_or(self.bytes.len(), |k| from + k);
                 self.rare = Some(r);
                 r
             }
@@ -182,7 +183,9 @@ fn terminator_run_end(bytes: &[u8], p: usize) -> usize {
         match bytes.get(j) {
             Some(b'.' | b'!' | b'?' | b')' | b']' | b'"' | b'\'' | b'*') => j += 1,
             // U+2019 ’ and U+201D ”
-            Some(0xE2) if bytes.get(j + 1) == Some(&0x80) && matches!(bytes.get(j + 2), Some(0x99 | 0x9D)) => {
+            Some(0xE2)
+                if bytes.get(j + 1) == Some(&0x80) && matches!(bytes.get(j + 2), Some(0x99 | 0x9D)) =>
+            {
                 j += 3
             }
             _ => return j,
@@ -194,12 +197,7 @@ fn terminator_run_end(bytes: &[u8], p: usize) -> usize {
 /// sentence going: the dot of an abbreviation or of a line-start list label.
 fn dot_continues_sentence(text: &str, p: usize) -> bool {
     let bytes = text.as_bytes();
-    if bytes.get(p) != Some(&b'.') {
-        return false;
-    }
-    // Every abbreviation ends in one of these letters; most dots follow another one.
-    let abbreviation_tail = p > 0 && matches!(bytes[p - 1].to_ascii_lowercase(), b'c' | b'e' | b'f' | b'g' | b'o' | b'q' | b'r' | b's' | b'x');
-    is_label_dot(bytes, p) || (abbreviation_tail && ends_abbreviation(text, p))
+    bytes.get(p) == Some(&b'.') && (is_label_dot(bytes, p) || ends_abbreviation(text, p))
 }
 
 /// Whether the ASCII word `word` ends at byte `p` (case-insensitive) with no word character
@@ -217,20 +215,21 @@ fn next_word_starts_with(text: &str, i: usize, pred: impl Fn(u8) -> bool) -> boo
     if !space_at(text, i) {
         return false;
     }
-    text.as_bytes().get(skip_space(text, i)).map_or(false, |&b| pred(b))
+    text.as_bytes().get(skip_space(text, i)).is_some_and(|&b| pred(b))
 }
 
 fn ends_abbreviation(text: &str, dot: usize) -> bool {
-    if ABBREVIATIONS.iter().any(|a| word_ends_at(text, dot, a)) {
-        return true;
+    let last = if dot > 0 { text.as_bytes()[dot - 1].to_ascii_lowercase() } else { 0 };
+    match last {
+        b'c' => {
+            word_ends_at(text, dot, "etc")
+                && !next_word_starts_with(text, dot + 1, |b| b.is_ascii_uppercase())
+        }
+        b'o' => word_ends_at(text, dot, "no") && next_word_starts_with(text, dot + 1, |b| b.is_ascii_digit()),
+        // The cheap test on the last letter first: most dots follow a letter no abbreviation
+        // ends in.
+        _ => ABBREVIATIONS.iter().any(|a| a.as_bytes().last() == Some(&last) && word_ends_at(text, dot, a)),
     }
-    if word_ends_at(text, dot, "etc") {
-        return !next_word_starts_with(text, dot + 1, |b| b.is_ascii_uppercase());
-    }
-    if word_ends_at(text, dot, "no") {
-        return next_word_starts_with(text, dot + 1, |b| b.is_ascii_digit());
-    }
-    false
 }
 
 /// Number of bytes before `end` (at most `max`) that satisfy `pred`.
@@ -289,13 +288,19 @@ mod tests {
     }
 
     fn contents(text: &str) -> Vec<&str> {
-        split_sentences(text, &SplitOptions::default()).iter().map(|s| &text[s.start..s.content_end]).collect()
+        split_sentences(text, &SplitOptions::default())
+            .iter()
+            .map(|s| &text[s.start..s.content_end])
+            .collect()
     }
 
     #[test]
     fn empty_and_blank_texts() {
         assert!(split_sentences("", &SplitOptions::default()).is_empty());
-        assert_eq!(split_sentences("  \n ", &SplitOptions::default()), vec![Sentence { start: 0, end: 4, content_end: 0 }]);
+        assert_eq!(
+            split_sentences("  \n ", &SplitOptions::default()),
+            vec![Sentence { start: 0, end: 4, content_end: 0 }]
+        );
     }
 
     #[test]
@@ -308,15 +313,10 @@ mod tests {
 
     #[test]
     fn terminator_runs_stay_with_their_sentence() {
-        assert_eq!(split("Really?! Yes... Sure.) Then.\" So.** Done.’ End”"), vec![
-            "Really?! ",
-            "Yes... ",
-            "Sure.) ",
-            "Then.\" ",
-            "So.** ",
-            "Done.’ ",
-            "End”"
-        ]);
+        assert_eq!(
+            split("Really?! Yes... Sure.) Then.\" So.** Done.’ End”"),
+            vec!["Really?! ", "Yes... ", "Sure.) ", "Then.\" ", "So.** ", "Done.’ ", "End”"]
+        );
         assert_eq!(split("a.b.c. d"), vec!["a.b.c. ", "d"]);
     }
 
@@ -328,72 +328,80 @@ mod tests {
 
     #[test]
     fn abbreviations() {
-        assert_eq!(split("Use e.g. this, i.e. that, vs. them, approx. 3, cf. Fig. 2 and Eq. 5 now."), vec![
-            "Use e.g. this, i.e. that, vs. them, approx. 3, cf. Fig. 2 and Eq. 5 now."
-        ]);
-        assert_eq!(split("Dr. Who met Mr. X and Mrs. Y. Then"), vec!["Dr. Who met Mr. X and Mrs. Y. ", "Then"]);
-        assert_eq!(split("Item No. 5 is it. Is 7 even? No. It is odd."), vec![
-            "Item No. 5 is it. ",
-            "Is 7 even? ",
-            "No. ",
-            "It is odd."
-        ]);
-        assert_eq!(split("apples, etc. and pears, etc. Then more."), vec![
-            "apples, etc. and pears, etc. ",
-            "Then more."
-        ]);
+        assert_eq!(
+            split("Use e.g. this, i.e. that, vs. them, approx. 3, cf. Fig. 2 and Eq. 5 now."),
+            vec!["Use e.g. this, i.e. that, vs. them, approx. 3, cf. Fig. 2 and Eq. 5 now."]
+        );
+        assert_eq!(
+            split("Dr. Who met Mr. X and Mrs. Y. Then"),
+            vec!["Dr. Who met Mr. X and Mrs. Y. ", "Then"]
+        );
+        assert_eq!(
+            split("Item No. 5 is it. Is 7 even? No. It is odd."),
+            vec!["Item No. 5 is it. ", "Is 7 even? ", "No. ", "It is odd."]
+        );
+        assert_eq!(
+            split("apples, etc. and pears, etc. Then more."),
+            vec!["apples, etc. and pears, etc. ", "Then more."]
+        );
         // Word-bounded: "avs." and "piano." are ordinary words.
         assert_eq!(split("avs. x piano. y"), vec!["avs. ", "x piano. ", "y"]);
         assert_eq!(split("E.G. this"), vec!["E.G. this"]);
+        for a in ABBREVIATIONS {
+            let text = format!("See {a}. and {}. then", a.to_uppercase());
+            assert_eq!(split(&text), vec![text.as_str()], "{a}");
+        }
     }
 
     #[test]
     fn list_labels_at_line_start() {
-        assert_eq!(split("1. First. 2) second\n12. Twelve.\n  a. alpha\niv. roman\n(iii) third"), vec![
-            "1. First. ",
-            "2) second\n",
-            "12. Twelve.\n  ",
-            "a. alpha\n",
-            "iv. roman\n",
-            "(iii) third"
-        ]);
-        assert_eq!(split("- 3. bullet\n### Step 2. Add.\n**Case 1.** x\n> B. quoted"), vec![
-            "- 3. bullet\n",
-            "### Step 2. Add.\n",
-            "**Case 1.** x\n",
-            "> B. quoted"
-        ]);
+        assert_eq!(
+            split("1. First. 2) second\n12. Twelve.\n  a. alpha\niv. roman\n(iii) third"),
+            vec!["1. First. ", "2) second\n", "12. Twelve.\n  ", "a. alpha\n", "iv. roman\n", "(iii) third"]
+        );
+        assert_eq!(
+            split("- 3. bullet\n### Step 2. Add.\n**Case 1.** x\n> B. quoted"),
+            vec!["- 3. bullet\n", "### Step 2. Add.\n", "**Case 1.** x\n", "> B. quoted"]
+        );
         // Not labels: too many digits, a longer word, a label not at the start of a line.
-        assert_eq!(split("1234. x\nab. y\nthis is case 2. Now\nmix. z"), vec![
-            "1234. ",
-            "x\n",
-            "ab. ",
-            "y\n",
-            "this is case 2. ",
-            "Now\n",
-            "mix. ",
-            "z"
-        ]);
+        assert_eq!(
+            split("1234. x\nab. y\nthis is case 2. Now\nmix. z"),
+            vec!["1234. ", "x\n", "ab. ", "y\n", "this is case 2. ", "Now\n", "mix. ", "z"]
+        );
     }
 
     #[test]
     fn never_inside_math() {
-        assert_eq!(split("So $x = 1. y$ holds. And \\(a. b\\) too."), vec!["So $x = 1. y$ holds. ", "And \\(a. b\\) too."]);
-        assert_eq!(split("We get:\n\\[\nx = 1.\ny = 2\n\\]\nThus x."), vec!["We get:\n", "\\[\nx = 1.\ny = 2\n\\]\n", "Thus x."]);
+        assert_eq!(
+            split("So $x = 1. y$ holds. And \\(a. b\\) too."),
+            vec!["So $x = 1. y$ holds. ", "And \\(a. b\\) too."]
+        );
+        assert_eq!(
+            split("We get:\n\\[\nx = 1.\ny = 2\n\\]\nThus x."),
+            vec!["We get:\n", "\\[\nx = 1.\ny = 2\n\\]\n", "Thus x."]
+        );
         assert_eq!(
             split("A \\begin{align}a. &b\\\\\nc\\end{align} B. C"),
             vec!["A \\begin{align}a. &b\\\\\nc\\end{align} B. ", "C"]
         );
         assert_eq!(split("Answer: \\boxed{\\{1. 2\\}}. Next"), vec!["Answer: \\boxed{\\{1. 2\\}}. ", "Next"]);
-        assert_eq!(split("**Final Answer**\n\\[\n\\boxed{5}\n\\]"), vec!["**Final Answer**\n", "\\[\n\\boxed{5}\n\\]"]);
+        assert_eq!(
+            split("**Final Answer**\n\\[\n\\boxed{5}\n\\]"),
+            vec!["**Final Answer**\n", "\\[\n\\boxed{5}\n\\]"]
+        );
     }
 
     #[test]
     fn unbalanced_openers_do_not_swallow_the_text() {
-        assert_eq!(split("Costs $5. Then $x. More\n\nEnd. $"), vec!["Costs $5. ", "Then $x. ", "More\n\n", "End. ", "$"]);
+        assert_eq!(
+            split("Costs $5. Then $x. More\n\nEnd. $"),
+            vec!["Costs $5. ", "Then $x. ", "More\n\n", "End. ", "$"]
+        );
         assert_eq!(split("\\[ a. b\n\ncc. d"), vec!["\\[ a. ", "b\n\n", "cc. ", "d"]);
         assert_eq!(split("\\boxed{1. 2\n\n3. x"), vec!["\\boxed{1. ", "2\n\n", "3. x"]);
         assert_eq!(split("\\begin{align} a. b"), vec!["\\begin{align} a. ", "b"]);
+        // A stray `$` cannot pull the next line into inline math.
+        assert_eq!(split("Find $m+n+p.\nLet $ABCD$ be"), vec!["Find $m+n+p.\n", "Let $ABCD$ be"]);
     }
 
     #[test]
@@ -401,7 +409,9 @@ mod tests {
         let t = "Ça va. 日本語です。 Done? ✓\n😀.";
         let got = split_sentences(t, &SplitOptions::default());
         for s in &got {
-            assert!(t.is_char_boundary(s.start) && t.is_char_boundary(s.end) && t.is_char_boundary(s.content_end));
+            assert!(
+                t.is_char_boundary(s.start) && t.is_char_boundary(s.end) && t.is_char_boundary(s.content_end)
+            );
         }
         assert_eq!(split(t), vec!["Ça va. ", "日本語です。 Done? ", "✓\n", "😀."]);
     }

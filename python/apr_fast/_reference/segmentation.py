@@ -12,7 +12,8 @@ Rules, in brief (the Rust module docs have the reasons):
   ``$$...$$``, ``\\[...\\]``, ``\\begin{env}...\\end{env}`` for known math environments, and
   ``\\boxed{...}``/``\\fbox{...}`` up to the brace that closes the argument. A backslash and the
   character after it are one token. A region ends at the first closer token; it may not contain
-  a blank line nor exceed its byte bound, otherwise its opener is plain text.
+  a blank line (inline math: no line break at all) nor exceed its byte bound, otherwise its
+  opener is plain text.
 - A sentence ends at a line break, or after a run of ``.!?`` (plus closing ``)]"'*”’``) that
   whitespace or the end of the text follows; except after an abbreviation, ``etc.`` before a
   lower-case word, ``No.`` before a number, and a list label at the start of a line.
@@ -102,6 +103,7 @@ _OPENER = regex.compile(
     regex.DOTALL,
 )
 _BLANK_LINE = regex.compile(rf"\n(?:(?!\n){_WS})*\n")
+_LINE_BREAK = regex.compile(r"[\n\r]")
 _DOLLAR_TOKENS = regex.compile(r"\\.|\$\$|\$", regex.DOTALL)
 _BRACE_TOKENS = regex.compile(r"\\.|[{}]", regex.DOTALL)
 
@@ -185,10 +187,12 @@ def math_regions(text: str, options: Options = Options()) -> list[Region]:
             continue
         # A character is at least one byte, so searching `bound` characters sees every closer
         # within `bound` bytes; the byte length is checked here.
+        inline = kind in ("inline_dollar", "inline_paren")
         if (
             end is not None
             and len(text[start:end].encode("utf-8")) <= bound
             and _BLANK_LINE.search(text, start, end) is None
+            and not (inline and _LINE_BREAK.search(text, start, end))
         ):
             regions.append(Region(start, end, kind))
             pos = end
@@ -275,8 +279,8 @@ class CueMatcher:
     ) -> None:
         self.conclusion = [normalize_cue(c) for c in conclusion]
         self.verification = [normalize_cue(c) for c in verification]
-        if not all(self.conclusion) or not all(self.verification):
-            raise ValueError("empty cue")
+        if not all(regex.search(_WORD, c) for c in self.conclusion + self.verification):
+            raise ValueError("every cue needs a letter or digit")
         self.patterns = [
             (kind, i, _cue_pattern(cue, inflections))
             for kind, cues in (("conclusion", self.conclusion), ("verification", self.verification))

@@ -1,0 +1,92 @@
+"""Throughput of sentence splitting + cue matching on the shared traces, native vs reference.
+
+Runs in one process, on the ``thinking`` text of every trace in
+``<repo>/../shared/data/traces/traces.jsonl.gz``:
+
+- native, lean:     ``segment_batch(texts, threads=1)`` -> one ``Segmentation`` per text
+- native, objects:  ``find_cues_batch(texts, threads=1)`` -> ``SentenceCues``/``CueHit`` objects
+- native, split:    ``split_sentences_batch(texts, threads=1)`` -> ``Sentence`` objects
+- reference:        ``apr_fast._reference.segmentation.find_cues`` (pure Python + ``regex``)
+- threads:          the lean and object batches with ``threads=2`` (wall time)
+
+Single-thread figures use process CPU time (robust when other processes share the machine);
+the thread speed-up uses wall time. Prints a markdown table.
+
+    .venv/bin/python benches/bench_segmentation.py [--repeat 5] [--reference-repeat 1]
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import apr_fast
+from apr_fast._reference import segmentation as reference
+
+TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
+
+
+def best_of(repeat: int, fn: Callable[[], object], clock: Callable[[], float]) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = clock()
+        fn()
+        best = min(best, clock() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per native measurement (best is kept)")
+    parser.add_argument("--reference-repeat", type=int, default=1, help="runs of the reference")
+    parser.add_argument("--traces", type=Path, default=TRACES)
+    args = parser.parse_args()
+    if not args.traces.exists():
+        sys.exit(f"no traces at {args.traces}")
+    with gzip.open(args.traces, "rt", encoding="utf-8") as f:
+        texts = [row["thinking"] for row in map(json.loads, f)]
+    megabytes = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+    load_before = os.getloadavg()
+
+    cpu = time.process_time
+    wall = time.perf_counter
+    matcher = apr_fast.CueMatcher()
+    ref_matcher = reference.CueMatcher()
+    segments = apr_fast.segment_batch(texts, threads=1)
+    sentences = sum(len(s) for s in segments)
+    hits = sum(sum(s.conclusion) + sum(s.verification) for s in segments)
+
+    rows: list[tuple[str, float]] = []
+    rows.append(("native `segment_batch` (lean), 1 thread", best_of(args.repeat, lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=1), cpu)))
+    rows.append(("native `find_cues_batch` (objects), 1 thread", best_of(args.repeat, lambda: apr_fast.find_cues_batch(texts, threads=1), cpu)))
+    rows.append(("native `split_sentences_batch` (objects, no cues), 1 thread", best_of(args.repeat, lambda: apr_fast.split_sentences_batch(texts, threads=1), cpu)))
+    ref_time = best_of(args.reference_repeat, lambda: [reference.find_cues(t, ref_matcher) for t in texts], cpu)
+    rows.append(("reference (Python `regex`), sentences + cues", ref_time))
+
+    lean_1 = best_of(args.repeat, lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=1), wall)
+    lean_2 = best_of(args.repeat, lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=2), wall)
+    obj_1 = best_of(args.repeat, lambda: apr_fast.find_cues_batch(texts, threads=1), wall)
+    obj_2 = best_of(args.repeat, lambda: apr_fast.find_cues_batch(texts, threads=2), wall)
+    load_after = os.getloadavg()
+
+    print(f"{len(texts)} traces, {megabytes:.1f} MB of thinking text, {sentences} sentences, "
+          f"{hits} sentences with a cue flag; os.cpu_count()={os.cpu_count()}, "
+          f"load average {load_before[0]:.2f} before / {load_after[0]:.2f} after\n")
+    print("| path | CPU time (s) | MB/s per core | vs reference |")
+    print("|---|---:|---:|---:|")
+    for name, seconds in rows:
+        print(f"| {name} | {seconds:.3f} | {megabytes / seconds:.1f} | {ref_time / seconds:.1f}x |")
+    print()
+    print("| batch, all traces | 1 thread (s, wall) | 2 threads (s, wall) | speed-up |")
+    print("|---|---:|---:|---:|")
+    print(f"| `segment_batch` (lean) | {lean_1:.3f} | {lean_2:.3f} | {lean_1 / lean_2:.2f}x |")
+    print(f"| `find_cues_batch` (objects) | {obj_1:.3f} | {obj_2:.3f} | {obj_1 / obj_2:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
