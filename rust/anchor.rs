@@ -253,7 +253,7 @@ impl AnchorSearch<'_> {
             if !self.options.list_items && inside_enumeration(&candidates, c) {
                 continue;
             }
-            if !self.options.inequality_sides && is_inequality_part(&candidates, c) {
+            if !self.options.inequality_sides && is_inequality_part(text, &candidates, c) {
                 continue;
             }
             if self.options.skip_problem_values && problem.map_or(false, |p| p.contains(&candidate.text)) {
@@ -299,18 +299,23 @@ fn inside_enumeration(candidates: &[Candidate], c: usize) -> bool {
 }
 
 /// Relation symbols of inequalities, as they appear in candidate texts.
-const INEQUALITY_MARKS: &[&str] =
-    &["<", ">", "\\le", "\\ge", "\\lt", "\\gt", "≤", "≥", "\\neq", "\\ne ", "≠", "\\not="];
+const INEQUALITY_MARKS: &[&str] = &[
+    "<", ">", "\\leq", "\\geq", "\\le", "\\ge", "\\lt", "\\gt", "\\leqslant", "\\geqslant", "≤", "≥",
+    "\\neq", "\\ne", "≠", "\\not=",
+];
 
-/// Whether candidate `c` is an inequality or a side of one (`a \geq 3`, or its `3`).
-fn is_inequality_part(candidates: &[Candidate], c: usize) -> bool {
+/// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):
+/// an inequality mark in the statement, or right before or after the side.
+fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
     let is_inequality = |t: &str| INEQUALITY_MARKS.iter().any(|m| t.contains(m));
     match me.kind {
         CandidateKind::Equation => is_inequality(&me.text),
-        CandidateKind::EquationSide => candidates.iter().any(|o| {
-            o.kind == CandidateKind::Equation && o.start <= me.start && me.end <= o.end && is_inequality(&o.text)
-        }),
+        CandidateKind::EquationSide => {
+            let before = text.get(..me.start).unwrap_or("").trim_end();
+            let after = text.get(me.end..).unwrap_or("").trim_start();
+            INEQUALITY_MARKS.iter().any(|m| before.ends_with(m.trim_end()) || after.starts_with(m.trim_end()))
+        }
         _ => false,
     }
 }
@@ -386,18 +391,22 @@ mod tests {
     use super::*;
     use crate::text::sentences::SplitOptions;
 
-    fn locate(thinking: &str, reference: &str, mode: AnchorMode, problem: Option<&str>) -> Anchor {
+    fn locate_with(thinking: &str, reference: &str, options: &AnchorOptions, problem: Option<&str>) -> Anchor {
         let cues = CueMatcher::paper();
         let seg = segment_thinking(thinking, &SplitOptions::default(), &cues);
-        let options = mode.options();
         let policy = Policy::default();
         let problem = problem.map(ProblemValues::from_problem);
-        AnchorSearch { options: &options, policy: &policy }.locate(
-            thinking,
-            &seg,
-            &[Answer::parse(reference)],
-            problem.as_ref(),
-        )
+        AnchorSearch { options, policy: &policy }.locate(thinking, &seg, &[Answer::parse(reference)], problem.as_ref())
+    }
+
+    fn locate(thinking: &str, reference: &str, mode: AnchorMode) -> Anchor {
+        locate_with(thinking, reference, &mode.options(), None)
+    }
+
+    fn paper_with(change: impl FnOnce(&mut AnchorOptions)) -> AnchorOptions {
+        let mut o = AnchorMode::Paper.options();
+        change(&mut o);
+        o
     }
 
     fn sentence_text(thinking: &str, a: &Anchor) -> String {
@@ -407,7 +416,7 @@ mod tests {
     #[test]
     fn paper_rule_needs_a_cue_here_or_a_verification_next() {
         let t = "We compute 3 + 4 = 7 apples. Then 7 again. So the answer is 7. Let me check.";
-        let a = locate(t, "7", AnchorMode::Paper, None);
+        let a = locate(t, "7", AnchorMode::Paper);
         assert!(a.found);
         // Sentence 0 has a matching candidate but no conclusion cue and no verification after.
         assert_eq!(sentence_text(t, &a), "So the answer is 7.");
@@ -417,7 +426,7 @@ mod tests {
     #[test]
     fn verification_in_the_next_sentence_admits_a_sentence_without_cue() {
         let t = "The total comes to 12.\nWait, let me recount.";
-        let a = locate(t, "12", AnchorMode::Paper, None);
+        let a = locate(t, "12", AnchorMode::Paper);
         assert_eq!(a.sentence, Some(0));
         assert_eq!(&t[..a.content_end], "The total comes to 12.");
     }
@@ -425,7 +434,7 @@ mod tests {
     #[test]
     fn no_match_defaults_to_the_last_sentence() {
         let t = "So we get 5. Hence 6.";
-        let a = locate(t, "99", AnchorMode::Paper, None);
+        let a = locate(t, "99", AnchorMode::Paper);
         assert!(!a.found);
         assert_eq!(a.sentence, Some(1));
         assert_eq!(a.num_sentences, 2);
@@ -433,7 +442,7 @@ mod tests {
 
     #[test]
     fn empty_thinking_has_no_sentence() {
-        let a = locate("", "1", AnchorMode::Paper, None);
+        let a = locate("", "1", AnchorMode::Paper);
         assert_eq!(a.sentence, None);
         assert!(!a.found);
     }
@@ -441,19 +450,70 @@ mod tests {
     #[test]
     fn equivalent_forms_match() {
         let t = "So the probability is \\(\\frac{6}{8}\\). Let me verify.";
-        let a = locate(t, "0.75", AnchorMode::Paper, None);
+        let a = locate(t, "0.75", AnchorMode::Paper);
         assert!(a.found);
         assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("\\frac{6}{8}"));
     }
 
     #[test]
-    fn default_mode_skips_values_copied_from_the_problem() {
+    fn skipping_problem_values_ignores_a_restated_datum() {
         let problem = "A rectangle has perimeter 12 and area 8. Find its longer side.";
         let t = "So we have perimeter 12. Thus the sides satisfy a + b = 6. So the longer side is 4.";
-        let paper = locate(t, "12", AnchorMode::Paper, Some(problem));
-        assert_eq!(paper.sentence, Some(0));
-        let refined = locate(t, "12", AnchorMode::Default, Some(problem));
-        assert!(!refined.found);
+        assert_eq!(locate_with(t, "12", &AnchorMode::Paper.options(), Some(problem)).sentence, Some(0));
+        let skip = paper_with(|o| o.skip_problem_values = true);
+        assert!(!locate_with(t, "12", &skip, Some(problem)).found);
+    }
+
+    #[test]
+    fn backtracking_reaches_the_computation_before_its_restatement() {
+        let t = "h = 45/9 = 5.\nSo the height is 5 cm.\nLet me verify.";
+        assert_eq!(locate(t, "5", AnchorMode::Paper).sentence, Some(1));
+        let back = paper_with(|o| o.backtrack = true);
+        assert_eq!(locate_with(t, "5", &back, None).sentence, Some(0));
+        // A sentence without the value stops the walk unless the gap allows it.
+        let t = "C(10,2) = 45.\nHowever, A cannot exceed 9.\nTherefore, the count is 45.";
+        assert_eq!(locate_with(t, "45", &back, None).sentence, Some(2));
+        let gap = paper_with(|o| {
+            o.backtrack = true;
+            o.backtrack_gap = 1;
+        });
+        assert_eq!(locate_with(t, "45", &gap, None).sentence, Some(0));
+    }
+
+    #[test]
+    fn unsimplified_expressions_do_not_state_the_value() {
+        let t = "So x = (5/2 * 56) / (-10). Thus x = -14.";
+        assert_eq!(locate(t, "-14", AnchorMode::Paper).sentence, Some(0));
+        let simple = paper_with(|o| o.max_extra_complexity = Some(0));
+        assert_eq!(locate_with(t, "-14", &simple, None).sentence, Some(1));
+        assert_eq!(complexity("-14"), 1);
+        assert_eq!(complexity("(5/2 * 56) / (-10)"), 7);
+        assert_eq!(complexity("\\frac{14}{3}"), complexity("14/3"));
+        assert_eq!(complexity("x = 5"), 1);
+    }
+
+    #[test]
+    fn enumeration_items_and_inequality_bounds_are_not_answers() {
+        let t = "So x = 0 or x = 5.\nSince x is positive, x = 5.";
+        assert_eq!(locate(t, "5", AnchorMode::Paper).sentence, Some(0));
+        let whole = paper_with(|o| o.list_items = false);
+        assert_eq!(locate_with(t, "5", &whole, None).sentence, Some(1));
+        let t = "So a \\geq 3 or a \\leq -1.\nTherefore the smallest a is 3.";
+        assert_eq!(locate(t, "3", AnchorMode::Paper).sentence, Some(0));
+        let no_bounds = paper_with(|o| o.inequality_sides = false);
+        assert_eq!(locate_with(t, "3", &no_bounds, None).sentence, Some(1));
+    }
+
+    #[test]
+    fn a_box_is_a_conclusion_and_number_words_are_optional() {
+        let t = "\\boxed{4}\nNow the derivation: two plus two.";
+        assert!(!locate(t, "4", AnchorMode::Paper).found);
+        let boxed = paper_with(|o| o.boxed_is_conclusion = true);
+        assert_eq!(locate_with(t, "4", &boxed, None).sentence, Some(0));
+        let t = "So we have four equations. Thus x = 4.";
+        assert_eq!(locate(t, "4", AnchorMode::Paper).sentence, Some(0));
+        let digits = paper_with(|o| o.number_words = false);
+        assert_eq!(locate_with(t, "4", &digits, None).sentence, Some(1));
     }
 
     #[test]
