@@ -27,7 +27,8 @@ from apr_fast.cues import (
     segment,
     segment_batch,
 )
-from apr_fast.equivalence import Judgement, Method, Policy, Verdict, equivalent, equivalent_batch
+from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
+from apr_fast.equivalence import Policy as EquivalencePolicy
 from apr_fast.equivalence import normalize as normalize_answer
 from apr_fast.errors import AprError, ConfigError, TokenizerError
 from apr_fast.extraction import (
@@ -95,7 +96,7 @@ __all__ = [
     "problem_values",
     "Judgement",
     "Method",
-    "Policy",
+    "EquivalencePolicy",
     "Verdict",
     "equivalent",
     "equivalent_batch",

@@ -313,7 +313,7 @@ def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
-    policy = apr_fast.Policy(percent=args.percent, units=args.units)
+    policy = apr_fast.EquivalencePolicy(percent=args.percent, units=args.units)
     j = apr_fast.equivalent(args.a, args.b, policy=policy, cas=not args.no_cas)
     print(f"{j.verdict.value} ({j.method.value}: {j.detail})", file=out)
     return 0 if j.verdict is apr_fast.Verdict.EQUAL else 3
