@@ -3,9 +3,11 @@
 //! Data flows one way: text -> sentences -> candidates -> anchor -> reward.
 //! Every module here is pure Rust; `bindings` (feature `python`) is the only one that knows Python.
 
-pub mod extract;
+pub mod anchor;
 pub mod answer;
+pub mod extract;
 pub mod parallel;
+pub mod reward;
 pub mod text;
 pub mod tokens;
 

@@ -58,9 +58,26 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
 extras="${*:-}"
+.venv/bin/python -m pip install -q --upgrade "pip>=23" "maturin>=1.4,<2"
+case " $extras " in
+    *" verl "*)
+        # verl's test stack wants torch; take the CPU build (APR_TORCH_SPEC / APR_TORCH_INDEX
+        # override it, e.g. APR_TORCH_INDEX=https://download.pytorch.org/whl/cpu on a normal
+        # machine, where PyPI's default Linux wheel is a multi-GB CUDA build).
+        if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+            log "installing ${APR_TORCH_SPEC:-torch==2.13.0} (CPU) for the verl integration tests"
+            .venv/bin/python -m pip install -q "${APR_TORCH_SPEC:-torch==2.13.0}" \
+                ${APR_TORCH_INDEX:+--index-url "$APR_TORCH_INDEX"}
+        fi ;;
+esac
 spec="."
 [ -n "$extras" ] && spec=".[$(echo "$extras" | tr ' ' ',')]"
 log "installing apr-fast$([ -n "$extras" ] && echo "[$extras]") (release build of the Rust core)"
-.venv/bin/python -m pip install -q --upgrade "pip>=23" "maturin>=1.4,<2"
 .venv/bin/python -m pip install -q -e "$spec"
+case " $extras " in
+    *" verl "*)
+        # verl's own requirements pull vllm, wandb, peft...: install it alone, its light
+        # runtime dependencies came with the extra above.
+        .venv/bin/python -m pip install -q --no-deps "verl==${APR_VERL_VERSION:-0.9.1}" ;;
+esac
 log "ready: $(.venv/bin/python -c 'import apr_fast; print("apr_fast", apr_fast.__version__)')"

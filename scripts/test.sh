@@ -4,7 +4,7 @@
 # Installs what it needs first (scripts/setup.sh), so it passes on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh test
+bash scripts/setup.sh test verl
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
 
 echo "== cargo test ==" >&2

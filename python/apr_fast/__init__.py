@@ -1,20 +1,20 @@
-"""apr-fast: Anchor-based Process Rewards for reasoning-model RL."""
+"""apr-fast: Anchor-based Process Rewards for reasoning-model RL.
+
+Data flows one way, and each step has its module:
+
+* text -> sentences and cues: :mod:`apr_fast.sentences`, :mod:`apr_fast.cues`
+* sentences -> answer candidates, and a response's final answer: :mod:`apr_fast.extraction`
+* candidate vs reference: :mod:`apr_fast.equivalence` (native; sympy via :mod:`apr_fast.cas`)
+* -> anchor -> reward, in one native call per batch: :mod:`apr_fast.reward`
+* token ids <-> text offsets of the policy's tokenizer: :mod:`apr_fast.tokens`
+
+Quick start::
+
+    import apr_fast
+    score = apr_fast.score(response, ground_truth="204")
+    score.reward, score.correct, score.l_ast, score.rho
+"""
 from apr_fast._core import THREADS_ENV, __version__, default_threads
-from apr_fast.errors import AprError, ConfigError, TokenizerError
-from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_index_at
-from apr_fast.extraction import (
-    Candidate,
-    FinalAnswer,
-    extract_candidates,
-    extract_candidates_batch,
-    extract_final,
-    extract_final_batch,
-    problem_values,
-)
-from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
-from apr_fast.equivalence import Policy as EquivalencePolicy
-from apr_fast.equivalence import normalize as normalize_answer
-# text: sentences and cues
 from apr_fast.cues import (
     PAPER_CONCLUSION_CUES,
     PAPER_VERIFICATION_CUES,
@@ -27,6 +27,30 @@ from apr_fast.cues import (
     segment,
     segment_batch,
 )
+from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
+from apr_fast.equivalence import Policy as EquivalencePolicy
+from apr_fast.equivalence import normalize as normalize_answer
+from apr_fast.errors import AprError, ConfigError, TokenizerError
+from apr_fast.extraction import (
+    Candidate,
+    FinalAnswer,
+    extract_candidates,
+    extract_candidates_batch,
+    extract_final,
+    extract_final_batch,
+    problem_values,
+)
+from apr_fast.ground_truth import GoldSupport, gold_support, ground_truth_alternatives
+from apr_fast.reward import (
+    ANCHOR_MODES,
+    STATUS_CODES,
+    AnchorOptions,
+    APRScorer,
+    RewardConfig,
+    RolloutScore,
+    apr_reward,
+    score,
+)
 from apr_fast.sentences import (
     MathRegion,
     Sentence,
@@ -35,49 +59,63 @@ from apr_fast.sentences import (
     split_sentences,
     split_sentences_batch,
 )
+from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_index_at
 
 __all__ = [
-    "AprError",
-    "Candidate",
-    "ConfigError",
-    "DecodedIds",
-    "FinalAnswer",
-    "EquivalencePolicy",
-    "Judgement",
-    "Method",
+    # package
     "THREADS_ENV",
-    "TokenIds",
-    "TokenizerError",
-    "Vocabulary",
     "__version__",
     "default_threads",
-    "token_index_at",
+    "AprError",
+    "ConfigError",
+    "TokenizerError",
+    # text -> sentences and cues
+    "MathRegion",
+    "Sentence",
+    "SplitOptions",
+    "math_regions",
+    "split_sentences",
+    "split_sentences_batch",
+    "PAPER_CONCLUSION_CUES",
+    "PAPER_VERIFICATION_CUES",
+    "CueHit",
+    "CueMatcher",
+    "Segmentation",
+    "SentenceCues",
+    "find_cues",
+    "find_cues_batch",
+    "segment",
+    "segment_batch",
+    # answers: extraction and equivalence
+    "Candidate",
+    "FinalAnswer",
     "extract_candidates",
     "extract_candidates_batch",
     "extract_final",
     "extract_final_batch",
     "problem_values",
+    "Judgement",
+    "Method",
+    "EquivalencePolicy",
     "Verdict",
-    "__version__",
-    "default_threads",
     "equivalent",
     "equivalent_batch",
     "normalize_answer",
-    # text: sentences and cues
-    "CueHit",
-    "CueMatcher",
-    "MathRegion",
-    "PAPER_CONCLUSION_CUES",
-    "PAPER_VERIFICATION_CUES",
-    "Segmentation",
-    "Sentence",
-    "SentenceCues",
-    "SplitOptions",
-    "find_cues",
-    "find_cues_batch",
-    "math_regions",
-    "segment",
-    "segment_batch",
-    "split_sentences",
-    "split_sentences_batch",
+    "GoldSupport",
+    "gold_support",
+    "ground_truth_alternatives",
+    # anchor -> reward
+    "ANCHOR_MODES",
+    "STATUS_CODES",
+    "AnchorOptions",
+    "APRScorer",
+    "RewardConfig",
+    "RolloutScore",
+    "apr_reward",
+    "score",
+    # tokens
+    "DecodedIds",
+    "TokenIds",
+    "Vocabulary",
+    "token_index_at",
 ]

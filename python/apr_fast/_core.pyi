@@ -1,6 +1,6 @@
 """Type stubs for the native module (checked with mypy.stubtest)."""
 from os import PathLike
-from typing import final
+from typing import Any, final
 
 __version__: str
 THREADS_ENV: str
@@ -314,3 +314,53 @@ def segment_batch(
     threads: int | None = None,
 ) -> list[Segmentation]: ...
 # --- end text ---------------------------------------------------------------------------------
+
+# --- reward: batch scoring (rust/bindings/reward.rs, wrapped by apr_fast.reward) ---
+SCORE_FIELDS: tuple[str, ...]
+ANCHOR_MODES: tuple[str, ...]
+STATUS_NAMES: tuple[str, ...]
+
+def apr_reward(correct: bool, complete: bool, l_ast: int, beta: float, floor: float | None = None) -> float: ...
+@final
+class NativeScorer:
+    def __new__(
+        cls,
+        beta: float,
+        floor: float | None,
+        mode: str,
+        reference: str,
+        percent: str,
+        units: str,
+        decimal_min_sig_digits: int,
+        rel_tol: float,
+        conclusion_cues: list[str],
+        verification_cues: list[str],
+        cue_inflections: bool,
+        vocabulary: NativeVocabulary | None,
+        anchor_options: tuple[str, bool, bool, int, int | None, bool, bool, bool, bool] | None,
+    ) -> NativeScorer: ...
+    def score_texts(
+        self,
+        responses: list[str],
+        ground_truths: list[list[str]],
+        problems: list[str | None] | None = None,
+        token_ends: list[list[int]] | None = None,
+        threads: int | None = None,
+    ) -> list[tuple[Any, ...]]: ...
+    def score_ids(
+        self,
+        token_ids: list[bytes | list[int] | tuple[int, ...]],
+        ground_truths: list[list[str]],
+        problems: list[str | None] | None = None,
+        threads: int | None = None,
+        return_text: bool = False,
+    ) -> list[Any]: ...
+    @property
+    def beta(self) -> float: ...
+    @property
+    def has_vocabulary(self) -> bool: ...
+    @property
+    def anchor_options(self) -> tuple[str, bool, bool, int, int | None, bool, bool, bool, bool]: ...
+
+def anchor_mode_options(mode: str) -> tuple[str, bool, bool, int, int | None, bool, bool, bool, bool]: ...
+# --- end reward ---

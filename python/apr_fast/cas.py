@@ -18,7 +18,7 @@ sympy in a separate process:
 - timeouts and internal errors are a status (:class:`~apr_fast.equivalence.Method` ``TIMEOUT`` /
   ``ERROR``, verdict unknown), logged with :mod:`logging`, never a silent "not equal".
 
-Without sympy installed (``pip install apr-fast[cas]``) every check answers unknown with
+Without sympy installed (a dependency of apr-fast; ``pip install sympy``) every check answers unknown with
 method ``CAS_UNAVAILABLE`` and says so.
 """
 from __future__ import annotations
@@ -84,7 +84,7 @@ class CasChecker:
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not timeout > 0:
             raise ValueError(f"timeout must be a positive number, got {timeout!r}")
         if not sympy_available():
-            return CasResult("unavailable", "sympy is not installed (pip install apr-fast[cas])")
+            return CasResult("unavailable", "sympy is not installed (pip install sympy)")
         key = (a, b) if a <= b else (b, a)
         with self._lock:
             cached = self._cache.get(key)

@@ -11,13 +11,18 @@ from __future__ import annotations
 import math
 import numbers
 import re
+from dataclasses import dataclass
 from typing import Any, Union
 
-__all__ = ["GroundTruth", "ground_truth_alternatives"]
+from apr_fast import _core
+
+__all__ = ["GoldSupport", "GroundTruth", "gold_support", "ground_truth_alternatives"]
 
 #: What a ground truth may be: one answer, a number, or several accepted alternatives.
 GroundTruth = Union[str, float, int, "list[str | float | int]", "tuple[str | float | int, ...]"]
 
+# Functions and constants in the engine's sympy form that make a value a closed form.
+_CLOSED_FORM = re.compile(r"\b(sqrt|root|exp|log|sin|cos|tan|cot|sec|csc|asin|acos|atan|factorial|binomial|pi|E|I)\b")
 # An unescaped "$" (math delimiter in a gold string); "\$" is a currency sign and stays.
 _MATH_DOLLAR = re.compile(r"(?<!\\)\$")
 
@@ -58,3 +63,39 @@ def ground_truth_alternatives(ground_truth: Any) -> list[str]:
     else:
         items = [_one(ground_truth, "ground_truth")]
     return list(dict.fromkeys(s for s in items if s))
+
+
+@dataclass(frozen=True)
+class GoldSupport:
+    """Whether the rule-based engine can handle a gold answer, and what kind it is."""
+
+    supported: bool
+    reason: str
+
+
+def gold_support(ground_truth: Any) -> GoldSupport:
+    """The paper's training-data filter: keep problems whose gold answer the rule-based method
+    can handle (40k DeepScaleR problems -> 33,113 in the paper).
+
+    Supported: a gold the native engine reads as mathematics — a number (``exact number``), a
+    closed form or expression (``expression``), or a tuple, interval, set or matrix
+    (``structure``). Not supported: text answers, multiple-choice letters without a value, and
+    notation the engine does not read (integrals, prose): the anchor search could not find
+    them in a trace, so their rewards would carry no anchor signal.
+    """
+    try:
+        alternatives = ground_truth_alternatives(ground_truth)
+    except (TypeError, ValueError) as e:
+        return GoldSupport(False, f"unreadable ground truth ({e})")
+    if not alternatives:
+        return GoldSupport(False, "empty ground truth")
+    form = _core.answer_to_sympy(alternatives[0])
+    if form is None:
+        return GoldSupport(False, "text or unparsed answer")
+    if form.startswith(("Tuple_", "Set_", "List_", "Matrix_", "Union_", "Interval_")):
+        return GoldSupport(True, "structure")
+    if "S_(" in form:
+        return GoldSupport(True, "expression")
+    if _CLOSED_FORM.search(form):
+        return GoldSupport(True, "closed form")
+    return GoldSupport(True, "exact number")

@@ -13,9 +13,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 mod tokens;
-mod extract;
-mod answer;
 mod text;
+mod answer;
+mod extract;
+mod reward;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -78,8 +79,9 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add("TokenizerError", py.get_type::<TokenizerError>())?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
     tokens::register(m)?;
-    extract::register(py, m)?;
-    answer::register(m)?;
     text::register(py, m)?;
+    answer::register(m)?;
+    extract::register(py, m)?;
+    reward::register(m)?;
     Ok(())
 }

@@ -16,7 +16,8 @@ use crate::tokens::{DecodeError, Decoded, Vocabulary, VocabularyError};
 /// A tokenizer vocabulary loaded natively (immutable; methods release the interpreter).
 #[pyclass(module = "apr_fast._core", frozen)]
 pub(crate) struct NativeVocabulary {
-    inner: Vocabulary,
+    /// Shared with the scorers built on this vocabulary.
+    pub(crate) inner: std::sync::Arc<Vocabulary>,
 }
 
 fn vocabulary_error(e: VocabularyError) -> PyErr {
@@ -28,7 +29,7 @@ fn internal_error(p: ItemPanic) -> String {
 }
 
 /// Ids as received, before range checks (which run without the interpreter).
-enum IdsArg<'py> {
+pub(crate) enum IdsArg<'py> {
     /// Little-endian int64, 8 bytes per id.
     Packed(&'py [u8]),
     Ints(Vec<i64>),
@@ -36,7 +37,7 @@ enum IdsArg<'py> {
     Invalid(String),
 }
 
-fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>> {
+pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>> {
     if let Ok(bytes) = obj.downcast::<PyBytes>() {
         let raw = bytes.as_bytes();
         if raw.len() % 8 != 0 {
@@ -79,7 +80,7 @@ fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>> {
 
 impl IdsArg<'_> {
     /// The ids as `u32`, or a message naming the first one that cannot be a token id.
-    fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
+    pub(crate) fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
         let check = |i: usize, v: i64| {
             u32::try_from(v).map_err(|_| format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"))
         };
@@ -164,7 +165,7 @@ impl NativeVocabulary {
         let inner = py
             .allow_threads(|| Vocabulary::from_tokenizer_json(json))
             .map_err(vocabulary_error)?;
-        Ok(NativeVocabulary { inner })
+        Ok(NativeVocabulary { inner: std::sync::Arc::new(inner) })
     }
 
     /// Reads and loads a `tokenizer.json` file.
@@ -176,7 +177,7 @@ impl NativeVocabulary {
         let inner = py
             .allow_threads(|| Vocabulary::from_tokenizer_json(json))
             .map_err(vocabulary_error)?;
-        Ok(NativeVocabulary { inner })
+        Ok(NativeVocabulary { inner: std::sync::Arc::new(inner) })
     }
 
     fn __len__(&self) -> usize {

@@ -217,6 +217,8 @@ struct List {
     last_end: usize,
     all_values: bool,
     all_named_equations: bool,
+    /// Every separator enumerates (a comma, "and", "or"); `\quad` or `\implies` between
+    /// statements make no list.
     commas_only: bool,
 }
 
@@ -426,6 +428,7 @@ impl<'t> Scanner<'t> {
                     i = next;
                 }
                 ProseRole::Glue => i += 1,
+                ProseRole::Stop if run.is_some() && self.enumerates(i, &segment) => i += 1,
                 ProseRole::Stop => {
                     if let Some((start, last)) = run.take() {
                         self.prose_run(start..last + 1, &segment);
@@ -472,6 +475,20 @@ impl<'t> Scanner<'t> {
             Space if self.slice(i).contains('\n') => ProseRole::Stop,
             Space | Comma | Semicolon | Ellipsis | Spacing | Dollar => ProseRole::Glue,
             _ => ProseRole::Stop,
+        }
+    }
+
+    /// Whether token `i` is "and"/"or" continuing an enumeration: a value (or `name = value`)
+    /// comes right after it ("x = 0 or x = 5", "π/6, and 5π/6"), so the words join items of
+    /// one list instead of ending the run.
+    fn enumerates(&self, i: usize, segment: &Range<usize>) -> bool {
+        if !self.word_is(i, &["and", "or"]) {
+            return false;
+        }
+        match self.next_non_space(i + 1, segment.end) {
+            Some(next) => matches!(self.prose_role(next, segment), ProseRole::Math(_))
+                && !self.word_is(next, &["and", "or"]),
+            None => false,
         }
     }
 
@@ -587,6 +604,14 @@ impl<'t> Scanner<'t> {
             return true;
         }
         let between = &self.tokens[left + 1..right];
+        // "x = 0 or x = 5", "π/6, and 5π/6": a connective between two items of an enumeration.
+        let connectives = (left + 1..right).filter(|&k| self.word_is(k, &["and", "or"])).count();
+        if connectives == 1 {
+            // Not across brackets: "(which is 20) and (x = 5)" are two remarks, not a list.
+            let bracketed = matches!(self.kind(left), Close(Bracket::Round)) || matches!(self.kind(right), Open(Bracket::Round));
+            let commas = between.iter().filter(|t| matches!(t.kind, Comma)).count();
+            return !bracketed && commas <= 1 && self.ends_operand(left) && self.starts_item(right);
+        }
         let commas = between.iter().filter(|t| matches!(t.kind, Comma | Semicolon)).count();
         if between.iter().any(|t| t.kind == Ellipsis) {
             return commas <= 2;
@@ -671,8 +696,9 @@ impl<'t> Scanner<'t> {
                 matches!(self.kind(k), TokenKind::Space | TokenKind::Markup)
                     || (self.kind(k) == TokenKind::Other && self.slice(k) == "#")
             });
+            // "1. ", "2) " and "11: " at the start of a line number the lines of a list.
             let marker_follows = i + 2 < segment.end
-                && (self.slice(i + 1) == "." || self.slice(i + 1) == ")")
+                && matches!(self.slice(i + 1), "." | ")" | ":")
                 && self.kind(i + 2) == TokenKind::Space;
             if at_line_start && marker_follows {
                 return;
@@ -754,9 +780,11 @@ impl<'t> Scanner<'t> {
                 TokenKind::Close(_) => depth = depth.saturating_sub(1),
                 _ if depth == 0 => {
                     if let Some(after) = self.separator_end(i, range.end) {
-                        let comma = matches!(self.kind(i), TokenKind::Comma);
+                        let enumerating = matches!(self.kind(i), TokenKind::Comma)
+                            || self.word_is(i, &["and", "or"])
+                            || self.is_connective_text(i);
                         self.finish_item(&item, i, false, source, &mut list);
-                        list.commas_only &= comma;
+                        list.commas_only &= enumerating;
                         item = Item::starting_at(after);
                         i = after;
                         continue;
@@ -789,6 +817,7 @@ impl<'t> Scanner<'t> {
         let spaced = |k: usize| self.tokens.get(k).is_some_and(|t| t.kind == TokenKind::Space);
         match self.kind(i) {
             TokenKind::Comma | TokenKind::Semicolon | TokenKind::LineBreak | TokenKind::Arrow => Some(i + 1),
+            TokenKind::Word if self.word_is(i, &["and", "or"]) => Some(i + 1),
             // A `|` between spaces separates table columns ("12 | 6 | 1"); `|x|` is glued.
             TokenKind::Operator if self.slice(i) == "|" && i > 0 && spaced(i - 1) && spaced(i + 1) => Some(i + 1),
             TokenKind::Command => match self.command(i)? {
@@ -810,6 +839,21 @@ impl<'t> Scanner<'t> {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// `\text{ and }` / `\text{ or }` (a connective written in math).
+    fn is_connective_text(&self, i: usize) -> bool {
+        if self.kind(i) != TokenKind::Command || self.command(i) != Some(CommandClass::Text) {
+            return false;
+        }
+        match self.tokens.get(i + 1) {
+            Some(t) if t.kind == TokenKind::Open(Bracket::Brace) => {
+                let close = self.brace_partner[i + 1];
+                close != NO_PARTNER
+                    && matches!(self.span_text(&(i + 2..close as usize)).trim(), "and" | "or")
+            }
+            _ => false,
         }
     }
 
@@ -879,6 +923,19 @@ impl<'t> Scanner<'t> {
     /// Ends the item at `end`; `piece_at_end`: its last side continues beyond the run.
     fn finish_item(&mut self, item: &Item, end: usize, piece_at_end: bool, source: Source, list: &mut List) {
         list.items += 1;
+        let inner = self.trim(item.start..end);
+        // ", and" / ", or": the comma and the word separate the same two items.
+        if inner.is_empty() && list.items > 1 {
+            list.items -= 1;
+            return;
+        }
+        // `1, 2, 3, \ldots, 8`: the ellipsis stands for members of the list, it is no value.
+        if inner.len() == 1
+            && (self.kind(inner.start) == TokenKind::Ellipsis || self.command(inner.start) == Some(CommandClass::Ellipsis))
+        {
+            list.last_end = inner.end;
+            return;
+        }
         let piece = piece_at_end || (item.piece_at_start && item.relations == 0);
         let whole = self.trim_complete(item.start..end).filter(|_| !piece && !item.piece_at_start);
         match &whole {
@@ -1597,7 +1654,7 @@ mod tests {
         assert_eq!(texts("so -2 < x < 3"), vec!["-2 < x < 3", "-2", "3"]);
         assert_eq!(texts("so x = 1, y = 2"), vec!["x = 1, y = 2", "x = 1", "1", "y = 2", "2"]);
         // Names are not values: `f(2022)`, `a_1`, `AB`.
-        assert_eq!(texts("f(2022) = 2 and a_1 = 7 and AB = 5"), vec!["f(2022) = 2", "2", "a_1 = 7", "7", "AB = 5", "5"]);
+        assert_eq!(texts("f(2022) = 2 and a_1 = 7 and AB = 5"), vec!["f(2022) = 2 and a_1 = 7 and AB = 5", "f(2022) = 2", "2", "a_1 = 7", "7", "AB = 5", "5"]);
     }
 
     #[test]
@@ -1626,7 +1683,7 @@ mod tests {
         assert_eq!(found(r"so $\boxed{x = 5}$"), pairs(&[("x = 5", "boxed"), ("5", "equation_side")]));
         assert_eq!(found(r"\boxed{\boxed{7}}"), pairs(&[(r"\boxed{7}", "boxed")]));
         assert_eq!(found("so **5** it is"), pairs(&[("5", "number")]));
-        assert_eq!(texts("√2 and π/2 and 6²"), vec!["√2", "π/2", "6²"]);
+        assert_eq!(texts("√2 and π/2 and 6²"), vec!["√2 and π/2 and 6²", "√2", "π/2", "6²"]);
         assert_eq!(texts(r"\(\cot x\) and the 1980s and 144s²"), vec![r"\cot x", "1980", "144s²"]);
     }
 
@@ -1636,7 +1693,7 @@ mod tests {
         assert_eq!(texts("(2 T - 1) - T + 1 = T and 5 V."), vec!["(2 T - 1) - T + 1 = T", "(2 T - 1) - T + 1", "5"]);
         assert_eq!(texts("sqrt(2) and log_6 x - log_6 9 = 2"), vec!["sqrt(2)", "log_6 x - log_6 9 = 2", "log_6 x - log_6 9", "2"]);
         assert_eq!(texts("so b^2 - 4ac = 0"), vec!["b^2 - 4ac = 0", "b^2 - 4ac", "0"]);
-        assert_eq!(texts("1,000 and 1{,}000"), vec!["1,000", "1{,}000"]);
+        assert_eq!(texts("1,000 and 1{,}000"), vec!["1,000 and 1{,}000", "1,000", "1{,}000"]);
     }
 
     #[test]
@@ -1678,6 +1735,21 @@ mod tests {
     #[test]
     fn prices_are_not_math_but_their_numbers_count() {
         assert_eq!(texts("it costs $5 and $6"), vec!["5", "6"]);
+    }
+
+    #[test]
+    fn a_number_labelling_a_line_is_no_value() {
+        assert_eq!(texts("11: Hmm, can I make 12?"), vec!["12"]);
+        assert_eq!(texts("So x: 11 works"), vec!["11"]);
+    }
+
+    #[test]
+    fn enumerations_joined_by_words_or_an_ellipsis_are_lists() {
+        assert_eq!(texts("x = 0 or x = 5"), vec!["x = 0 or x = 5", "x = 0", "0", "x = 5", "5"]);
+        assert_eq!(texts("all θ are π/4, 3π/4, π/6, and 5π/6."), vec!["π/4, 3π/4, π/6, and 5π/6", "π/4", "3π/4", "π/6", "5π/6"]);
+        assert_eq!(texts(r"k can be \( 1, 2, 3, \ldots, 8 \)."), vec![r"1, 2, 3, \ldots, 8", "1", "2", "3", "8"]);
+        // A word after "and" ends the enumeration: the value stands alone.
+        assert_eq!(texts("So the answer is 5 and we are done."), vec!["5"]);
     }
 
     #[test]

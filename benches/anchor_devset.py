@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Anchor-localisation accuracy of each mode on the hand-annotated traces.
+
+The annotations (tests/data/anchor_devset/, rules in RULES.md) mark, by reading, the first
+sentence where the model arrives at its own final answer. For every distinct annotated trace
+this scores the real completion exactly as training does (reference = the response's own
+final answer, lengths in the DeepSeek-R1-Distill-Qwen tokenizer's tokens) and compares the
+anchor sentence with the annotated one:
+
+* exact: same sentence; ±1 / ±2: within one / two sentences;
+* ρ MAE: mean absolute error of the redundancy ratio ρ = L_AST / T_think (tokens);
+* early / late: predicted anchor before / after the annotated one.
+
+Usage::
+
+    python benches/anchor_devset.py                    # dev set, every mode
+    python benches/anchor_devset.py --set holdout      # the held-out set (never tuned on)
+    python benches/anchor_devset.py --mode default --errors 20   # read the misses
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+DEVSET = ROOT / "tests" / "data" / "anchor_devset"
+SHARED = ROOT.parent / "shared" / "data"
+TRACES = SHARED / "traces" / "traces.jsonl.gz"
+TOKENIZER = SHARED / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
+
+SETS = {
+    "dev": ("selection.jsonl", ["annotations_A.jsonl", "annotations_B.jsonl", "annotations_C.jsonl"]),
+    "holdout": ("holdout_selection.jsonl", ["annotations_H1.jsonl", "annotations_H2.jsonl"]),
+}
+
+
+def trace_key(r: dict) -> tuple[str, str, int]:
+    return (r["source_repo"], r["source_path"], r["index"])
+
+
+@dataclass
+class Case:
+    id: str
+    trace: dict
+    annotation: dict
+
+
+def load_cases(which: str) -> list[Case]:
+    selection_file, annotation_files = SETS[which]
+    selection = [json.loads(line) for line in (DEVSET / selection_file).open(encoding="utf-8")]
+    annotations = {}
+    for name in annotation_files:
+        for line in (DEVSET / name).open(encoding="utf-8"):
+            a = json.loads(line)
+            annotations[a["id"]] = a
+    wanted = {trace_key(s) for s in selection}
+    traces = {}
+    with gzip.open(TRACES, "rt", encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if trace_key(r) in wanted:
+                traces[trace_key(r)] = r
+    cases, seen = [], set()
+    for s in selection:
+        key = trace_key(s)
+        if key in seen:  # the first round drew 13 traces twice; each counts once
+            continue
+        seen.add(key)
+        cases.append(Case(s["id"], traces[key], annotations[s["id"]]))
+    return cases
+
+
+@dataclass
+class Outcome:
+    case: Case
+    gold: int
+    pred: int
+    num_sentences: int
+    rho_gold: float
+    rho_pred: float
+    final_matches: bool
+    sentences: list
+
+
+def evaluate(cases: list[Case], mode: str, tokenizer, options=None) -> list[Outcome]:
+    import apr_fast
+    from apr_fast.reward import APRScorer, RewardConfig, _token_char_ends
+
+    scorer = APRScorer(RewardConfig(mode=mode, cas=False, anchor_options=options), tokenizer=tokenizer)
+    completions = [c.trace["completion"] for c in cases]
+    scores = scorer.score_batch(
+        completions, [c.trace["ground_truth"] for c in cases], problems=[c.trace["problem"] for c in cases]
+    )
+    token_ends = _token_char_ends(tokenizer, completions)
+    outcomes = []
+    for case, score, completion, ends in zip(cases, scores, completions, token_ends):
+        t0, t1 = score.thinking_span
+        thinking = completion[t0:t1]
+        sentences = apr_fast.split_sentences(thinking)
+        n = len(sentences)
+        # The trace's `thinking` field may differ from ours by leading white space.
+        delta = thinking.find(case.trace["thinking"][:200]) if case.trace["thinking"] else 0
+        answer_char = case.annotation["answer_char"]
+        if answer_char is None:
+            gold = n - 1
+        else:
+            x = answer_char + max(delta, 0)
+            gold = next(i for i, s in enumerate(sentences) if s.start <= x < s.end)
+        pred = score.anchor_sentence if score.anchor_found else n - 1
+
+        def token_at(char: int) -> int:
+            """The token holding character `char` (as the scorer counts: first end past it)."""
+            return next((k for k, e in enumerate(ends) if e > char), len(ends) - 1)
+
+        def tail_ratio(sentence: Optional[int]) -> float:
+            if sentence is None or t1 <= t0:
+                return 0.0
+            first, last = token_at(t0), token_at(t1 - 1)
+            anchor = min(max(token_at(t0 + sentences[sentence].content_end - 1), first), last)
+            return (last - anchor) / (last - first + 1)
+
+        rho_gold = tail_ratio(None if answer_char is None else gold)
+        outcomes.append(Outcome(
+            case=case, gold=gold, pred=pred, num_sentences=n, rho_gold=rho_gold, rho_pred=score.rho,
+            final_matches=(score.final_answer or "").replace(" ", "") == case.annotation["final_answer"].replace(" ", ""),
+            sentences=sentences,
+        ))
+    return outcomes
+
+
+def summarize(mode: str, outcomes: list[Outcome]) -> dict:
+    n = len(outcomes)
+    diffs = [o.pred - o.gold for o in outcomes]
+    return {
+        "mode": mode,
+        "n": n,
+        "exact": sum(d == 0 for d in diffs) / n,
+        "within1": sum(abs(d) <= 1 for d in diffs) / n,
+        "within2": sum(abs(d) <= 2 for d in diffs) / n,
+        "rho_mae": statistics.fmean(abs(o.rho_pred - o.rho_gold) for o in outcomes),
+        "rho_gold_mean": statistics.fmean(o.rho_gold for o in outcomes),
+        "rho_pred_mean": statistics.fmean(o.rho_pred for o in outcomes),
+        "early": sum(d < 0 for d in diffs),
+        "late": sum(d > 0 for d in diffs),
+    }
+
+
+def ablations() -> list[tuple[str, str, object]]:
+    """(label, mode, options): paper plus one refinement, and default minus one."""
+    from dataclasses import fields, replace
+
+    from apr_fast.reward import AnchorOptions
+
+    paper, default = AnchorOptions.of_mode("paper"), AnchorOptions.of_mode("default")
+    out = []
+    for f in fields(AnchorOptions):
+        if getattr(paper, f.name) != getattr(default, f.name):
+            out.append((f"paper + {f.name}={getattr(default, f.name)}", "paper",
+                        replace(paper, **{f.name: getattr(default, f.name)})))
+            out.append((f"default − {f.name}", "default",
+                        replace(default, **{f.name: getattr(paper, f.name)})))
+    out.append(("default + context=loose", "default", replace(default, context="loose")))
+    out.append(("default + max_extra_complexity=1", "default", replace(default, max_extra_complexity=1)))
+    out.append(("default + backtrack_gap=2", "default", replace(default, backtrack_gap=2)))
+    return out
+
+
+def print_errors(outcomes: list[Outcome], limit: int) -> None:
+    misses = [o for o in outcomes if o.pred != o.gold]
+    for o in misses[:limit]:
+        text = lambda i: o.sentences[i].text.strip().replace("\n", " ")[:160] if 0 <= i < len(o.sentences) else ""
+        print(f"\n--- {o.case.id} {o.case.trace['model'][:40]} {o.case.trace['dataset']} "
+              f"final={o.case.annotation['final_answer']!r} gold={o.gold} pred={o.pred} of {o.num_sentences}")
+        print(f"  gold: {text(o.gold)}")
+        print(f"  pred: {text(o.pred)}")
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=["dev", "holdout", "both"], default="dev")
+    parser.add_argument("--mode", action="append", help="mode(s) to evaluate (default: all)")
+    parser.add_argument("--errors", type=int, default=0, help="print this many misses per mode")
+    parser.add_argument("--json", help="write the summary rows to this file")
+    parser.add_argument("--ablate", action="store_true",
+                        help="also each refinement alone on top of 'paper', and 'default' without each")
+    args = parser.parse_args(argv)
+    if not TRACES.exists():
+        print(f"{TRACES} not found: the dev set needs ../shared/data", file=sys.stderr)
+        return 2
+    import tokenizers
+
+    from apr_fast.reward import ANCHOR_MODES
+
+    tokenizer = tokenizers.Tokenizer.from_file(str(TOKENIZER))
+    sets = ["dev", "holdout"] if args.set == "both" else [args.set]
+    rows = []
+    for which in sets:
+        cases = load_cases(which)
+        print(f"\n## {which}: {len(cases)} distinct annotated traces\n")
+        print("| mode | n | exact | ±1 | ±2 | ρ MAE | mean ρ (gold → pred) | early / late |")
+        print("|---|---|---|---|---|---|---|---|")
+        variants = [(m, m, None) for m in (args.mode or list(ANCHOR_MODES))]
+        if args.ablate:
+            variants += ablations()
+        for label, mode, options in variants:
+            outcomes = evaluate(cases, mode, tokenizer, options)
+            s = summarize(label, outcomes)
+            s["set"] = which
+            rows.append(s)
+            print(f"| {label} | {s['n']} | {s['exact']:.1%} | {s['within1']:.1%} | {s['within2']:.1%} | "
+                  f"{s['rho_mae']:.3f} | {s['rho_gold_mean']:.3f} → {s['rho_pred_mean']:.3f} | {s['early']} / {s['late']} |")
+            mismatched = [o.case.id for o in outcomes if not o.final_matches]
+            if mismatched:
+                print(f"\n(final answer differs from the annotation's in {mismatched})\n")
+            if args.errors:
+                print_errors(outcomes, args.errors)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

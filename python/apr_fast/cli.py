@@ -1,0 +1,396 @@
+"""The ``apr-fast`` command line.
+
+    apr-fast score rollouts.jsonl --tokenizer tokenizer.json     # APR reward of every rollout
+    apr-fast segment traces.jsonl                                # sentences and cues per trace
+    apr-fast check '\\frac{1}{2}' 0.5                             # are two answers equivalent?
+
+``score`` and ``segment`` read JSONL (optionally gzipped), a JSON list, or parquet, stream
+large files in batches with a progress bar on stderr, and write a table (default on a
+terminal) or one JSON object per line (``--format jsonl``, default when piped) to stdout or
+``-o FILE``. Exit status: 0 on success, 1 when an input could not be read, 2 on bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import IO, Any, Iterable, Iterator, Optional, Sequence
+
+import apr_fast
+from apr_fast.reward import ANCHOR_MODES, APRScorer, RewardConfig, RolloutScore
+
+RESPONSE_KEYS = ("completion", "response", "solution_str", "output", "generated_text", "text")
+GROUND_TRUTH_KEYS = ("ground_truth", "answer", "gt", "reward_model.ground_truth")
+PROBLEM_KEYS = ("problem", "question", "extra_info.problem", "prompt")
+
+
+class InputError(Exception):
+    """An input file that cannot be read as rollouts."""
+
+
+# ------------------------------------------------------------------------------------ input
+
+
+def read_records(path: str) -> Iterator[dict[str, Any]]:
+    """Rows of a JSONL(.gz), JSON list or parquet file, streamed where the format allows."""
+    p = Path(path)
+    if path != "-" and not p.exists():
+        raise InputError(f"{path}: no such file")
+    name = p.name.lower()
+    if name.endswith(".parquet"):
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise InputError(f"{path}: reading parquet needs pyarrow (pip install pyarrow)") from None
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
+            yield from batch.to_pylist()
+        return
+    stream: IO[str]
+    if path == "-":
+        stream = sys.stdin
+    elif name.endswith(".gz"):
+        stream = io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8")
+    else:
+        stream = open(path, encoding="utf-8")
+    with stream:
+        first = ""
+        while not first.strip():
+            first = stream.readline()
+            if not first:
+                return
+        if first.lstrip().startswith("[") and not name.endswith((".jsonl", ".jsonl.gz")):
+            data = json.loads(first + stream.read())
+            if not isinstance(data, list):
+                raise InputError(f"{path}: expected a JSON list of objects")
+            yield from data
+            return
+        yield _json_line(first, path, 1)
+        for n, line in enumerate(stream, start=2):
+            if line.strip():
+                yield _json_line(line, path, n)
+
+
+def _json_line(line: str, path: str, n: int) -> dict[str, Any]:
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}:{n}: not JSON ({e.msg})") from None
+    if not isinstance(row, dict):
+        raise InputError(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
+    return row
+
+
+def lookup(row: dict[str, Any], key: str) -> Any:
+    """``row[key]``, where ``a.b`` looks inside nested objects."""
+    value: Any = row
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def pick_key(row: dict[str, Any], given: Optional[str], candidates: Sequence[str], what: str, required: bool) -> Optional[str]:
+    if given:
+        if lookup(row, given) is None and required:
+            raise InputError(f"the first row has no {what} field {given!r} (fields: {sorted(row)})")
+        return given
+    for key in candidates:
+        if lookup(row, key) is not None:
+            return key
+    if required:
+        raise InputError(f"no {what} field found (tried {list(candidates)}; fields: {sorted(row)}); "
+                         f"name it with --{what.replace(' ', '-')}-key")
+    return None
+
+
+def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class Progress:
+    """A progress line on stderr (tqdm when installed); silent when stderr is not a terminal."""
+
+    def __init__(self, total: Optional[int], unit: str, enabled: bool) -> None:
+        self.enabled = enabled
+        self.count = 0
+        self.start = time.perf_counter()
+        self._bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+
+                self._bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True)
+            except ImportError:
+                pass
+        self.unit = unit
+
+    def update(self, n: int) -> None:
+        self.count += n
+        if self._bar is not None:
+            self._bar.update(n)
+        elif self.enabled:
+            rate = self.count / max(time.perf_counter() - self.start, 1e-9)
+            print(f"\r{self.count} {self.unit} ({rate:,.0f}/s)", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+        elif self.enabled:
+            print(file=sys.stderr)
+
+
+# ------------------------------------------------------------------------------------ score
+
+
+def load_tokenizer(name: str) -> Any:
+    """A ``tokenizers.Tokenizer`` from a tokenizer.json(.gz), a model directory or a hub name."""
+    try:
+        import tokenizers
+    except ImportError:
+        raise InputError("--tokenizer needs the `tokenizers` package (pip install tokenizers)") from None
+    path = Path(name).expanduser()
+    if path.is_dir() and (path / "tokenizer.json").is_file():
+        path = path / "tokenizer.json"
+    if path.is_file():
+        raw = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+        return tokenizers.Tokenizer.from_str(raw.decode("utf-8"))
+    try:
+        return tokenizers.Tokenizer.from_pretrained(name)
+    except Exception as e:
+        raise InputError(f"--tokenizer {name!r}: not a file, a model directory, or a reachable hub name ({e})") from None
+
+
+def short(text: Optional[str], width: int) -> str:
+    if text is None:
+        return "-"
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def score_table_header() -> str:
+    return (f"{'#':>5}  {'final answer':<18} {'ok':<3} {'anchor':>9} {'T_think':>8} {'L_AST':>7} "
+            f"{'rho':>6} {'reward':>8}  status")
+
+
+def score_table_row(i: int, s: RolloutScore) -> str:
+    anchor = f"{s.anchor_sentence + 1}/{s.num_sentences}" if s.anchor_found and s.anchor_sentence is not None else "-"
+    return (f"{i:>5}  {short(s.final_answer, 18):<18} {'✓' if s.correct else '✗':<3} {anchor:>9} "
+            f"{s.t_think:>8} {s.l_ast:>7} {s.rho:>6.3f} {s.reward:>8.4f}  {s.status}")
+
+
+def summarize_scores(scores: list[RolloutScore]) -> str:
+    n = len(scores)
+    if n == 0:
+        return "no rollouts"
+    unit = scores[0].length_unit
+    complete = [s for s in scores if s.has_think_close]
+    anchored = [s for s in scores if s.anchor_found]
+    statuses = Counter(s.status for s in scores)
+    lines = [
+        f"rollouts           {n}",
+        f"accuracy           {sum(s.correct for s in scores) / n:.1%}",
+        f"complete (</think>) {len(complete) / n:.1%}",
+        f"anchor found       {len(anchored) / n:.1%}",
+        f"mean T_think       {statistics.fmean(s.t_think for s in scores):,.0f} {unit}",
+        f"mean L_AST         {statistics.fmean(s.l_ast for s in scores):,.0f} {unit}",
+        f"mean rho           {statistics.fmean(s.rho for s in scores):.3f}"
+        + (f" (anchored only: {statistics.fmean(s.rho for s in anchored):.3f})" if anchored else ""),
+        f"mean reward        {statistics.fmean(s.reward for s in scores):.4f}",
+        "status             " + ", ".join(f"{k} {v}" for k, v in statuses.most_common()),
+    ]
+    return "\n".join(lines)
+
+
+def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
+    config = RewardConfig(beta=args.beta, floor=args.floor, mode=args.mode, reference=args.reference,
+                          cas=not args.no_cas)
+    tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
+    scorer = APRScorer(config, tokenizer=tokenizer)
+    fmt = args.format or ("table" if out.isatty() else "jsonl")
+    rows = (row for path in args.files for row in read_records(path))
+    if args.limit is not None:
+        rows = (row for i, row in zip(range(args.limit), rows))
+    progress = Progress(args.limit, "rollouts", enabled=sys.stderr.isatty() and not args.quiet)
+    keys: Optional[tuple[str, Optional[str], Optional[str]]] = None
+    all_scores: list[RolloutScore] = []
+    index = 0
+    if fmt == "table":
+        print(score_table_header(), file=out)
+    try:
+        for batch in batched(rows, args.batch_size):
+            if keys is None:
+                keys = (
+                    pick_key(batch[0], args.response_key, RESPONSE_KEYS, "response", True),  # type: ignore[assignment]
+                    pick_key(batch[0], args.ground_truth_key, GROUND_TRUTH_KEYS, "ground truth", True),
+                    pick_key(batch[0], args.problem_key, PROBLEM_KEYS, "problem", False),
+                )
+            rk, gk, pk = keys
+            responses, gts, problems = [], [], []
+            for row in batch:
+                response = lookup(row, rk)
+                if not isinstance(response, str):
+                    raise InputError(f"row {index + len(responses)}: {rk!r} is {type(response).__name__}, not str")
+                responses.append(response)
+                gts.append(lookup(row, gk) if gk else "")
+                problem = lookup(row, pk) if pk else None
+                problems.append(problem if isinstance(problem, str) else None)
+            scores = scorer.score_batch(responses, gts, problems=problems, threads=args.threads)
+            for s in scores:
+                if fmt == "table":
+                    print(score_table_row(index, s), file=out)
+                else:
+                    print(json.dumps({"index": index, **s.to_dict()}, ensure_ascii=False), file=out)
+                index += 1
+            all_scores.extend(scores)
+            progress.update(len(batch))
+    finally:
+        progress.close()
+    if fmt == "table" or not args.quiet:
+        dest = out if fmt == "table" else sys.stderr
+        print(f"\n{summarize_scores(all_scores)}", file=dest)
+    return 0
+
+
+# ------------------------------------------------------------------------------------ segment
+
+
+def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
+    rows = (row for path in args.files for row in read_records(path))
+    if args.limit is not None:
+        rows = (row for i, row in zip(range(args.limit), rows))
+    key: Optional[str] = None
+    index = 0
+    totals: Counter[str] = Counter()
+    for batch in batched(rows, args.batch_size):
+        if key is None:
+            key = pick_key(batch[0], args.text_key, ("thinking",) + RESPONSE_KEYS, "text", True)
+        texts = []
+        for row in batch:
+            text = lookup(row, key)  # type: ignore[arg-type]
+            if not isinstance(text, str):
+                raise InputError(f"row {index + len(texts)}: {key!r} is not str")
+            texts.append(text)
+        for text, cued in zip(texts, apr_fast.find_cues_batch(texts, threads=args.threads)):
+            n = len(cued)
+            conclusion = sum(1 for c in cued if c.conclusion)
+            verification = sum(1 for c in cued if c.verification)
+            totals.update(traces=1, sentences=n, conclusion=conclusion, verification=verification)
+            if args.format == "jsonl":
+                print(json.dumps({"index": index, "sentences": n, "conclusion_sentences": conclusion,
+                                  "verification_sentences": verification,
+                                  "examples": [c.sentence.text.strip() for c in cued[: args.examples]]},
+                                 ensure_ascii=False), file=out)
+            else:
+                print(f"#{index}: {n} sentences, {conclusion} with a conclusion cue, "
+                      f"{verification} with a verification cue", file=out)
+                for c in cued[: args.examples]:
+                    tags = "".join(("C" if c.conclusion else "-", "V" if c.verification else "-"))
+                    print(f"    [{tags}] {short(c.sentence.text, 100)}", file=out)
+            index += 1
+    if args.format != "jsonl":
+        t = totals
+        print(f"\n{t['traces']} traces, {t['sentences']} sentences "
+              f"({t['sentences'] / max(t['traces'], 1):.1f} per trace); {t['conclusion']} with a "
+              f"conclusion cue, {t['verification']} with a verification cue", file=out)
+    return 0
+
+
+# ------------------------------------------------------------------------------------ check
+
+
+def cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
+    policy = apr_fast.EquivalencePolicy(percent=args.percent, units=args.units)
+    j = apr_fast.equivalent(args.a, args.b, policy=policy, cas=not args.no_cas)
+    print(f"{j.verdict.value} ({j.method.value}: {j.detail})", file=out)
+    return 0 if j.verdict is apr_fast.Verdict.EQUAL else 3
+
+
+# ------------------------------------------------------------------------------------ main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="apr-fast", description="Anchor-based Process Rewards for reasoning-model RL.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {apr_fast.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("files", nargs="+", help="JSONL (.gz), JSON list or parquet files; - reads stdin")
+    common.add_argument("-o", "--output", help="write here instead of stdout")
+    common.add_argument("--threads", type=int, default=None, help=f"worker threads (default: ${apr_fast.THREADS_ENV} or all CPUs)")
+    common.add_argument("--batch-size", type=int, default=4096, help="rows per native call (default 4096)")
+    common.add_argument("--limit", type=int, default=None, help="stop after this many rows")
+
+    s = sub.add_parser("score", parents=[common], help="APR reward of every rollout in the files",
+                       description="Score rollouts with the APR reward and print one result per rollout and a summary.")
+    s.add_argument("--tokenizer", help="count lengths in these tokens: tokenizer.json(.gz), model directory or hub name "
+                                       "(default: characters)")
+    s.add_argument("--beta", type=float, default=2e-4, help="penalty per tail token (paper: 2e-4 for 1.5B, 5e-4 for 7B)")
+    s.add_argument("--floor", type=float, default=None, help="lower bound of a correct response's reward (default: none)")
+    s.add_argument("--mode", choices=ANCHOR_MODES, default="default", help="anchor localisation mode")
+    s.add_argument("--reference", choices=("final_answer", "ground_truth"), default="final_answer",
+                   help="anchor on the response's own final answer (training) or on the ground truth")
+    s.add_argument("--no-cas", action="store_true", help="never call sympy for undecided correctness")
+    s.add_argument("--response-key", help=f"field holding the response (default: first of {', '.join(RESPONSE_KEYS)})")
+    s.add_argument("--ground-truth-key", help="field holding the ground truth (dots reach into objects)")
+    s.add_argument("--problem-key", help="field holding the problem statement")
+    s.add_argument("--format", choices=("table", "jsonl"), help="default: table on a terminal, jsonl otherwise")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary with jsonl")
+    s.set_defaults(func=cmd_score)
+
+    g = sub.add_parser("segment", parents=[common], help="sentences and conclusion/verification cues per trace")
+    g.add_argument("--text-key", help="field holding the text (default: thinking, then the response fields)")
+    g.add_argument("--examples", type=int, default=3, help="example sentences to show per trace")
+    g.add_argument("--format", choices=("table", "jsonl"), default="table")
+    g.set_defaults(func=cmd_segment)
+
+    c = sub.add_parser("check", help="whether two answers are mathematically equivalent (exit 0 if equal)")
+    c.add_argument("a")
+    c.add_argument("b")
+    c.add_argument("--percent", choices=("strict", "as_fraction", "either"), default="strict")
+    c.add_argument("--units", choices=("strict", "ignore"), default="strict")
+    c.add_argument("--no-cas", action="store_true", help="native engine only")
+    c.set_defaults(func=cmd_check)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name in ("threads", "batch_size", "limit"):
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1")
+    out: IO[str] = sys.stdout
+    try:
+        if getattr(args, "output", None):
+            out = open(args.output, "w", encoding="utf-8")
+        return int(args.func(args, out))
+    except InputError as e:
+        print(f"apr-fast: error: {e}", file=sys.stderr)
+        return 1
+    except apr_fast.AprError as e:
+        print(f"apr-fast: error: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # `apr-fast score ... | head`
+        return 0
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

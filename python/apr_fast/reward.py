@@ -1,0 +1,435 @@
+"""The APR reward: rule-based anchor localisation, token-exact tail length, batch scoring.
+
+R = 1[ŷ ≡ y*] · (1 − β · L_AST) for complete responses (with ``</think>``), 0 for incorrect or
+truncated ones, where L_AST counts the thinking tokens after the reasoning anchor — the last
+token of the first sentence that states the reference answer in a conclusion context.
+
+Three ways to give responses, all scored natively in one call per batch:
+
+* token ids (:meth:`APRScorer.score_token_ids`), the training path: decoded with the policy's
+  vocabulary (no re-tokenization), ``</think>`` found by its id, lengths exact in those tokens;
+* text with a tokenizer (``APRScorer(tokenizer=...)``): lengths in the tokens that tokenizer
+  gives the text (exact when it is the policy's tokenizer and the text round-trips);
+* text alone: lengths in characters (``length_unit == "chars"``).
+
+When the native engine cannot decide ŷ ≡ y* (a CAS is needed), the rollout goes to the
+sympy worker (:mod:`apr_fast.cas`) with a timeout; the result records how it was decided.
+
+When β · L_AST > 1 the paper's formula gives a correct answer a negative reward, below an
+incorrect one (0); ``floor`` bounds it (``floor=0.0`` keeps correct >= incorrect).
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Optional, Sequence
+
+from apr_fast import _core
+from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
+from apr_fast.equivalence import Policy, Verdict, equivalent
+from apr_fast.ground_truth import ground_truth_alternatives
+from apr_fast.tokens import TokenIds, Vocabulary, _native_ids
+
+__all__ = [
+    "ANCHOR_MODES",
+    "AnchorOptions",
+    "APRScorer",
+    "RewardConfig",
+    "RolloutScore",
+    "STATUS_CODES",
+    "apr_reward",
+    "score",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Anchor-localisation modes: ``"paper"`` is the published rule exactly; ``"default"`` adds
+#: the refinements measured on the development set (see README, "Anchor accuracy").
+ANCHOR_MODES: tuple[str, ...] = tuple(_core.ANCHOR_MODES)
+#: Status name -> stable numeric code (VeRL logs the code as a metric).
+STATUS_CODES: dict[str, int] = {name: code for code, name in enumerate(_core.STATUS_NAMES)}
+_STATUS_NAMES: tuple[str, ...] = tuple(_core.STATUS_NAMES)
+
+AnchorMode = Literal["paper", "default"]
+Reference = Literal["final_answer", "ground_truth"]
+
+
+def apr_reward(correct: bool, complete: bool, l_ast: int, beta: float, floor: Optional[float] = None) -> float:
+    """R = 1[correct and complete] · (1 − β · L_AST), bounded below by ``floor`` when given."""
+    return float(_core.apr_reward(bool(correct), bool(complete), int(l_ast), float(beta), floor))
+
+
+@dataclass(frozen=True)
+class AnchorOptions:
+    """The refinements of rule-based anchor localisation, each independent.
+
+    ``context``: ``"paper"`` (a conclusion cue in the sentence or a verification cue in the
+    next), ``"loose"`` (a verification cue in the sentence itself also counts) or ``"none"``.
+    ``skip_problem_values``: candidates the problem statement states verbatim never anchor.
+    ``backtrack``: move the anchor back over the sentences right before it that state the
+    same value (a computation line before its "So the answer is ..." restatement).
+    ``backtrack_gap``: how many sentences without the value may lie between two statements
+    of it when backtracking.
+    ``max_extra_complexity``: candidates more complex than the reference (numeric literals
+    plus operations) by more than this are unsimplified expressions on the way to the value,
+    not statements of it (None: all count).
+    ``number_words``: count "four"-style number words as candidates.
+    ``boxed_is_conclusion``: a ``\\boxed{}`` counts as a conclusion cue.
+    """
+
+    context: Literal["paper", "loose", "none"] = "paper"
+    skip_problem_values: bool = False
+    backtrack: bool = False
+    backtrack_gap: int = 0
+    max_extra_complexity: Optional[int] = None
+    number_words: bool = True
+    boxed_is_conclusion: bool = False
+    list_items: bool = True
+    inequality_sides: bool = True
+
+    @classmethod
+    def of_mode(cls, mode: str) -> "AnchorOptions":
+        """The options a named mode stands for."""
+        return cls(*_core.anchor_mode_options(mode))
+
+    def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool]:
+        return (self.context, self.skip_problem_values, self.backtrack, self.backtrack_gap,
+                self.max_extra_complexity, self.number_words, self.boxed_is_conclusion,
+                self.list_items, self.inequality_sides)
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """Everything that shapes the reward.
+
+    ``beta``: penalty per tail token (paper: 2e-4 for 1.5B models, 5e-4 for 7B).
+    ``floor``: lower bound of a correct response's reward (None: the paper's formula).
+    ``mode``: anchor localisation mode (:data:`ANCHOR_MODES`).
+    ``reference``: what the anchor search looks for: the response's own final answer (the
+    paper's training setting) or the ground truth (its study of truncated traces).
+    ``policy``: what "equal" means for percentages, units and decimals.
+    ``cas`` / ``cas_timeout``: send undecided correctness checks to sympy, with this timeout.
+    ``anchor_options``: overrides the options ``mode`` stands for (then ``mode`` is only the
+    name reported).
+    """
+
+    beta: float = 2e-4
+    floor: Optional[float] = None
+    mode: AnchorMode = "default"
+    reference: Reference = "final_answer"
+    policy: Policy = field(default_factory=Policy)
+    conclusion_cues: tuple[str, ...] = PAPER_CONCLUSION_CUES
+    verification_cues: tuple[str, ...] = PAPER_VERIFICATION_CUES
+    cue_inflections: bool = False
+    cas: bool = True
+    cas_timeout: float = 5.0
+    anchor_options: Optional[AnchorOptions] = None
+
+    def __post_init__(self) -> None:
+        for name in ("beta", "cas_timeout"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+        if self.floor is not None and (not isinstance(self.floor, (int, float)) or isinstance(self.floor, bool)):
+            raise TypeError(f"floor must be a number or None, got {type(self.floor).__name__}")
+        if not (math.isfinite(self.beta) and self.beta >= 0):
+            raise ValueError(f"beta must be a finite number >= 0, got {self.beta}")
+        if self.floor is not None and not (math.isfinite(self.floor) and self.floor <= 1):
+            raise ValueError(f"floor must be a finite number <= 1, got {self.floor}")
+        if not (math.isfinite(self.cas_timeout) and self.cas_timeout > 0):
+            raise ValueError(f"cas_timeout must be > 0, got {self.cas_timeout}")
+        if self.mode not in ANCHOR_MODES:
+            raise ValueError(f"mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
+        if self.reference not in ("final_answer", "ground_truth"):
+            raise ValueError(f"reference must be 'final_answer' or 'ground_truth', got {self.reference!r}")
+        if not isinstance(self.policy, Policy):
+            raise TypeError(f"policy must be apr_fast.Policy, got {type(self.policy).__name__}")
+        for name in ("conclusion_cues", "verification_cues"):
+            cues = getattr(self, name)
+            if isinstance(cues, str) or not all(isinstance(c, str) for c in cues):
+                raise TypeError(f"{name} must be a sequence of str")
+            object.__setattr__(self, name, tuple(cues))
+        if not isinstance(self.cas, bool) or not isinstance(self.cue_inflections, bool):
+            raise TypeError("cas and cue_inflections must be bool")
+
+
+@dataclass(frozen=True)
+class RolloutScore:
+    """The score of one rollout. Every rollout has the same fields.
+
+    Spans are character offsets into the response (for token-id input, into its decoded
+    text); ``anchor_end`` is one past the anchor character. Lengths are in ``length_unit``.
+    ``correctness_method`` says how ŷ ≡ y* was decided (``native_exact``, ``native_numeric``,
+    ``native_text``, ``sympy``, ``timeout``, ``error``, ...; ``none`` without an answer).
+    """
+
+    status: str
+    status_code: int
+    reward: float
+    correct: bool
+    correctness_method: str
+    correctness_detail: str
+    final_answer: Optional[str]
+    final_answer_rule: Optional[str]
+    final_answer_span: Optional[tuple[int, int]]
+    has_think_close: bool
+    thinking_span: tuple[int, int]
+    anchor_found: bool
+    anchor_sentence: Optional[int]
+    num_sentences: int
+    anchor_span: tuple[int, int]
+    anchor_end: int
+    anchor_byte_span: tuple[int, int]
+    anchor_token: Optional[int]
+    matched_candidate: Optional[str]
+    matched_span: Optional[tuple[int, int]]
+    undecided_comparisons: int
+    t_think: int
+    l_ast: int
+    rho: float
+    length_unit: str
+    mode: str
+    error: Optional[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields as a plain dict (JSON-serialisable)."""
+        return asdict(self)
+
+    def metrics(self) -> dict[str, float]:
+        """The numeric fields, for logging (VeRL's reward_extra_info)."""
+        return {
+            "score": self.reward,
+            "acc": float(self.correct),
+            "l_ast": float(self.l_ast),
+            "t_think": float(self.t_think),
+            "rho": self.rho,
+            "anchor_found": float(self.anchor_found),
+            "status": float(self.status_code),
+        }
+
+
+def _from_native(row: tuple[Any, ...]) -> RolloutScore:
+    (status_code, reward, correct, verdict, method, reason, final_answer, final_rule, final_span,
+     has_close, thinking_span, anchor_found, anchor_sentence, num_sentences, anchor_span,
+     anchor_end, anchor_byte_span, anchor_token, matched, matched_span, undecided, t_think,
+     l_ast, rho, unit, mode, error) = row
+    return RolloutScore(
+        status=_STATUS_NAMES[status_code],
+        status_code=status_code,
+        reward=reward,
+        correct=correct,
+        correctness_method=method or "none",
+        correctness_detail=reason or ("no final answer" if final_answer is None else "no ground truth"),
+        final_answer=final_answer,
+        final_answer_rule=final_rule,
+        final_answer_span=final_span,
+        has_think_close=has_close,
+        thinking_span=thinking_span,
+        anchor_found=anchor_found,
+        anchor_sentence=anchor_sentence,
+        num_sentences=num_sentences,
+        anchor_span=anchor_span,
+        anchor_end=anchor_end,
+        anchor_byte_span=anchor_byte_span,
+        anchor_token=anchor_token,
+        matched_candidate=matched,
+        matched_span=matched_span,
+        undecided_comparisons=undecided,
+        t_think=t_think,
+        l_ast=l_ast,
+        rho=rho,
+        length_unit=unit,
+        mode=mode,
+        error=error,
+    )
+
+
+def _token_char_ends(tokenizer: Any, texts: list[str]) -> list[list[int]]:
+    """Where each token of each text ends (character offsets), from a HF tokenizer's offsets.
+
+    A character split across several byte-level tokens is reported by every one of them with
+    the same span; it belongs to the last of them, so the others end where it starts.
+    """
+    if hasattr(tokenizer, "encode_batch"):  # tokenizers.Tokenizer
+        offsets = [e.offsets for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+    elif hasattr(tokenizer, "backend_tokenizer"):  # transformers fast tokenizer
+        out = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True)
+        offsets = out["offset_mapping"]
+    else:
+        raise TypeError(
+            "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
+            f"got {type(tokenizer).__name__}"
+        )
+    result = []
+    for spans in offsets:
+        ends = []
+        for i, (start, end) in enumerate(spans):
+            shared = i + 1 < len(spans) and tuple(spans[i + 1]) == (start, end) and end > start
+            ends.append(start if shared else end)
+        for i in range(1, len(ends)):  # offsets of special/empty tokens may step back
+            ends[i] = max(ends[i], ends[i - 1])
+        result.append(ends)
+    return result
+
+
+def _alternatives_list(ground_truths: Sequence[Any], n: int) -> list[list[str]]:
+    if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
+        raise TypeError("ground_truths must be a sequence with one ground truth per response")
+    if len(ground_truths) != n:
+        raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
+    return [ground_truth_alternatives(g) for g in ground_truths]
+
+
+def _problems_list(problems: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
+    if problems is None:
+        return None
+    problems = list(problems)
+    if len(problems) != n:
+        raise ValueError(f"got {len(problems)} problems for {n} responses")
+    for i, p in enumerate(problems):
+        if p is not None and not isinstance(p, str):
+            raise TypeError(f"problems[{i}] must be str or None, got {type(p).__name__}")
+    return problems
+
+
+class APRScorer:
+    """Scores rollouts with the APR reward; build once, reuse for every batch.
+
+    ``vocabulary`` (or ``tokenizer``, from which one is built) enables token-id input;
+    ``tokenizer`` also counts the tokens of text input. The scorer is thread-safe.
+    """
+
+    def __init__(
+        self,
+        config: Optional[RewardConfig] = None,
+        *,
+        vocabulary: Optional[Vocabulary] = None,
+        tokenizer: Any = None,
+    ) -> None:
+        config = RewardConfig() if config is None else config
+        if not isinstance(config, RewardConfig):
+            raise TypeError(f"config must be apr_fast.RewardConfig, got {type(config).__name__}")
+        if vocabulary is not None and not isinstance(vocabulary, Vocabulary):
+            raise TypeError(f"vocabulary must be apr_fast.Vocabulary, got {type(vocabulary).__name__}")
+        if vocabulary is None and tokenizer is not None:
+            vocabulary = Vocabulary.from_hf(tokenizer)
+        self.config = config
+        self.vocabulary = vocabulary
+        self.tokenizer = tokenizer
+        p = config.policy
+        self._native = _core.NativeScorer(
+            config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
+            p.decimal_min_sig_digits, float(p.rel_tol), list(config.conclusion_cues),
+            list(config.verification_cues), config.cue_inflections,
+            vocabulary._native if vocabulary is not None else None,
+            config.anchor_options._native() if config.anchor_options is not None else None,
+        )
+
+    def __repr__(self) -> str:
+        return f"APRScorer({self.config!r}, vocabulary={'yes' if self.vocabulary else 'no'})"
+
+    def score(self, response: str, ground_truth: Any, *, problem: Optional[str] = None) -> RolloutScore:
+        """Scores one response given as text (see :meth:`score_batch`)."""
+        if not isinstance(response, str):
+            raise TypeError(f"response must be str, got {type(response).__name__}")
+        return self.score_batch([response], [ground_truth], problems=None if problem is None else [problem])[0]
+
+    def score_batch(
+        self,
+        responses: Sequence[str],
+        ground_truths: Sequence[Any],
+        *,
+        problems: Optional[Sequence[Optional[str]]] = None,
+        threads: Optional[int] = None,
+    ) -> list[RolloutScore]:
+        """Scores responses given as text, in one native call on ``threads`` workers.
+
+        ``ground_truths`` holds one ground truth per response: a str, a number (AMC's 142.0)
+        or a list of accepted alternatives. ``problems`` (optional) lets the default mode
+        recognise values copied from the problem statement.
+        """
+        if isinstance(responses, str) or not isinstance(responses, (list, tuple)):
+            raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
+        responses = list(responses)
+        gts = _alternatives_list(ground_truths, len(responses))
+        probs = _problems_list(problems, len(responses))
+        ends = _token_char_ends(self.tokenizer, responses) if self.tokenizer is not None else None
+        rows = self._native.score_texts(responses, gts, probs, ends, threads)
+        return self._finish(rows, gts)
+
+    def score_token_ids(
+        self,
+        token_ids: Sequence[TokenIds],
+        ground_truths: Sequence[Any],
+        *,
+        problems: Optional[Sequence[Optional[str]]] = None,
+        threads: Optional[int] = None,
+    ) -> list[RolloutScore]:
+        """Scores responses given as the policy's token ids (lists of int, 1-D numpy arrays or
+        torch tensors; trailing end-of-sequence/padding ids are ignored). Needs a vocabulary."""
+        if not self._native.has_vocabulary:
+            raise _core.ConfigError("score_token_ids needs a vocabulary: APRScorer(vocabulary=...) or tokenizer=...")
+        if isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
+            raise TypeError("token_ids must be a sequence of id sequences")
+        payload = [_native_ids(ids, f"token_ids[{i}]") for i, ids in enumerate(token_ids)]
+        gts = _alternatives_list(ground_truths, len(payload))
+        probs = _problems_list(problems, len(payload))
+        rows = self._native.score_ids(payload, gts, probs, threads, False)
+        return self._finish(rows, gts)
+
+    def _finish(self, rows: list[tuple[Any, ...]], gts: list[list[str]]) -> list[RolloutScore]:
+        scores = [_from_native(r) for r in rows]
+        if self.config.cas:
+            for i, s in enumerate(scores):
+                if s.status == "correctness_unknown" and s.final_answer is not None:
+                    scores[i] = self._decide_with_cas(s, gts[i])
+        return scores
+
+    def _decide_with_cas(self, s: RolloutScore, alternatives: list[str]) -> RolloutScore:
+        """Settles ŷ ≡ y* with sympy for a rollout the native engine left undecided."""
+        assert s.final_answer is not None
+        judgements = [
+            equivalent(s.final_answer, g, policy=self.config.policy, cas=True, cas_timeout=self.config.cas_timeout)
+            for g in alternatives
+        ]
+        decided = next((j for j in judgements if j.verdict is Verdict.EQUAL), None)
+        if decided is None and all(j.verdict is Verdict.NOT_EQUAL for j in judgements):
+            decided = judgements[0]
+        if decided is None:
+            j = next(j for j in judgements if j.verdict is Verdict.UNKNOWN)
+            status = {"timeout": "cas_timeout", "error": "cas_error"}.get(j.method.value, "correctness_unknown")
+            logger.warning("correctness of %r undecided (%s: %s); scored 0", s.final_answer, j.method.value, j.detail)
+            return _replace(s, status=status, correctness_method=j.method.value, correctness_detail=j.detail)
+        correct = decided.verdict is Verdict.EQUAL
+        reward = apr_reward(correct, s.has_think_close, s.l_ast, self.config.beta, self.config.floor)
+        return _replace(
+            s, status="ok", correct=correct, reward=reward,
+            correctness_method=decided.method.value, correctness_detail=decided.detail,
+        )
+
+
+def _replace(s: RolloutScore, **changes: Any) -> RolloutScore:
+    if "status" in changes:
+        changes["status_code"] = STATUS_CODES[changes["status"]]
+    return RolloutScore(**{**asdict(s), **changes})
+
+
+_default_scorers: dict[tuple[RewardConfig, int], APRScorer] = {}
+
+
+def score(
+    response: str,
+    ground_truth: Any,
+    *,
+    problem: Optional[str] = None,
+    config: Optional[RewardConfig] = None,
+    tokenizer: Any = None,
+) -> RolloutScore:
+    """Scores one response with a cached :class:`APRScorer` (see :meth:`APRScorer.score`)."""
+    config = RewardConfig() if config is None else config
+    key = (config, id(tokenizer))
+    scorer = _default_scorers.get(key)
+    if scorer is None:
+        scorer = _default_scorers[key] = APRScorer(config, tokenizer=tokenizer)
+    return scorer.score(response, ground_truth, problem=problem)

@@ -1,0 +1,70 @@
+"""``compute_score`` for verl's ``reward.custom_reward_function`` (the string path).
+
+    reward.custom_reward_function.path=pkg://apr_fast.verl.compute_score
+    reward.custom_reward_function.name=compute_score
+    +reward.custom_reward_function.reward_kwargs.tokenizer=deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B
+    +reward.custom_reward_function.reward_kwargs.beta=2e-4
+
+verl decodes the response to text and calls this once per sample. Lengths are counted in the
+tokens of ``tokenizer`` (a path to a ``tokenizer.json``, a local model directory or a hub
+name) when it is given, else in characters (``length_unit`` says which). The reward-loop
+manager (:mod:`apr_fast.verl.manager`) is exact in the policy's own tokens and batches the
+native work; prefer it for training.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+from pathlib import Path
+from typing import Any, Optional
+
+from apr_fast.reward import APRScorer
+from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of
+from apr_fast.verl.settings import APRRewardSettings
+
+__all__ = ["compute_score", "load_tokenizer"]
+
+# Keyword arguments verl itself may pass; accepted and not used here.
+_VERL_EXTRAS = ("reward_router_address", "reward_model_tokenizer")
+
+_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=8)
+def load_tokenizer(name: str) -> Any:
+    """A ``tokenizers.Tokenizer`` from a tokenizer.json path, a model directory or a hub name."""
+    import tokenizers
+
+    path = Path(name).expanduser()
+    if path.is_file():
+        return tokenizers.Tokenizer.from_file(str(path))
+    if path.is_dir() and (path / "tokenizer.json").is_file():
+        return tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
+    return tokenizers.Tokenizer.from_pretrained(name)
+
+
+@functools.lru_cache(maxsize=32)
+def _scorer(settings: APRRewardSettings, tokenizer: Optional[str]) -> APRScorer:
+    return APRScorer(settings.reward_config(), tokenizer=load_tokenizer(tokenizer) if tokenizer else None)
+
+
+def compute_score(
+    data_source: Any,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Optional[dict] = None,
+    *,
+    tokenizer: Optional[str] = None,
+    **kwargs: Any,
+) -> dict[str, Any]:
+    """The APR reward of one decoded response, as a dict verl copies into reward_extra_info:
+    ``score`` (the reward), ``acc``, ``pred`` and the anchor figures (the keys of
+    :data:`~apr_fast.verl.rows.REWARD_EXTRA_KEYS`). Other keyword arguments are APR settings
+    (:class:`~apr_fast.verl.settings.APRRewardSettings`)."""
+    settings = APRRewardSettings.from_mapping(kwargs, ignore=_VERL_EXTRAS)
+    with _lock:  # lru_cache is thread-safe for reads; building a scorer twice is only waste
+        scorer = _scorer(settings, tokenizer)
+    score = scorer.score(
+        solution_str, ground_truth_of(ground_truth, extra_info), problem=problem_of(extra_info)
+    )
+    return extra_info_of(score)

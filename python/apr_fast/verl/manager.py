@@ -1,0 +1,102 @@
+"""The APR reward-loop manager for verl >= 0.7 (0.9.x primary).
+
+Select it with::
+
+    reward.reward_manager.source=importlib
+    reward.reward_manager.module.path=pkg://apr_fast.verl.manager
+    reward.reward_manager.name=APRRewardManager
+    +reward.reward_kwargs.beta=2e-4 ...
+
+or, with the ``verl.plugins`` entry point this package installs, ``reward.reward_manager.name=apr``.
+
+verl calls ``run_single`` once per trajectory as its generation finishes. Concurrent calls of
+one worker are gathered by a :class:`~apr_fast.verl.batcher.MicroBatcher` into one native
+batch call (token ids decoded with the policy's vocabulary, ``</think>`` found by its id,
+lengths exact in the policy's tokens), run in an executor thread that releases the GIL. The
+vocabulary is loaded once per process. Every sample returns the same ``reward_extra_info``
+keys, including ``acc`` (the metric DAPO's group filter reads).
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar, Optional, Sequence
+
+from verl import DataProto
+from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
+
+from apr_fast.reward import APRScorer, RolloutScore
+from apr_fast.tokens import Vocabulary
+from apr_fast.verl.batcher import MicroBatcher
+from apr_fast.verl.rows import REWARD_EXTRA_KEYS, extra_info_of, ground_truth_of, problem_of
+from apr_fast.verl.settings import APRRewardSettings
+
+__all__ = ["APRRewardManager", "rollout_inputs"]
+
+logger = logging.getLogger(__name__)
+
+def rollout_inputs(data: DataProto) -> tuple[Any, Any, Optional[str], int]:
+    """(valid response ids, ground truth, problem, valid response length) of the last row,
+    read the way verl's own managers read them."""
+    item = data[-1]
+    responses = item.batch["responses"]
+    length = int(item.batch["attention_mask"][-responses.shape[-1]:].sum())
+    extra = item.non_tensor_batch.get("extra_info")
+    ground_truth = ground_truth_of(item.non_tensor_batch["reward_model"]["ground_truth"], extra)
+    return responses[:length], ground_truth, problem_of(extra), length
+
+
+class APRRewardManager(RewardManagerBase):
+    """Anchor-based Process Reward for verl's reward loop (settings: ``reward.reward_kwargs``)."""
+
+    # One vocabulary per tokenizer per process (the tokenizer.json is 7 MB; load it once).
+    _vocabularies: ClassVar[dict[int, Vocabulary]] = {}
+    reward_extra_keys: ClassVar[tuple[str, ...]] = REWARD_EXTRA_KEYS
+
+    def __init__(
+        self,
+        config: Any,
+        tokenizer: Any,
+        compute_score: Any = None,
+        reward_router_address: Optional[str] = None,
+        reward_model_tokenizer: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        try:
+            super().__init__(config, tokenizer, compute_score)
+        except TypeError:  # verl 0.7.0: RewardManagerBase.__init__(config, tokenizer)
+            super().__init__(config, tokenizer)  # type: ignore[call-arg]
+        self.settings = APRRewardSettings.from_config(config)
+        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=self.vocabulary_for(tokenizer))
+        self._batcher: MicroBatcher[tuple[Any, Any, Optional[str]], RolloutScore] = MicroBatcher(
+            self._score_batch, max_batch=self.settings.max_batch, max_wait_s=self.settings.max_wait_ms / 1000
+        )
+        logger.info("APR reward: %s", self.settings)
+
+    @classmethod
+    def init_class(cls, config: Any, tokenizer: Any) -> None:
+        super().init_class(config, tokenizer)
+        cls.vocabulary_for(tokenizer)
+
+    @classmethod
+    def vocabulary_for(cls, tokenizer: Any) -> Vocabulary:
+        """The native vocabulary of ``tokenizer``, built once per process."""
+        key = id(tokenizer)
+        vocabulary = cls._vocabularies.get(key)
+        if vocabulary is None:
+            vocabulary = cls._vocabularies[key] = Vocabulary.from_hf(tokenizer)
+        return vocabulary
+
+    def _score_batch(self, items: Sequence[tuple[Any, Any, Optional[str]]]) -> list[RolloutScore]:
+        ids = [i for i, _, _ in items]
+        return self.scorer.score_token_ids(
+            ids, [g for _, g, _ in items], problems=[p for _, _, p in items], threads=self.settings.threads
+        )
+
+    async def run_single(self, data: DataProto) -> dict[str, Any]:
+        ids, ground_truth, problem, length = rollout_inputs(data)
+        score = await self._batcher.submit((ids, ground_truth, problem))
+        overlong = 0.0
+        if self.settings.max_resp_len is not None:
+            overlong = self.settings.overlong_buffer_cfg.penalty(length, self.settings.max_resp_len)
+        info = extra_info_of(score, overlong)
+        return {"reward_score": info["score"], "reward_extra_info": info}

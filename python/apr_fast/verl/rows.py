@@ -1,0 +1,52 @@
+"""What the VeRL adapters read from a dataset row and write back, shared by all of them
+(and importable without verl)."""
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from apr_fast.reward import RolloutScore
+
+__all__ = ["REWARD_EXTRA_KEYS", "extra_info_of", "ground_truth_of", "problem_of"]
+
+#: The keys of ``reward_extra_info``, the same for every sample (verl builds columns from the
+#: first sample's keys). ``acc`` is what DAPO's group filter reads; ``pred`` is a string
+#: (verl's maj@N reads it, its aux metrics skip strings).
+REWARD_EXTRA_KEYS: tuple[str, ...] = (
+    "score", "acc", "pred", "l_ast", "t_think", "rho", "anchor_found", "status", "overlong_reward",
+)
+
+
+def ground_truth_of(ground_truth: Any, extra_info: Any) -> Any:
+    """The accepted answers of a row: ``train/prepare_data.py`` stores every alternative in
+    ``extra_info.ground_truth_alternatives`` (JSON, so parquet columns keep one type); other
+    datasets give only ``reward_model.ground_truth``."""
+    alternatives = extra_info.get("ground_truth_alternatives") if isinstance(extra_info, dict) else None
+    if isinstance(alternatives, str):
+        try:
+            alternatives = json.loads(alternatives)
+        except json.JSONDecodeError:
+            alternatives = None
+    return alternatives if alternatives else ground_truth
+
+
+def problem_of(extra_info: Any) -> Optional[str]:
+    """The raw problem statement, when the row carries it (``extra_info.problem``)."""
+    problem = extra_info.get("problem") if isinstance(extra_info, dict) else None
+    return problem if isinstance(problem, str) else None
+
+
+def extra_info_of(score: RolloutScore, overlong_reward: float = 0.0) -> dict[str, Any]:
+    """``reward_extra_info`` of one sample (keys: :data:`REWARD_EXTRA_KEYS`); ``score`` is the
+    reward VeRL trains on (APR plus DAPO's overlong shaping)."""
+    return {
+        "score": score.reward + overlong_reward,
+        "acc": float(score.correct),
+        "pred": score.final_answer or "",
+        "l_ast": float(score.l_ast),
+        "t_think": float(score.t_think),
+        "rho": score.rho,
+        "anchor_found": float(score.anchor_found),
+        "status": float(score.status_code),
+        "overlong_reward": overlong_reward,
+    }

@@ -1,0 +1,152 @@
+"""APR settings as VeRL passes them: ``+reward.reward_kwargs.*`` on the command line.
+
+One reader for every adapter (reward-loop manager, legacy batch manager, ``compute_score``),
+so a setting means the same thing wherever it is given. Unknown keys raise
+:class:`apr_fast.ConfigError` naming the valid ones: a misspelt ``+reward.reward_kwargs.bta``
+must not silently train with the default β.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping, Optional
+
+from apr_fast.equivalence import Policy
+from apr_fast.errors import ConfigError
+from apr_fast.reward import ANCHOR_MODES, RewardConfig
+
+__all__ = ["APRRewardSettings", "OverlongBuffer"]
+
+
+@dataclass(frozen=True)
+class OverlongBuffer:
+    """DAPO's overlong-buffer shaping: responses longer than ``max_resp_len - len`` lose up to
+    ``penalty_factor`` linearly over the last ``len`` tokens (as verl's DAPO manager does)."""
+
+    enable: bool = False
+    len: int = 0
+    penalty_factor: float = 1.0
+    log: bool = False
+
+    def penalty(self, response_length: int, max_resp_len: int) -> float:
+        """The (non-positive) reward added for a response of ``response_length`` tokens."""
+        if not self.enable:
+            return 0.0
+        exceed = response_length - (max_resp_len - self.len)
+        return min(-exceed / self.len * self.penalty_factor, 0.0)
+
+
+@dataclass(frozen=True)
+class APRRewardSettings:
+    """Everything the VeRL adapters read from ``reward_kwargs``.
+
+    ``beta``, ``floor``, ``mode``, ``reference``, ``percent``, ``units``, ``cas``,
+    ``cas_timeout``: as in :class:`apr_fast.RewardConfig`.
+    ``max_batch`` / ``max_wait_ms``: micro-batching of concurrent ``run_single`` calls.
+    ``threads``: native worker threads per batch (None: ``APR_FAST_NUM_THREADS`` or all CPUs).
+    ``overlong_buffer_cfg`` and ``max_resp_len``: DAPO's overlong shaping, composed with APR.
+    """
+
+    beta: float = 2e-4
+    floor: Optional[float] = None
+    mode: str = "default"
+    reference: str = "final_answer"
+    percent: str = "strict"
+    units: str = "strict"
+    cas: bool = True
+    cas_timeout: float = 5.0
+    max_batch: int = 512
+    max_wait_ms: float = 5.0
+    threads: Optional[int] = None
+    overlong_buffer_cfg: OverlongBuffer = field(default_factory=OverlongBuffer)
+    max_resp_len: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        if self.mode not in ANCHOR_MODES:
+            raise ConfigError(f"reward_kwargs.mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
+        if self.max_batch < 1:
+            raise ConfigError(f"reward_kwargs.max_batch must be >= 1, got {self.max_batch}")
+        if not (math.isfinite(self.max_wait_ms) and self.max_wait_ms >= 0):
+            raise ConfigError(f"reward_kwargs.max_wait_ms must be >= 0, got {self.max_wait_ms}")
+        if self.threads is not None and self.threads < 1:
+            raise ConfigError(f"reward_kwargs.threads must be >= 1 or null, got {self.threads}")
+        o = self.overlong_buffer_cfg
+        if o.enable:
+            # verl's DAPO manager asserts these; say what is wrong instead.
+            if self.max_resp_len is None:
+                raise ConfigError("overlong_buffer_cfg.enable needs reward_kwargs.max_resp_len "
+                                  "(set it to data.max_response_length)")
+            if o.len <= 0:
+                raise ConfigError(f"overlong_buffer_cfg.len must be > 0 when enabled, got {o.len}")
+            if self.max_resp_len < o.len:
+                raise ConfigError(f"max_resp_len ({self.max_resp_len}) must be >= overlong_buffer_cfg.len ({o.len})")
+        self.reward_config()  # validates beta, floor, reference, percent, units, cas_timeout
+
+    def reward_config(self) -> RewardConfig:
+        try:
+            return RewardConfig(
+                beta=float(self.beta), floor=None if self.floor is None else float(self.floor),
+                mode=self.mode,  # type: ignore[arg-type]
+                reference=self.reference,  # type: ignore[arg-type]
+                policy=Policy(percent=self.percent, units=self.units),  # type: ignore[arg-type]
+                cas=bool(self.cas), cas_timeout=float(self.cas_timeout),
+            )
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"invalid reward_kwargs: {e}") from e
+
+    @classmethod
+    def from_mapping(cls, kwargs: Optional[Mapping[str, Any]], *, ignore: tuple[str, ...] = ()) -> "APRRewardSettings":
+        """Settings from a plain mapping (an OmegaConf node converted with ``to_container``
+        works too). Keys in ``ignore`` are accepted and skipped."""
+        data = dict(_plain(kwargs) or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(k for k in data if k not in known and k not in ignore)
+        if unknown:
+            raise ConfigError(f"unknown APR reward_kwargs {unknown}; valid keys: {sorted(known)}")
+        overlong = data.pop("overlong_buffer_cfg", None)
+        values = {k: v for k, v in data.items() if k in known}
+        if overlong is not None:
+            o_known = {f.name for f in fields(OverlongBuffer)}
+            o_unknown = sorted(set(overlong) - o_known)
+            if o_unknown:
+                raise ConfigError(f"unknown overlong_buffer_cfg keys {o_unknown}; valid: {sorted(o_known)}")
+            values["overlong_buffer_cfg"] = OverlongBuffer(**overlong)
+        return cls(**values)
+
+    @classmethod
+    def from_config(cls, config: Any) -> "APRRewardSettings":
+        """Settings from a full VeRL config: ``reward.reward_kwargs`` (verl >= 0.7.1), else
+        ``reward_model.reward_kwargs`` (0.7.0 and the legacy trainers)."""
+        for section in ("reward", "reward_model"):
+            node = _get(config, section)
+            kwargs = _get(node, "reward_kwargs") if node is not None else None
+            if kwargs is not None:
+                return cls.from_mapping(kwargs)
+        return cls()
+
+
+def _get(node: Any, key: str) -> Any:
+    if node is None:
+        return None
+    if isinstance(node, Mapping) or hasattr(node, "get"):
+        try:
+            return node.get(key)
+        except Exception:  # an OmegaConf struct node raises on missing keys in some versions
+            return None
+    return getattr(node, key, None)
+
+
+def _plain(node: Any) -> Any:
+    """OmegaConf containers -> plain dicts and lists (without importing omegaconf)."""
+    if node is None:
+        return None
+    try:
+        from omegaconf import DictConfig, ListConfig, OmegaConf
+
+        if isinstance(node, (DictConfig, ListConfig)):
+            return OmegaConf.to_container(node, resolve=True)
+    except ImportError:  # pragma: no cover - omegaconf ships with verl
+        pass
+    if isinstance(node, Mapping):
+        return {k: _plain(v) for k, v in node.items()}
+    return node

@@ -1,0 +1,538 @@
+//! Rule-based localisation of the reasoning anchor (APR paper, section 3.2).
+//!
+//! The thinking is split into sentences s_1..s_N. With A(s) the candidate answers a sentence
+//! states and E the equivalence test against the reference answer:
+//!
+//! ```text
+//! I_math = { i : some a in A(s_i) is equivalent to y_ref }
+//! I_ctx  = { i : Con(s_i) or Ver(s_{i+1}) }      (conclusion cue here, verification cue next)
+//! k*     = min((I_math ∩ I_ctx) ∪ {N})
+//! ```
+//!
+//! [`AnchorMode::Paper`] is exactly that rule. Other modes add refinements the paper names as
+//! its hazards (values copied from the problem statement, intermediate numbers, "so" that
+//! introduces a step); each refinement is a field of [`AnchorOptions`] so it can be measured on
+//! its own (`benches/anchor_devset.py`). A comparison that the native engine cannot decide
+//! (Unknown) never makes a sentence an anchor: an undecided match can only move the anchor
+//! later, which shortens the penalised tail, never lengthens it.
+
+use std::ops::Range;
+
+use crate::answer::{compare, Answer, Policy, Verdict};
+use crate::extract::{extract_candidates, Candidate, CandidateKind, ProblemValues};
+use crate::text::cues::{CueKind, CueMatcher, Segmentation};
+
+/// When a sentence's context admits it as an anchor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextRule {
+    /// Con(s_i) or Ver(s_{i+1}): the paper's rule.
+    Paper,
+    /// Con(s_i), Ver(s_i) or Ver(s_{i+1}): a verification cue in the sentence itself also counts
+    /// ("Let me check: 3 + 4 = 7" states and checks at once).
+    Loose,
+    /// No context requirement: the first sentence with a matching candidate.
+    None,
+}
+
+/// The refinements, each independent, that a mode switches on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnchorOptions {
+    pub context: ContextRule,
+    /// Ignore candidates whose text the problem statement states verbatim (a restatement of
+    /// the data is not an answer). Needs the problem text; without it this does nothing.
+    pub skip_problem_values: bool,
+    /// After finding k*, move back over the sentences right before it that state the same
+    /// value without a cue: "h = 45/9 = 5." then "So the height is 5 cm." anchors at the
+    /// computation, where the value first appears.
+    pub backtrack: bool,
+    /// A candidate more complex than the reference by more than this many (numeric literals
+    /// plus operations, see [`complexity`]) is an unsimplified expression on the way to the
+    /// value (`(5/2 · 56)/(-10)` or `\sqrt{291600}` for 540), not a statement of it; `None`
+    /// counts every candidate.
+    pub max_extra_complexity: Option<usize>,
+    /// How many sentences without the value may separate the first statement from the next
+    /// one when backtracking ("C(10,2) = 45." / "However, ..." / "Therefore, ... is 45.").
+    pub backtrack_gap: usize,
+    /// Count number words ("four equations") as candidates. Off, a count that happens to equal
+    /// the answer cannot anchor; answers stated in words are rare in math traces.
+    pub number_words: bool,
+    /// A `\boxed{}` in a sentence is a conclusion cue by itself.
+    pub boxed_is_conclusion: bool,
+    /// Count the items of an enumeration (`x = 0 or x = 5`, `k = 1, 2, ..., 8`) one by one.
+    /// Off, only the enumeration as a whole can match: listing a value among others is not
+    /// committing to it.
+    pub list_items: bool,
+    /// Count the sides of inequalities (`3` in `a \geq 3`). Off, a bound is not a value.
+    pub inequality_sides: bool,
+}
+
+/// Named sets of options. `Paper` is the rule exactly as published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AnchorMode {
+    Paper,
+    Default,
+}
+
+impl AnchorMode {
+    pub const ALL: [AnchorMode; 2] = [AnchorMode::Paper, AnchorMode::Default];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnchorMode::Paper => "paper",
+            AnchorMode::Default => "default",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<AnchorMode> {
+        AnchorMode::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    pub fn options(self) -> AnchorOptions {
+        match self {
+            AnchorMode::Paper => AnchorOptions {
+                context: ContextRule::Paper,
+                skip_problem_values: false,
+                backtrack: false,
+                max_extra_complexity: None,
+                backtrack_gap: 0,
+                number_words: true,
+                boxed_is_conclusion: false,
+                list_items: true,
+                inequality_sides: true,
+            },
+            AnchorMode::Default => AnchorOptions {
+                context: ContextRule::Paper,
+                skip_problem_values: false,
+                backtrack: true,
+                backtrack_gap: 0,
+                max_extra_complexity: Some(0),
+                number_words: false,
+                boxed_is_conclusion: true,
+                list_items: false,
+                inequality_sides: false,
+            },
+        }
+    }
+}
+
+/// Where the anchor is, in the thinking text the search was given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Anchor {
+    /// k*, 0-based. When no sentence qualifies this is the last sentence (k* = N) and `found`
+    /// is false. `None` only for a thinking without any sentence (empty text).
+    pub sentence: Option<usize>,
+    pub found: bool,
+    pub num_sentences: usize,
+    /// Byte span of the anchor sentence (whitespace after it included).
+    pub sentence_span: Range<usize>,
+    /// Byte offset one past the anchor sentence's last non-whitespace character: the anchor
+    /// character is the one that ends here.
+    pub content_end: usize,
+    /// The candidate that matched: byte span in the thinking and its text.
+    pub matched: Option<(Range<usize>, String)>,
+    /// Candidate comparisons before the anchor that the native engine could not decide.
+    pub undecided: usize,
+}
+
+/// Everything one search needs besides the text, built once per batch or per rollout.
+pub struct AnchorSearch<'a> {
+    pub options: &'a AnchorOptions,
+    pub policy: &'a Policy,
+}
+
+impl AnchorSearch<'_> {
+    /// Locates the anchor in `thinking`, already segmented into `segmentation` (sentences and
+    /// their cues), against any of `references` (parsed once by the caller).
+    pub fn locate(
+        &self,
+        thinking: &str,
+        segmentation: &Segmentation,
+        references: &[Answer],
+        problem: Option<&ProblemValues>,
+    ) -> Anchor {
+        let sentences = &segmentation.sentences;
+        let n = sentences.len();
+        let has = |i: usize, kind: CueKind| -> bool {
+            sentences.get(i).map_or(false, |c| match kind {
+                CueKind::Conclusion => c.conclusion,
+                CueKind::Verification => c.verification,
+            })
+        };
+        let complexities: Vec<usize> = references.iter().map(|r| complexity(r.canonical())).collect();
+        let mut undecided = 0;
+        let mut found = None;
+        for (i, cued) in sentences.iter().enumerate() {
+            let text = &thinking[cued.sentence.start..cued.sentence.content_end];
+            let boxed = self.options.boxed_is_conclusion && text.contains("\\boxed");
+            let in_context = match self.options.context {
+                ContextRule::Paper => has(i, CueKind::Conclusion) || boxed || has(i + 1, CueKind::Verification),
+                ContextRule::Loose => {
+                    has(i, CueKind::Conclusion)
+                        || boxed
+                        || has(i, CueKind::Verification)
+                        || has(i + 1, CueKind::Verification)
+                }
+                ContextRule::None => true,
+            };
+            if !in_context || references.is_empty() {
+                continue;
+            }
+            if let Some(m) = self.first_match(text, references, &complexities, problem, &mut undecided) {
+                found = Some((i, m));
+                break;
+            }
+        }
+        let Some((mut k, mut matched)) = found else {
+            return match sentences.last().map(|c| &c.sentence) {
+                Some(last) => Anchor {
+                    sentence: Some(n - 1),
+                    found: false,
+                    num_sentences: n,
+                    sentence_span: last.start..last.end,
+                    content_end: last.content_end,
+                    matched: None,
+                    undecided,
+                },
+                None => Anchor {
+                    sentence: None,
+                    found: false,
+                    num_sentences: 0,
+                    sentence_span: 0..0,
+                    content_end: 0,
+                    matched: None,
+                    undecided,
+                },
+            };
+        };
+        if self.options.backtrack {
+            // Walk back while a sentence holding the value lies within `backtrack_gap + 1`.
+            let mut gap = 0;
+            let mut i = k;
+            while i > 0 && gap <= self.options.backtrack_gap {
+                i -= 1;
+                let previous = &sentences[i].sentence;
+                let text = &thinking[previous.start..previous.content_end];
+                match self.first_match(text, references, &complexities, problem, &mut undecided) {
+                    Some(m) => {
+                        k = i;
+                        matched = m;
+                        gap = 0;
+                    }
+                    None => gap += 1,
+                }
+            }
+        }
+        let sentence = sentences[k].sentence;
+        let (span, text) = matched;
+        Anchor {
+            sentence: Some(k),
+            found: true,
+            num_sentences: n,
+            sentence_span: sentence.start..sentence.end,
+            content_end: sentence.content_end,
+            matched: Some((sentence.start + span.start..sentence.start + span.end, text)),
+            undecided,
+        }
+    }
+
+    /// The first candidate of `text` (one sentence) equivalent to a reference, as its span in
+    /// `text` and its text; counts comparisons left undecided.
+    fn first_match(
+        &self,
+        text: &str,
+        references: &[Answer],
+        complexities: &[usize],
+        problem: Option<&ProblemValues>,
+        undecided: &mut usize,
+    ) -> Option<(Range<usize>, String)> {
+        let candidates = extract_candidates(text);
+        for (c, candidate) in candidates.iter().enumerate() {
+            if !self.options.number_words && candidate.kind == CandidateKind::NumberWord {
+                continue;
+            }
+            if !self.options.list_items && inside_enumeration(&candidates, c) {
+                continue;
+            }
+            if !self.options.inequality_sides && is_inequality_part(text, &candidates, c) {
+                continue;
+            }
+            if self.options.skip_problem_values && problem.map_or(false, |p| p.contains(&candidate.text)) {
+                continue;
+            }
+            let own = self.options.max_extra_complexity.map(|_| complexity(&candidate.text));
+            let parsed = Answer::parse(&candidate.text);
+            let mut verdict = Verdict::NotEqual;
+            for (reference, &allowed) in references.iter().zip(complexities) {
+                if let (Some(extra), Some(own)) = (self.options.max_extra_complexity, own) {
+                    if own > allowed + extra {
+                        continue;
+                    }
+                }
+                match compare(&parsed, reference, self.policy).verdict {
+                    Verdict::Equal => {
+                        verdict = Verdict::Equal;
+                        break;
+                    }
+                    Verdict::Unknown => verdict = Verdict::Unknown,
+                    Verdict::NotEqual => {}
+                }
+            }
+            match verdict {
+                Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
+                Verdict::Unknown => *undecided += 1,
+                Verdict::NotEqual => {}
+            }
+        }
+        None
+    }
+}
+
+/// Whether candidate `c` lies strictly inside another candidate that enumerates several values.
+fn inside_enumeration(candidates: &[Candidate], c: usize) -> bool {
+    let me = &candidates[c];
+    candidates.iter().any(|o| {
+        matches!(o.kind, CandidateKind::List | CandidateKind::Set | CandidateKind::Tuple)
+            && o.start <= me.start
+            && me.end <= o.end
+            && (o.start, o.end) != (me.start, me.end)
+    })
+}
+
+/// Relation symbols of inequalities, as they appear in candidate texts.
+const INEQUALITY_MARKS: &[&str] = &[
+    "<", ">", "\\leq", "\\geq", "\\le", "\\ge", "\\lt", "\\gt", "\\leqslant", "\\geqslant", "≤", "≥",
+    "\\neq", "\\ne", "≠", "\\not=",
+];
+
+/// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):
+/// an inequality mark in the statement, or right before or after the side.
+fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
+    let me = &candidates[c];
+    let is_inequality = |t: &str| INEQUALITY_MARKS.iter().any(|m| t.contains(m));
+    match me.kind {
+        CandidateKind::Equation => is_inequality(&me.text),
+        CandidateKind::EquationSide => {
+            let before = text.get(..me.start).unwrap_or("").trim_end();
+            let after = text.get(me.end..).unwrap_or("").trim_start();
+            INEQUALITY_MARKS.iter().any(|m| before.ends_with(m.trim_end()) || after.starts_with(m.trim_end()))
+        }
+        _ => false,
+    }
+}
+
+/// How much writing an answer takes: numeric literals (a maximal digit run, decimal point
+/// included) plus operations (`+ * / ^ × ÷ · √`, a binary `-`, `\frac`, `\sqrt`, `\cdot`,
+/// `\times`, `\div`, `sqrt`). A stated value is no more complex than the final answer; an
+/// expression still being simplified usually is.
+pub fn complexity(text: &str) -> usize {
+    const COMMANDS: &[&str] = &["\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "\\cdot", "\\times", "\\div", "sqrt"];
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut i = 0;
+    // Whether the previous non-space byte ends an operand (so a `-` here is binary).
+    let mut after_operand = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_digit() {
+            count += 1;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_digit()
+                    || (bytes[i] == b'.' && bytes.get(i + 1).map_or(false, u8::is_ascii_digit)))
+            {
+                i += 1;
+            }
+            after_operand = true;
+            continue;
+        }
+        if let Some(cmd) = COMMANDS.iter().find(|c| text[i..].starts_with(**c)) {
+            count += 1;
+            i += cmd.len();
+            after_operand = false;
+            continue;
+        }
+        match b {
+            b'+' | b'*' | b'/' | b'^' => {
+                count += 1;
+                after_operand = false;
+            }
+            b'-' => {
+                if after_operand {
+                    count += 1;
+                }
+                after_operand = false;
+            }
+            b' ' | b'\t' | b'\n' => {}
+            b'(' | b'{' | b'[' | b'=' | b',' => after_operand = false,
+            _ => after_operand = b.is_ascii_alphanumeric() || b == b')' || b == b'}' || b == b']',
+        }
+        // Multi-byte operators: × ÷ · √ (UTF-8 lead byte 0xC3/0xC2/0xE2).
+        let rest = &text[i..];
+        let width = rest.chars().next().map_or(1, char::len_utf8);
+        if width > 1 && rest.starts_with(['×', '÷', '·', '√']) {
+            count += 1;
+            after_operand = false;
+        }
+        i += width;
+    }
+    count
+}
+
+/// A segmentation for the anchor search: sentences of `thinking` with their cue flags.
+pub fn segment_thinking(
+    thinking: &str,
+    split: &crate::text::sentences::SplitOptions,
+    cues: &CueMatcher,
+) -> Segmentation {
+    crate::text::cues::segment(thinking, split, cues)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::sentences::SplitOptions;
+
+    fn locate_with(thinking: &str, reference: &str, options: &AnchorOptions, problem: Option<&str>) -> Anchor {
+        let cues = CueMatcher::paper();
+        let seg = segment_thinking(thinking, &SplitOptions::default(), &cues);
+        let policy = Policy::default();
+        let problem = problem.map(ProblemValues::from_problem);
+        AnchorSearch { options, policy: &policy }.locate(thinking, &seg, &[Answer::parse(reference)], problem.as_ref())
+    }
+
+    fn locate(thinking: &str, reference: &str, mode: AnchorMode) -> Anchor {
+        locate_with(thinking, reference, &mode.options(), None)
+    }
+
+    fn paper_with(change: impl FnOnce(&mut AnchorOptions)) -> AnchorOptions {
+        let mut o = AnchorMode::Paper.options();
+        change(&mut o);
+        o
+    }
+
+    fn sentence_text(thinking: &str, a: &Anchor) -> String {
+        thinking[a.sentence_span.clone()].trim().to_string()
+    }
+
+    #[test]
+    fn paper_rule_needs_a_cue_here_or_a_verification_next() {
+        let t = "We compute 3 + 4 = 7 apples. Then 7 again. So the answer is 7. Let me check.";
+        let a = locate(t, "7", AnchorMode::Paper);
+        assert!(a.found);
+        // Sentence 0 has a matching candidate but no conclusion cue and no verification after.
+        assert_eq!(sentence_text(t, &a), "So the answer is 7.");
+        assert_eq!(a.sentence, Some(2));
+    }
+
+    #[test]
+    fn verification_in_the_next_sentence_admits_a_sentence_without_cue() {
+        let t = "The total comes to 12.\nWait, let me recount.";
+        let a = locate(t, "12", AnchorMode::Paper);
+        assert_eq!(a.sentence, Some(0));
+        assert_eq!(&t[..a.content_end], "The total comes to 12.");
+    }
+
+    #[test]
+    fn no_match_defaults_to_the_last_sentence() {
+        let t = "So we get 5. Hence 6.";
+        let a = locate(t, "99", AnchorMode::Paper);
+        assert!(!a.found);
+        assert_eq!(a.sentence, Some(1));
+        assert_eq!(a.num_sentences, 2);
+    }
+
+    #[test]
+    fn empty_thinking_has_no_sentence() {
+        let a = locate("", "1", AnchorMode::Paper);
+        assert_eq!(a.sentence, None);
+        assert!(!a.found);
+    }
+
+    #[test]
+    fn equivalent_forms_match() {
+        let t = "So the probability is \\(\\frac{6}{8}\\). Let me verify.";
+        let a = locate(t, "0.75", AnchorMode::Paper);
+        assert!(a.found);
+        assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("\\frac{6}{8}"));
+    }
+
+    #[test]
+    fn skipping_problem_values_ignores_a_restated_datum() {
+        let problem = "A rectangle has perimeter 12 and area 8. Find its longer side.";
+        let t = "So we have perimeter 12. Thus the sides satisfy a + b = 6. So the longer side is 4.";
+        assert_eq!(locate_with(t, "12", &AnchorMode::Paper.options(), Some(problem)).sentence, Some(0));
+        let skip = paper_with(|o| o.skip_problem_values = true);
+        assert!(!locate_with(t, "12", &skip, Some(problem)).found);
+    }
+
+    #[test]
+    fn backtracking_reaches_the_computation_before_its_restatement() {
+        let t = "h = 45/9 = 5.\nSo the height is 5 cm.\nLet me verify.";
+        assert_eq!(locate(t, "5", AnchorMode::Paper).sentence, Some(1));
+        let back = paper_with(|o| o.backtrack = true);
+        assert_eq!(locate_with(t, "5", &back, None).sentence, Some(0));
+        // A sentence without the value stops the walk unless the gap allows it.
+        let t = "C(10,2) = 45.\nHowever, A cannot exceed 9.\nTherefore, the count is 45.";
+        assert_eq!(locate_with(t, "45", &back, None).sentence, Some(2));
+        let gap = paper_with(|o| {
+            o.backtrack = true;
+            o.backtrack_gap = 1;
+        });
+        assert_eq!(locate_with(t, "45", &gap, None).sentence, Some(0));
+    }
+
+    #[test]
+    fn unsimplified_expressions_do_not_state_the_value() {
+        let t = "So x = (5/2 * 56) / (-10). Thus x = -14.";
+        assert_eq!(locate(t, "-14", AnchorMode::Paper).sentence, Some(0));
+        let simple = paper_with(|o| o.max_extra_complexity = Some(0));
+        assert_eq!(locate_with(t, "-14", &simple, None).sentence, Some(1));
+        assert_eq!(complexity("-14"), 1);
+        assert_eq!(complexity("(5/2 * 56) / (-10)"), 7);
+        assert_eq!(complexity("\\frac{14}{3}"), complexity("14/3"));
+        assert_eq!(complexity("x = 5"), 1);
+    }
+
+    #[test]
+    fn enumeration_items_and_inequality_bounds_are_not_answers() {
+        let t = "So x = 0 or x = 5.\nSince x is positive, x = 5.";
+        assert_eq!(locate(t, "5", AnchorMode::Paper).sentence, Some(0));
+        let whole = paper_with(|o| o.list_items = false);
+        assert_eq!(locate_with(t, "5", &whole, None).sentence, Some(1));
+        let t = "So a \\geq 3 or a \\leq -1.\nTherefore the smallest a is 3.";
+        assert_eq!(locate(t, "3", AnchorMode::Paper).sentence, Some(0));
+        let no_bounds = paper_with(|o| o.inequality_sides = false);
+        assert_eq!(locate_with(t, "3", &no_bounds, None).sentence, Some(1));
+    }
+
+    #[test]
+    fn a_box_is_a_conclusion_and_number_words_are_optional() {
+        let t = "\\boxed{4}\nNow the derivation: two plus two.";
+        assert!(!locate(t, "4", AnchorMode::Paper).found);
+        let boxed = paper_with(|o| o.boxed_is_conclusion = true);
+        assert_eq!(locate_with(t, "4", &boxed, None).sentence, Some(0));
+        let t = "So we have four equations. Thus x = 4.";
+        assert_eq!(locate(t, "4", AnchorMode::Paper).sentence, Some(0));
+        let digits = paper_with(|o| o.number_words = false);
+        assert_eq!(locate_with(t, "4", &digits, None).sentence, Some(1));
+    }
+
+    #[test]
+    fn several_references_any_matches() {
+        let cues = CueMatcher::paper();
+        let t = "Thus the answer is 6630. Let me check.";
+        let seg = segment_thinking(t, &SplitOptions::default(), &cues);
+        let options = AnchorMode::Paper.options();
+        let policy = Policy::default();
+        let refs = [Answer::parse("6630.65"), Answer::parse("6630")];
+        let a = AnchorSearch { options: &options, policy: &policy }.locate(t, &seg, &refs, None);
+        assert!(a.found);
+    }
+
+    #[test]
+    fn mode_names_round_trip() {
+        for mode in AnchorMode::ALL {
+            assert_eq!(AnchorMode::from_name(mode.as_str()), Some(mode));
+        }
+        assert_eq!(AnchorMode::from_name("nope"), None);
+    }
+}

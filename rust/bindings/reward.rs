@@ -1,0 +1,489 @@
+//! Bindings of `crate::reward`: `NativeScorer`, wrapped by `apr_fast.reward.APRScorer`.
+//!
+//! One scorer holds a validated `RewardConfig` (and optionally a vocabulary) and scores whole
+//! batches in one call with the interpreter released. Each rollout's result crosses back as
+//! one flat tuple (field order: `SCORE_FIELDS`), which the Python layer turns into a frozen
+//! `RolloutScore`; offsets in it are character offsets into the response text.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use super::tokens::{ids_arg, IdsArg, NativeVocabulary};
+use super::{borrow_str, borrow_str_list, threads_arg, ConfigError};
+use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
+use crate::answer::{Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
+use crate::reward::{
+    apr_reward as core_apr_reward, score_batch, score_ids_batch, IdsRollout, ReferenceChoice, RewardConfig,
+    Rollout, RolloutScore, Status, TokenSpans,
+};
+use crate::text::cues::CueMatcher;
+use crate::text::offsets::bytes_to_chars_sorted;
+use crate::tokens::Vocabulary;
+
+/// Names of the tuple fields returned per rollout, in order.
+const SCORE_FIELDS: &[&str] = &[
+    "status_code",
+    "reward",
+    "correct",
+    "verdict",
+    "method",
+    "reason",
+    "final_answer",
+    "final_answer_rule",
+    "final_answer_span",
+    "has_think_close",
+    "thinking_span",
+    "anchor_found",
+    "anchor_sentence",
+    "num_sentences",
+    "anchor_span",
+    "anchor_end",
+    "anchor_byte_span",
+    "anchor_token",
+    "matched",
+    "matched_span",
+    "undecided_comparisons",
+    "t_think",
+    "l_ast",
+    "rho",
+    "length_unit",
+    "mode",
+    "error",
+];
+
+fn verdict_name(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Equal => "equal",
+        Verdict::NotEqual => "not_equal",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Exact => "native_exact",
+        Method::Numeric => "native_numeric",
+        Method::Text => "native_text",
+        Method::Undecided => "undecided",
+    }
+}
+
+type Span = (usize, usize);
+
+/// A score with character offsets, ready to become a Python tuple.
+struct CharScore {
+    score: RolloutScore,
+    final_span: Option<Span>,
+    thinking_span: Span,
+    anchor_span: Span,
+    anchor_end: usize,
+    matched_span: Option<Span>,
+    error: Option<String>,
+}
+
+/// Converts every byte offset of `score` into a character offset of `text`.
+fn with_chars(text: &str, score: RolloutScore, error: Option<String>) -> CharScore {
+    let mut offsets = vec![
+        score.thinking.start,
+        score.thinking.end,
+        score.anchor_span.start,
+        score.anchor_span.end,
+        score.anchor_end,
+    ];
+    if let Some(f) = &score.final_answer {
+        offsets.extend([f.start, f.end]);
+    }
+    if let Some((span, _)) = &score.matched {
+        offsets.extend([span.start, span.end]);
+    }
+    let mut sorted: Vec<usize> = offsets.iter().map(|&o| o.min(text.len())).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let bytes = sorted.clone();
+    bytes_to_chars_sorted(text, &mut sorted);
+    let char_of = |b: usize| sorted[bytes.partition_point(|&x| x < b.min(text.len()))];
+    CharScore {
+        final_span: score.final_answer.as_ref().map(|f| (char_of(f.start), char_of(f.end))),
+        thinking_span: (char_of(score.thinking.start), char_of(score.thinking.end)),
+        anchor_span: (char_of(score.anchor_span.start), char_of(score.anchor_span.end)),
+        anchor_end: char_of(score.anchor_end),
+        matched_span: score.matched.as_ref().map(|(s, _)| (char_of(s.start), char_of(s.end))),
+        score,
+        error,
+    }
+}
+
+fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
+    let s = &c.score;
+    let j: Option<Judgement> = s.correctness;
+    let items: Vec<PyObject> = vec![
+        s.status.code().into_py(py),
+        s.reward.into_py(py),
+        s.correct.into_py(py),
+        j.map(|j| verdict_name(j.verdict)).into_py(py),
+        j.map(|j| method_name(j.method)).into_py(py),
+        j.map(|j| j.reason.name()).into_py(py),
+        s.final_answer.as_ref().map(|f| f.text.clone()).into_py(py),
+        s.final_answer.as_ref().map(|f| f.rule.as_str()).into_py(py),
+        c.final_span.into_py(py),
+        s.has_think_close.into_py(py),
+        c.thinking_span.into_py(py),
+        s.anchor_found.into_py(py),
+        s.anchor_sentence.into_py(py),
+        s.num_sentences.into_py(py),
+        c.anchor_span.into_py(py),
+        c.anchor_end.into_py(py),
+        (s.anchor_span.start, s.anchor_span.end).into_py(py),
+        s.anchor_token.into_py(py),
+        s.matched.as_ref().map(|(_, t)| t.clone()).into_py(py),
+        c.matched_span.into_py(py),
+        s.undecided_comparisons.into_py(py),
+        s.t_think.into_py(py),
+        s.l_ast.into_py(py),
+        s.rho.into_py(py),
+        s.unit.as_str().into_py(py),
+        s.mode.as_str().into_py(py),
+        c.error.into_py(py),
+    ];
+    PyTuple::new(py, items).into_py(py)
+}
+
+/// Ground truths: one list of accepted answers per rollout.
+fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py str>>> {
+    let outer = obj
+        .downcast::<PyList>()
+        .map_err(|_| PyTypeError::new_err("ground_truths must be a list of lists of str"))?;
+    if outer.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "ground_truths has {} items for {n} rollouts",
+            outer.len()
+        )));
+    }
+    outer
+        .iter()
+        .enumerate()
+        .map(|(i, item)| borrow_str_list(item, &format!("ground_truths[{i}]")))
+        .collect()
+}
+
+/// Problems: None, or one `str | None` per rollout.
+fn problem_list<'py>(obj: Option<&'py PyAny>, n: usize) -> PyResult<Vec<Option<&'py str>>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(vec![None; n]);
+    };
+    let list = obj
+        .downcast::<PyList>()
+        .map_err(|_| PyTypeError::new_err("problems must be a list of str or None"))?;
+    if list.len() != n {
+        return Err(PyValueError::new_err(format!("problems has {} items for {n} rollouts", list.len())));
+    }
+    list.iter()
+        .enumerate()
+        .map(|(i, p)| if p.is_none() { Ok(None) } else { borrow_str(p, &format!("problems[{i}]")).map(Some) })
+        .collect()
+}
+
+/// Token ends given as character offsets into each response, converted to byte offsets.
+fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str]) -> PyResult<Option<Vec<Vec<usize>>>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let list = obj
+        .downcast::<PyList>()
+        .map_err(|_| PyTypeError::new_err("token_ends must be a list of lists of int"))?;
+    if list.len() != responses.len() {
+        return Err(PyValueError::new_err(format!(
+            "token_ends has {} items for {} rollouts",
+            list.len(),
+            responses.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(responses.len());
+    for (i, (item, text)) in list.iter().zip(responses).enumerate() {
+        let chars: Vec<usize> = item
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("token_ends[{i}] must be a list of int >= 0")))?;
+        let n_chars = text.chars().count();
+        if chars.windows(2).any(|w| w[0] > w[1]) || chars.last().map_or(false, |&e| e > n_chars) {
+            return Err(PyValueError::new_err(format!(
+                "token_ends[{i}] must be ascending character offsets within the response ({n_chars} chars)"
+            )));
+        }
+        out.push(char_ends_to_bytes(text, &chars));
+    }
+    Ok(Some(out))
+}
+
+fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
+    let mut boundaries = text.char_indices().map(|(b, _)| b).chain(std::iter::once(text.len()));
+    let mut out = Vec::with_capacity(char_ends.len());
+    let (mut at_char, mut at_byte) = (0usize, boundaries.next().unwrap_or(0));
+    for &c in char_ends {
+        while at_char < c {
+            at_byte = boundaries.next().unwrap_or(text.len());
+            at_char += 1;
+        }
+        out.push(at_byte);
+    }
+    out
+}
+
+/// `AnchorOptions` as Python sees it (field order of `apr_fast.reward.AnchorOptions`).
+type OptionsTuple = (&'static str, bool, bool, usize, Option<usize>, bool, bool, bool, bool);
+type OptionsArg<'a> = (&'a str, bool, bool, usize, Option<usize>, bool, bool, bool, bool);
+
+fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
+    let context = match a.context {
+        ContextRule::Paper => "paper",
+        ContextRule::Loose => "loose",
+        ContextRule::None => "none",
+    };
+    (
+        context,
+        a.skip_problem_values,
+        a.backtrack,
+        a.backtrack_gap,
+        a.max_extra_complexity,
+        a.number_words,
+        a.boxed_is_conclusion,
+        a.list_items,
+        a.inequality_sides,
+    )
+}
+
+/// The native scorer: a validated configuration, optionally with the policy's vocabulary.
+#[pyclass(module = "apr_fast._core", frozen)]
+pub(crate) struct NativeScorer {
+    config: RewardConfig,
+    vocabulary: Option<Arc<Vocabulary>>,
+}
+
+fn config_error(message: String) -> PyErr {
+    ConfigError::new_err(message)
+}
+
+#[pymethods]
+impl NativeScorer {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        beta: f64,
+        floor: Option<f64>,
+        mode: &str,
+        reference: &str,
+        percent: &str,
+        units: &str,
+        decimal_min_sig_digits: u32,
+        rel_tol: f64,
+        conclusion_cues: Vec<String>,
+        verification_cues: Vec<String>,
+        cue_inflections: bool,
+        vocabulary: Option<&NativeVocabulary>,
+        anchor_options: Option<OptionsArg<'_>>,
+    ) -> PyResult<Self> {
+        let mode = AnchorMode::from_name(mode).ok_or_else(|| {
+            let names: Vec<_> = AnchorMode::ALL.iter().map(|m| m.as_str()).collect();
+            config_error(format!("mode must be one of {names:?}, got {mode:?}"))
+        })?;
+        let reference = ReferenceChoice::from_name(reference).ok_or_else(|| {
+            config_error(format!("reference must be 'final_answer' or 'ground_truth', got {reference:?}"))
+        })?;
+        let percent = match percent {
+            "strict" => PercentPolicy::Strict,
+            "as_fraction" => PercentPolicy::AsFraction,
+            "either" => PercentPolicy::Either,
+            other => return Err(config_error(format!("percent must be strict, as_fraction or either, got {other:?}"))),
+        };
+        let units = match units {
+            "strict" => UnitsPolicy::Strict,
+            "ignore" => UnitsPolicy::Ignore,
+            other => return Err(config_error(format!("units must be strict or ignore, got {other:?}"))),
+        };
+        if !(rel_tol.is_finite() && rel_tol >= 0.0) {
+            return Err(config_error(format!("rel_tol must be a finite number >= 0, got {rel_tol}")));
+        }
+        let cues = CueMatcher::new(&conclusion_cues, &verification_cues, cue_inflections)
+            .map_err(|e| config_error(e.to_string()))?;
+        let mut config = RewardConfig::new(mode);
+        config.beta = beta;
+        config.floor = floor;
+        config.reference = reference;
+        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol };
+        config.cues = cues;
+        if let Some((
+            context,
+            skip_problem_values,
+            backtrack,
+            backtrack_gap,
+            max_extra_complexity,
+            number_words,
+            boxed,
+            list_items,
+            inequality_sides,
+        )) = anchor_options
+        {
+            let context = match context {
+                "paper" => ContextRule::Paper,
+                "loose" => ContextRule::Loose,
+                "none" => ContextRule::None,
+                other => return Err(config_error(format!("context must be paper, loose or none, got {other:?}"))),
+            };
+            config.anchor = AnchorOptions {
+                context,
+                skip_problem_values,
+                backtrack,
+                backtrack_gap,
+                max_extra_complexity,
+                number_words,
+                boxed_is_conclusion: boxed,
+                list_items,
+                inequality_sides,
+            };
+        }
+        config.validate().map_err(config_error)?;
+        Ok(NativeScorer { config, vocabulary: vocabulary.map(|v| Arc::clone(&v.inner)) })
+    }
+
+    /// Scores responses given as text; `token_ends` (character offsets where each token of
+    /// each response ends) turns lengths into tokens, else they are characters.
+    #[args(responses, ground_truths, problems = "None", token_ends = "None", threads = "None")]
+    fn score_texts(
+        &self,
+        py: Python<'_>,
+        responses: &PyAny,
+        ground_truths: &PyAny,
+        problems: Option<&PyAny>,
+        token_ends: Option<&PyAny>,
+        threads: Option<i64>,
+    ) -> PyResult<Vec<PyObject>> {
+        let responses = borrow_str_list(responses, "responses")?;
+        let n = responses.len();
+        let gts = ground_truth_lists(ground_truths, n)?;
+        let problems = problem_list(problems, n)?;
+        let ends = token_byte_ends(token_ends, &responses)?;
+        let threads = threads_arg(threads)?;
+        let config = &self.config;
+        let scores = py.allow_threads(|| {
+            let rollouts: Vec<Rollout<'_>> = (0..n)
+                .map(|i| Rollout {
+                    response: responses[i],
+                    ground_truth: &gts[i],
+                    problem: problems[i],
+                    tokens: ends.as_ref().map(|e| TokenSpans { ends: &e[i], think_close: None }),
+                })
+                .collect();
+            let scores = score_batch(&rollouts, config, threads);
+            scores.into_iter().zip(&responses).map(|(s, text)| with_chars(text, s, None)).collect::<Vec<_>>()
+        });
+        Ok(scores.into_iter().map(|c| score_tuple(py, c)).collect())
+    }
+
+    /// Scores responses given as the policy's token ids (lists of int, or little-endian
+    /// int64 `bytes`), decoded with this scorer's vocabulary.
+    #[args(token_ids, ground_truths, problems = "None", threads = "None", return_text = "false")]
+    fn score_ids(
+        &self,
+        py: Python<'_>,
+        token_ids: &PyAny,
+        ground_truths: &PyAny,
+        problems: Option<&PyAny>,
+        threads: Option<i64>,
+        return_text: bool,
+    ) -> PyResult<Vec<PyObject>> {
+        let vocabulary = self.vocabulary.as_ref().ok_or_else(|| {
+            ConfigError::new_err("this scorer has no vocabulary: pass one to score token ids")
+        })?;
+        let list = token_ids
+            .downcast::<PyList>()
+            .map_err(|_| PyTypeError::new_err("token_ids must be a list of id sequences"))?;
+        let args: Vec<IdsArg<'_>> =
+            list.iter().enumerate().map(|(i, o)| ids_arg(o, &format!("token_ids[{i}]"))).collect::<PyResult<_>>()?;
+        let n = args.len();
+        let gts = ground_truth_lists(ground_truths, n)?;
+        let problems = problem_list(problems, n)?;
+        let threads = threads_arg(threads)?;
+        let config = &self.config;
+        let results = py.allow_threads(|| {
+            let ids: Vec<Result<Vec<u32>, String>> =
+                args.iter().enumerate().map(|(i, a)| a.to_u32(&format!("token_ids[{i}]"))).collect();
+            let empty: Vec<u32> = Vec::new();
+            let rollouts: Vec<IdsRollout<'_>> = (0..n)
+                .map(|i| IdsRollout {
+                    ids: ids[i].as_deref().unwrap_or(&empty),
+                    ground_truth: &gts[i],
+                    problem: problems[i],
+                })
+                .collect();
+            let scored = score_ids_batch(&rollouts, vocabulary, config, threads);
+            scored
+                .into_iter()
+                .zip(ids)
+                .map(|(mut s, ids)| {
+                    if let Err(message) = ids {
+                        s.score = crate::reward::failed_score(Status::InvalidInput, config);
+                        s.error = Some(message);
+                    }
+                    let text = s.text;
+                    (with_chars(&text, s.score, s.error), text)
+                })
+                .collect::<Vec<_>>()
+        });
+        Ok(results
+            .into_iter()
+            .map(|(c, text)| {
+                let tuple = score_tuple(py, c);
+                if return_text {
+                    PyTuple::new(py, [tuple, text.into_py(py)]).into_py(py)
+                } else {
+                    tuple
+                }
+            })
+            .collect())
+    }
+
+    #[getter]
+    fn beta(&self) -> f64 {
+        self.config.beta
+    }
+
+    #[getter]
+    fn has_vocabulary(&self) -> bool {
+        self.vocabulary.is_some()
+    }
+
+    /// The anchor options in effect: (context, skip_problem_values, backtrack,
+    /// max_extra_literals, number_words, boxed_is_conclusion).
+    #[getter]
+    fn anchor_options(&self) -> OptionsTuple {
+        options_tuple(&self.config.anchor)
+    }
+}
+
+/// The options a mode stands for, in the tuple order of `NativeScorer.anchor_options`.
+#[pyfunction]
+fn anchor_mode_options(mode: &str) -> PyResult<OptionsTuple> {
+    let mode = AnchorMode::from_name(mode).ok_or_else(|| config_error(format!("unknown anchor mode {mode:?}")))?;
+    Ok(options_tuple(&mode.options()))
+}
+
+/// R = 1[correct and complete] · (1 − β · L_AST), bounded below by `floor` when given.
+#[pyfunction(correct, complete, l_ast, beta, floor = "None")]
+fn apr_reward(correct: bool, complete: bool, l_ast: usize, beta: f64, floor: Option<f64>) -> f64 {
+    core_apr_reward(correct, complete, l_ast, beta, floor)
+}
+
+pub(crate) fn register(m: &PyModule) -> PyResult<()> {
+    m.add_class::<NativeScorer>()?;
+    m.add_function(wrap_pyfunction!(apr_reward, m)?)?;
+    m.add_function(wrap_pyfunction!(anchor_mode_options, m)?)?;
+    m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
+    m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;
+    m.add(
+        "STATUS_NAMES",
+        PyTuple::new(m.py(), Status::ALL.iter().map(|s| s.as_str())),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,578 @@
+//! The Anchor-based Process Reward of one rollout, and of a whole batch in one call.
+//!
+//! R = 1[ŷ ≡ y*] · (1 − β · L_AST) for complete responses (with `</think>`), 0 for incorrect
+//! or truncated ones. L_AST counts the thinking tokens after the anchor token (the token that
+//! holds the last character of the anchor sentence); T_think counts the thinking tokens. With
+//! no token information the same quantities are counted in characters and the result says so.
+//!
+//! When β · L_AST > 1 the paper's formula gives a correct answer a negative reward, below an
+//! incorrect one (0). The paper keeps β small enough that this is rare on average (β < 6e-4
+//! for a ~1,400-token tail); [`RewardConfig::floor`] bounds the reward from below when set
+//! (0.0 keeps every correct answer at or above every incorrect one).
+
+use std::ops::Range;
+
+use crate::anchor::{segment_thinking, Anchor, AnchorMode, AnchorOptions, AnchorSearch};
+use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
+use crate::extract::{extract_final, FinalAnswer, ProblemValues};
+use crate::parallel::{map_items, ItemPanic};
+use crate::text::cues::CueMatcher;
+use crate::text::offsets::count_chars;
+use crate::text::sentences::SplitOptions;
+use crate::tokens::{DecodeError, Vocabulary};
+
+pub const THINK_OPEN: &str = "<think>";
+pub const THINK_CLOSE: &str = "</think>";
+
+/// Which answer the anchor search looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReferenceChoice {
+    /// The response's own final answer ŷ: the paper's choice for training and for the
+    /// redundancy study (the answer's stability, not its correctness, defines the tail).
+    FinalAnswer,
+    /// The ground truth y*: the paper's choice for truncated traces.
+    GroundTruth,
+}
+
+impl ReferenceChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReferenceChoice::FinalAnswer => "final_answer",
+            ReferenceChoice::GroundTruth => "ground_truth",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ReferenceChoice> {
+        [ReferenceChoice::FinalAnswer, ReferenceChoice::GroundTruth].into_iter().find(|r| r.as_str() == name)
+    }
+}
+
+/// Everything that shapes the reward. Build once, share across a batch.
+#[derive(Debug, Clone)]
+pub struct RewardConfig {
+    pub beta: f64,
+    /// Lower bound of the reward of a correct complete response; `None` = the paper's formula.
+    pub floor: Option<f64>,
+    pub mode: AnchorMode,
+    pub anchor: AnchorOptions,
+    pub reference: ReferenceChoice,
+    pub policy: Policy,
+    pub split: SplitOptions,
+    pub cues: CueMatcher,
+}
+
+impl RewardConfig {
+    /// β = 2e-4 (the paper's 1.5B setting), no floor, the given mode, paper cues.
+    pub fn new(mode: AnchorMode) -> RewardConfig {
+        RewardConfig {
+            beta: 2e-4,
+            floor: None,
+            mode,
+            anchor: mode.options(),
+            reference: ReferenceChoice::FinalAnswer,
+            policy: Policy::default(),
+            split: SplitOptions::default(),
+            cues: CueMatcher::paper(),
+        }
+    }
+
+    /// Why the configuration cannot be used, if it cannot.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.beta.is_finite() || self.beta < 0.0 {
+            return Err(format!("beta must be a finite number >= 0, got {}", self.beta));
+        }
+        if let Some(floor) = self.floor {
+            if !floor.is_finite() || floor > 1.0 {
+                return Err(format!("floor must be a finite number <= 1, got {floor}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The APR reward from its parts (also used by the Python layer once a CAS has decided
+/// correctness the native engine could not).
+pub fn apr_reward(correct: bool, complete: bool, l_ast: usize, beta: f64, floor: Option<f64>) -> f64 {
+    if !(correct && complete) {
+        return 0.0;
+    }
+    let r = 1.0 - beta * l_ast as f64;
+    match floor {
+        Some(f) => r.max(f),
+        None => r,
+    }
+}
+
+/// What was unusual about a rollout. The numbers are stable: VeRL logs them as a metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    Ok = 0,
+    /// No `</think>`: the response ran out of tokens; reward 0.
+    Truncated = 1,
+    /// No final answer could be extracted; scored as incorrect.
+    NoFinalAnswer = 2,
+    /// `</think>` present but nothing before it.
+    EmptyThinking = 3,
+    /// The native engine could not decide ŷ ≡ y*; the Python layer sends it to the CAS.
+    CorrectnessUnknown = 4,
+    /// The CAS ran out of time (set by the Python layer).
+    CasTimeout = 5,
+    /// The CAS failed (set by the Python layer).
+    CasError = 6,
+    /// The input could not be read (token ids outside the vocabulary, ...).
+    InvalidInput = 7,
+    /// A bug caught at the boundary; the rollout scores 0.
+    InternalError = 8,
+}
+
+impl Status {
+    pub const ALL: [Status; 9] = [
+        Status::Ok,
+        Status::Truncated,
+        Status::NoFinalAnswer,
+        Status::EmptyThinking,
+        Status::CorrectnessUnknown,
+        Status::CasTimeout,
+        Status::CasError,
+        Status::InvalidInput,
+        Status::InternalError,
+    ];
+
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Truncated => "truncated",
+            Status::NoFinalAnswer => "no_final_answer",
+            Status::EmptyThinking => "empty_thinking",
+            Status::CorrectnessUnknown => "correctness_unknown",
+            Status::CasTimeout => "cas_timeout",
+            Status::CasError => "cas_error",
+            Status::InvalidInput => "invalid_input",
+            Status::InternalError => "internal_error",
+        }
+    }
+}
+
+/// The unit of T_think and L_AST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LengthUnit {
+    Tokens,
+    Chars,
+}
+
+impl LengthUnit {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LengthUnit::Tokens => "tokens",
+            LengthUnit::Chars => "chars",
+        }
+    }
+}
+
+/// Token boundaries of a response: `ends[i]` is the byte offset in the response text where
+/// token `i` ends (ascending; a token holding part of a character has an empty span).
+#[derive(Debug, Clone, Copy)]
+pub struct TokenSpans<'a> {
+    pub ends: &'a [usize],
+    /// Index of the `</think>` token when it was found by its id (token-id input); with text
+    /// input the tag is found in the text.
+    pub think_close: Option<usize>,
+}
+
+impl TokenSpans<'_> {
+    /// The token holding byte `offset` (the last token if `offset` is past the end).
+    fn at_byte(&self, offset: usize) -> usize {
+        self.ends.partition_point(|&end| end <= offset).min(self.ends.len().saturating_sub(1))
+    }
+
+    fn start_of(&self, token: usize) -> usize {
+        if token == 0 {
+            0
+        } else {
+            self.ends[token - 1]
+        }
+    }
+}
+
+/// One rollout to score.
+#[derive(Debug, Clone, Copy)]
+pub struct Rollout<'a> {
+    pub response: &'a str,
+    /// Accepted answers (any one is correct); empty = no answer can be correct.
+    pub ground_truth: &'a [&'a str],
+    /// The problem statement, for refinements that recognise values copied from it.
+    pub problem: Option<&'a str>,
+    pub tokens: Option<TokenSpans<'a>>,
+}
+
+/// The score of one rollout. Offsets are bytes into the response text (for token-id input,
+/// the decoded text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RolloutScore {
+    pub status: Status,
+    pub reward: f64,
+    pub correct: bool,
+    /// ŷ ≡ y* as the native engine decided it (Unknown: see [`Status::CorrectnessUnknown`]);
+    /// `None` when there is no final answer or no ground truth to compare.
+    pub correctness: Option<Judgement>,
+    pub final_answer: Option<FinalAnswer>,
+    pub has_think_close: bool,
+    pub thinking: Range<usize>,
+    pub anchor_found: bool,
+    pub anchor_sentence: Option<usize>,
+    pub num_sentences: usize,
+    /// The anchor sentence (whitespace after it included).
+    pub anchor_span: Range<usize>,
+    /// One past the anchor character (the anchor sentence's last non-whitespace character).
+    pub anchor_end: usize,
+    /// The token holding the anchor character (token input only).
+    pub anchor_token: Option<usize>,
+    /// The candidate that matched the reference: span and text.
+    pub matched: Option<(Range<usize>, String)>,
+    /// Candidate comparisons before the anchor the native engine left undecided.
+    pub undecided_comparisons: usize,
+    pub t_think: usize,
+    pub l_ast: usize,
+    pub rho: f64,
+    pub unit: LengthUnit,
+    pub mode: AnchorMode,
+}
+
+/// Where the thinking lies: after an optional leading `<think>`, before the first `</think>`.
+fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>) -> (Range<usize>, Option<Range<usize>>) {
+    let lead = response.len() - response.trim_start().len();
+    let start = if response[lead..].starts_with(THINK_OPEN) { lead + THINK_OPEN.len() } else { 0 };
+    let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
+        Some((t, k)) if k < t.ends.len() => Some(t.start_of(k).max(start)..t.ends[k].max(start)),
+        _ => response[start..].find(THINK_CLOSE).map(|p| start + p..start + p + THINK_CLOSE.len()),
+    };
+    let end = close.as_ref().map_or(response.len(), |c| c.start);
+    (start..end, close)
+}
+
+/// ŷ against the accepted answers: Equal if any is, NotEqual if all are, else Unknown;
+/// `None` when either side is missing.
+fn judge_correctness(final_answer: Option<&Answer>, ground_truth: &[Answer], policy: &Policy) -> Option<Judgement> {
+    let answer = final_answer?;
+    if ground_truth.is_empty() {
+        return None;
+    }
+    Some(Judgement::any(ground_truth.iter().map(|g| compare(answer, g, policy))))
+}
+
+/// Scores one rollout.
+pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutScore {
+    let response = rollout.response;
+    let (thinking, close) = thinking_layout(response, rollout.tokens.as_ref());
+    let complete = close.is_some();
+    let thinking_text = &response[thinking.clone()];
+
+    let final_answer = extract_final(response);
+    let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
+    let ground_truth: Vec<Answer> = rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect();
+    let correctness = judge_correctness(final_parsed.as_ref(), &ground_truth, &config.policy);
+    let verdict = correctness.map(|j| j.verdict);
+    let correct = verdict == Some(Verdict::Equal);
+
+    let references: Vec<Answer> = match config.reference {
+        ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
+        ReferenceChoice::GroundTruth => ground_truth,
+    };
+    let problem = match (config.anchor.skip_problem_values, rollout.problem) {
+        (true, Some(p)) => Some(ProblemValues::from_problem(p)),
+        _ => None,
+    };
+    let segmentation = segment_thinking(thinking_text, &config.split, &config.cues);
+    let anchor: Anchor = AnchorSearch { options: &config.anchor, policy: &config.policy }.locate(
+        thinking_text,
+        &segmentation,
+        &references,
+        problem.as_ref(),
+    );
+
+    let (t_think, l_ast, anchor_token, unit) = match rollout.tokens.as_ref().filter(|t| !t.ends.is_empty()) {
+        Some(tokens) if !thinking.is_empty() => {
+            let first = tokens.at_byte(thinking.start);
+            let last = tokens.at_byte(thinking.end - 1);
+            let t_think = last + 1 - first.min(last + 1);
+            let anchor_byte = thinking.start + anchor.content_end.max(1) - 1;
+            let anchor_token = tokens.at_byte(anchor_byte).clamp(first, last);
+            let l_ast = if anchor.found { last - anchor_token } else { 0 };
+            (t_think, l_ast, Some(anchor_token), LengthUnit::Tokens)
+        }
+        Some(_) => (0, 0, None, LengthUnit::Tokens),
+        None => {
+            let t_think = count_chars(thinking_text.as_bytes());
+            let l_ast = if anchor.found { count_chars(thinking_text[anchor.content_end..].as_bytes()) } else { 0 };
+            (t_think, l_ast, None, LengthUnit::Chars)
+        }
+    };
+    let rho = if t_think == 0 { 0.0 } else { l_ast as f64 / t_think as f64 };
+
+    let status = if !complete {
+        Status::Truncated
+    } else if thinking_text.trim().is_empty() {
+        Status::EmptyThinking
+    } else if final_answer.is_none() {
+        Status::NoFinalAnswer
+    } else if verdict == Some(Verdict::Unknown) {
+        Status::CorrectnessUnknown
+    } else {
+        Status::Ok
+    };
+    let offset = |r: Range<usize>| thinking.start + r.start..thinking.start + r.end;
+    RolloutScore {
+        status,
+        reward: apr_reward(correct, complete, l_ast, config.beta, config.floor),
+        correct,
+        correctness,
+        final_answer,
+        has_think_close: complete,
+        thinking: thinking.clone(),
+        anchor_found: anchor.found,
+        anchor_sentence: anchor.sentence,
+        num_sentences: anchor.num_sentences,
+        anchor_span: offset(anchor.sentence_span.clone()),
+        anchor_end: thinking.start + anchor.content_end,
+        anchor_token,
+        matched: anchor.matched.map(|(span, text)| (offset(span), text)),
+        undecided_comparisons: anchor.undecided,
+        t_think,
+        l_ast,
+        rho,
+        unit,
+        mode: config.mode,
+    }
+}
+
+/// A score for a rollout that could not be scored at all.
+pub fn failed_score(status: Status, config: &RewardConfig) -> RolloutScore {
+    RolloutScore {
+        status,
+        reward: 0.0,
+        correct: false,
+        correctness: None,
+        final_answer: None,
+        has_think_close: false,
+        thinking: 0..0,
+        anchor_found: false,
+        anchor_sentence: None,
+        num_sentences: 0,
+        anchor_span: 0..0,
+        anchor_end: 0,
+        anchor_token: None,
+        matched: None,
+        undecided_comparisons: 0,
+        t_think: 0,
+        l_ast: 0,
+        rho: 0.0,
+        unit: LengthUnit::Tokens,
+        mode: config.mode,
+    }
+}
+
+/// Scores a batch of rollouts on `threads` workers; a rollout that panics gets
+/// [`Status::InternalError`] and the rest are unaffected.
+pub fn score_batch(rollouts: &[Rollout<'_>], config: &RewardConfig, threads: Option<usize>) -> Vec<RolloutScore> {
+    map_items(rollouts, threads, |r| score_rollout(r, config))
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|ItemPanic(_)| failed_score(Status::InternalError, config)))
+        .collect()
+}
+
+/// One rollout given as the policy's token ids (the VeRL path).
+#[derive(Debug, Clone, Copy)]
+pub struct IdsRollout<'a> {
+    pub ids: &'a [u32],
+    pub ground_truth: &'a [&'a str],
+    pub problem: Option<&'a str>,
+}
+
+/// A token-id rollout's score with the text it decoded to (offsets refer to it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct IdsScore {
+    pub score: RolloutScore,
+    pub text: String,
+    /// Why the ids could not be decoded (then `score.status` is [`Status::InvalidInput`]).
+    pub error: Option<String>,
+}
+
+/// Scores token-id rollouts: decodes each with `vocabulary` (no re-tokenization), finds
+/// `</think>` by its id, and counts lengths in these very tokens. Trailing special tokens
+/// (end-of-sequence, padding) are not part of the response text or its length.
+pub fn score_ids_batch(
+    rollouts: &[IdsRollout<'_>],
+    vocabulary: &Vocabulary,
+    config: &RewardConfig,
+    threads: Option<usize>,
+) -> Vec<IdsScore> {
+    let think_close_id = vocabulary.token_id(THINK_CLOSE);
+    map_items(rollouts, threads, |r| score_ids(r, vocabulary, think_close_id, config))
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|ItemPanic(message)| IdsScore {
+                score: failed_score(Status::InternalError, config),
+                text: String::new(),
+                error: Some(format!("internal error in apr_fast (please report): {message}")),
+            })
+        })
+        .collect()
+}
+
+fn score_ids(
+    rollout: &IdsRollout<'_>,
+    vocabulary: &Vocabulary,
+    think_close_id: Option<u32>,
+    config: &RewardConfig,
+) -> IdsScore {
+    let mut ids = rollout.ids;
+    while let Some((&last, rest)) = ids.split_last() {
+        if vocabulary.is_special(last) && Some(last) != think_close_id {
+            ids = rest;
+        } else {
+            break;
+        }
+    }
+    let decoded = match vocabulary.decode_with_offsets(ids, false) {
+        Ok(d) => d,
+        Err(e @ DecodeError::UnknownId { .. }) => {
+            return IdsScore {
+                score: failed_score(Status::InvalidInput, config),
+                text: String::new(),
+                error: Some(e.to_string()),
+            }
+        }
+    };
+    let think_close = think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
+    let tokens = TokenSpans { ends: &decoded.token_ends, think_close };
+    let score = score_rollout(
+        &Rollout {
+            response: &decoded.text,
+            ground_truth: rollout.ground_truth,
+            problem: rollout.problem,
+            tokens: Some(tokens),
+        },
+        config,
+    );
+    IdsScore { score, text: decoded.text, error: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(response: &str, gt: &str, mode: AnchorMode) -> RolloutScore {
+        let config = RewardConfig::new(mode);
+        score_rollout(&Rollout { response, ground_truth: &[gt], problem: None, tokens: None }, &config)
+    }
+
+    #[test]
+    fn correct_response_is_penalised_by_its_tail_in_chars() {
+        let r = "<think>\nSo the answer is 5. Let me check: 2 + 3 = 5. Yes.\n</think>\nThe answer is \\boxed{5}.";
+        let s = score(r, "5", AnchorMode::Paper);
+        assert_eq!(s.status, Status::Ok);
+        assert!(s.correct && s.anchor_found && s.has_think_close);
+        assert_eq!(s.unit, LengthUnit::Chars);
+        let thinking = &r[s.thinking.clone()];
+        assert_eq!(thinking, "\nSo the answer is 5. Let me check: 2 + 3 = 5. Yes.\n");
+        assert_eq!(&r[s.anchor_end - 1..s.anchor_end], ".");
+        assert_eq!(s.l_ast, " Let me check: 2 + 3 = 5. Yes.\n".chars().count());
+        assert_eq!(s.t_think, thinking.chars().count());
+        let expected = 1.0 - 2e-4 * s.l_ast as f64;
+        assert!((s.reward - expected).abs() < 1e-12);
+    }
+
+    #[test]
+    fn truncated_and_incorrect_responses_score_zero() {
+        let truncated = score("So the answer is 5. Wait, let me check", "5", AnchorMode::Paper);
+        assert_eq!(truncated.status, Status::Truncated);
+        assert_eq!(truncated.reward, 0.0);
+        assert!(!truncated.has_think_close);
+        let wrong = score("So it is 4. Let me check.</think>\\boxed{4}", "5", AnchorMode::Paper);
+        assert_eq!(wrong.status, Status::Ok);
+        assert!(!wrong.correct);
+        assert_eq!(wrong.reward, 0.0);
+        assert!(wrong.anchor_found, "the anchor follows the model's own answer, right or wrong");
+    }
+
+    #[test]
+    fn missing_final_answer_and_empty_thinking_have_a_status() {
+        assert_eq!(score("So it is 4.</think>no box here", "4", AnchorMode::Paper).status, Status::NoFinalAnswer);
+        assert_eq!(score("<think>  </think>\\boxed{4}", "4", AnchorMode::Paper).status, Status::EmptyThinking);
+    }
+
+    #[test]
+    fn no_anchor_means_no_penalty() {
+        let s = score("I computed it.\n</think>\\boxed{5}", "5", AnchorMode::Paper);
+        assert!(s.correct && !s.anchor_found);
+        assert_eq!((s.l_ast, s.rho, s.reward), (0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn token_spans_count_exact_token_lengths() {
+        // Tokens: "So x = 5." | " Let" | " me check." | "</think>" | "\\boxed{5}"
+        let r = "So x = 5. Let me check.</think>\\boxed{5}";
+        let ends = [9, 13, 23, 31, 40];
+        let config = RewardConfig::new(AnchorMode::Paper);
+        let s = score_rollout(
+            &Rollout {
+                response: r,
+                ground_truth: &["5"],
+                problem: None,
+                tokens: Some(TokenSpans { ends: &ends, think_close: None }),
+            },
+            &config,
+        );
+        assert_eq!(s.unit, LengthUnit::Tokens);
+        assert_eq!(s.t_think, 3);
+        assert_eq!(s.anchor_token, Some(0));
+        assert_eq!(s.l_ast, 2);
+        assert!((s.rho - 2.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn floor_bounds_the_reward_of_a_long_tail() {
+        let mut config = RewardConfig::new(AnchorMode::Paper);
+        config.beta = 0.5;
+        let r = "So it is 5. Let me check it again and again.</think>\\boxed{5}";
+        let rollout = Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None };
+        assert!(score_rollout(&rollout, &config).reward < 0.0);
+        config.floor = Some(0.0);
+        assert_eq!(score_rollout(&rollout, &config).reward, 0.0);
+    }
+
+    #[test]
+    fn reward_parts() {
+        assert_eq!(apr_reward(true, true, 1000, 2e-4, None), 0.8);
+        assert_eq!(apr_reward(false, true, 10, 2e-4, None), 0.0);
+        assert_eq!(apr_reward(true, false, 10, 2e-4, None), 0.0);
+        assert_eq!(apr_reward(true, true, 10_000, 2e-4, Some(0.0)), 0.0);
+    }
+
+    #[test]
+    fn ground_truth_reference_finds_the_answer_in_a_truncated_trace() {
+        let mut config = RewardConfig::new(AnchorMode::Paper);
+        config.reference = ReferenceChoice::GroundTruth;
+        let r = "So the answer is 42. Wait, let me re-derive everything from scratch";
+        let s = score_rollout(&Rollout { response: r, ground_truth: &["42"], problem: None, tokens: None }, &config);
+        assert_eq!(s.status, Status::Truncated);
+        assert!(s.anchor_found);
+        assert!(s.l_ast > 0);
+        assert_eq!(s.reward, 0.0);
+    }
+
+    #[test]
+    fn config_validation() {
+        let mut c = RewardConfig::new(AnchorMode::Paper);
+        assert!(c.validate().is_ok());
+        c.beta = -1.0;
+        assert!(c.validate().is_err());
+        c.beta = 1e-4;
+        c.floor = Some(f64::NAN);
+        assert!(c.validate().is_err());
+    }
+}

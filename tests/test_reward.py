@@ -1,0 +1,271 @@
+"""The APR reward: invariants on real traces and generated responses, batch/thread parity,
+token-exact lengths against the real tokenizer."""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import apr_fast
+from apr_fast import ANCHOR_MODES, APRScorer, RewardConfig, RolloutScore, apr_reward
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "examples" / "data" / "sample_traces.jsonl"
+SHARED = ROOT.parent / "shared" / "data"
+TRACES = SHARED / "traces" / "traces.jsonl.gz"
+TOKENIZER = SHARED / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
+needs_shared = pytest.mark.skipif(not TRACES.exists(), reason="../shared/data is not present")
+
+
+def load_samples() -> list[dict]:
+    return [json.loads(line) for line in SAMPLES.open(encoding="utf-8")]
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[dict]:
+    return load_samples()
+
+
+@pytest.fixture(scope="module")
+def hf_tokenizer():
+    tokenizers = pytest.importorskip("tokenizers")
+    if not TOKENIZER.exists():
+        pytest.skip("../shared/data is not present")
+    return tokenizers.Tokenizer.from_file(str(TOKENIZER))
+
+
+def check_invariants(s: RolloutScore, response: str, config: RewardConfig) -> None:
+    t0, t1 = s.thinking_span
+    assert 0 <= t0 <= t1 <= len(response)
+    assert 0 <= s.l_ast <= s.t_think
+    assert 0.0 <= s.rho <= 1.0
+    if s.t_think:
+        assert math.isclose(s.rho, s.l_ast / s.t_think)
+    if not s.anchor_found:
+        assert s.l_ast == 0 and s.rho == 0.0
+        assert s.matched_candidate is None
+    else:
+        a0, a1 = s.anchor_span
+        # The anchor never lies after the end of thinking.
+        assert t0 <= a0 < s.anchor_end <= a1 <= t1
+        m0, m1 = s.matched_span
+        assert a0 <= m0 < m1 <= s.anchor_end
+        assert s.anchor_sentence is not None and 0 <= s.anchor_sentence < s.num_sentences
+    expected = apr_reward(s.correct, s.has_think_close, s.l_ast, config.beta, config.floor)
+    assert s.reward == expected
+    if config.floor is not None:
+        assert config.floor <= s.reward <= 1.0 or s.reward == 0.0
+    assert s.reward <= 1.0
+    if not s.correct or not s.has_think_close:
+        assert s.reward == 0.0
+    assert s.status in apr_fast.STATUS_CODES and s.status_code == apr_fast.STATUS_CODES[s.status]
+    if s.final_answer_span is not None:
+        f0, f1 = s.final_answer_span
+        assert 0 <= f0 <= f1 <= len(response)
+
+
+@pytest.mark.parametrize("mode", ANCHOR_MODES)
+def test_real_traces_satisfy_the_invariants(samples, mode) -> None:
+    config = RewardConfig(mode=mode, floor=0.0, beta=5e-4)
+    scorer = APRScorer(config)
+    responses = [r["completion"] for r in samples]
+    scores = scorer.score_batch(responses, [r["ground_truth"] for r in samples],
+                                problems=[r["problem"] for r in samples])
+    assert len(scores) == len(samples)
+    for s, response in zip(scores, responses):
+        check_invariants(s, response, config)
+    # Real traces: most have an anchor, and every field is present on every score.
+    assert sum(s.anchor_found for s in scores) > len(scores) // 2
+    assert len({tuple(s.to_dict()) for s in scores}) == 1
+
+
+def test_batch_equals_single_for_every_thread_count(samples) -> None:
+    scorer = APRScorer()
+    responses = [r["completion"] for r in samples]
+    gts = [r["ground_truth"] for r in samples]
+    single = [scorer.score(r, g) for r, g in zip(responses, gts)]
+    for threads in (1, 2, 3, None):
+        assert scorer.score_batch(responses, gts, threads=threads) == single
+
+
+def test_paper_mode_is_the_published_rule() -> None:
+    # Con(s_i) or Ver(s_{i+1}) gates the sentence; the first such sentence with the answer wins.
+    response = (
+        "We compute 3 + 4 = 7 apples. Then 7 again. So the answer is 7. Let me check it once more."
+        "</think>\\boxed{7}"
+    )
+    s = apr_fast.score(response, "7", config=RewardConfig(mode="paper"))
+    assert s.anchor_found
+    assert response[s.anchor_span[0]:s.anchor_span[1]].strip() == "So the answer is 7."
+    assert s.length_unit == "chars"
+    assert s.l_ast == len(" Let me check it once more.")
+
+
+def test_default_mode_moves_back_to_the_computation() -> None:
+    response = "h = 45/9 = 5.\n\nSo the height is 5 cm.\n\nLet me verify: 9 times 5 is 45.</think>\\boxed{5}"
+    paper = apr_fast.score(response, "5", config=RewardConfig(mode="paper"))
+    default = apr_fast.score(response, "5", config=RewardConfig(mode="default"))
+    assert paper.anchor_sentence == 1
+    assert default.anchor_sentence == 0
+    assert default.l_ast > paper.l_ast
+
+
+@pytest.mark.parametrize(
+    ("response", "status"),
+    [
+        ("So the answer is 5. Let me keep going", "truncated"),
+        ("<think>   </think>\\boxed{5}", "empty_thinking"),
+        ("So it is 5.</think>no box here", "no_final_answer"),
+        ("So it is 5.</think>\\boxed{5}", "ok"),
+    ],
+)
+def test_unusual_rollouts_get_a_status_not_a_crash(response, status) -> None:
+    s = apr_fast.score(response, "5")
+    assert s.status == status
+    if status in ("truncated", "no_final_answer"):
+        assert s.reward == 0.0
+    if status == "empty_thinking":  # correct with no thinking at all: no tail to penalise
+        assert s.correct and s.reward == 1.0
+
+
+def test_ground_truth_shapes() -> None:
+    response = "So the total is 142. Let me check.</think>\\boxed{142}"
+    for gt in ("142", 142.0, 142, ["141", "142"]):
+        assert apr_fast.score(response, gt).correct
+    assert not apr_fast.score(response, ["141"]).correct
+
+
+def test_floor_bounds_a_long_tail() -> None:
+    response = "So x = 5. " + "Wait, let me check again. " * 100 + "</think>\\boxed{5}"
+    unfloored = apr_fast.score(response, "5", config=RewardConfig(beta=0.01))
+    floored = apr_fast.score(response, "5", config=RewardConfig(beta=0.01, floor=0.0))
+    assert unfloored.reward < 0
+    assert floored.reward == 0.0
+    assert floored.correct
+
+
+def test_reference_ground_truth_anchors_a_truncated_trace() -> None:
+    response = "So the answer is 42. Wait, let me recompute everything from scratch and"
+    s = apr_fast.score(response, "42", config=RewardConfig(reference="ground_truth"))
+    assert s.status == "truncated" and s.anchor_found and s.l_ast > 0 and s.reward == 0.0
+
+
+def test_bad_arguments_raise_clear_errors() -> None:
+    scorer = APRScorer()
+    with pytest.raises(TypeError, match="responses"):
+        scorer.score_batch("not a list", ["1"])
+    with pytest.raises(ValueError, match="ground truths"):
+        scorer.score_batch(["a"], ["1", "2"])
+    with pytest.raises(TypeError, match="response"):
+        scorer.score(b"bytes", "1")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="beta"):
+        RewardConfig(beta=-1)
+    with pytest.raises(ValueError, match="mode"):
+        RewardConfig(mode="nope")  # type: ignore[arg-type]
+    with pytest.raises(apr_fast.ConfigError):
+        scorer.score_token_ids([[1, 2]], ["1"])
+    with pytest.raises(apr_fast.ConfigError):
+        APRScorer(RewardConfig(conclusion_cues=("",)))
+
+
+# ------------------------------------------------------------------ generated responses
+
+SENTENCES = st.sampled_from([
+    "Let me think about this.", "So the answer is 5.", "Wait, let me check.", "x = 5", "Thus 12.",
+    "\\[ y = \\frac{3}{4} \\]", "Therefore, n = 17 works.", "Hmm, 5 + 7 = 12.", "我们得到 5。", "x² = π",
+    "**Final Answer**", "Is that right?", "$5$ apples", "So it's \\boxed{5}.", "", "twelve", "\n\n",
+])
+TAILS = st.sampled_from(["</think>\\boxed{5}", "</think>The answer is \\boxed{12}.", "", "</think>", "</think></think>\\boxed{x = 5}"])
+GROUND_TRUTHS = st.sampled_from(["5", "12", "\\frac{3}{4}", "17", ["5", "12"], 5.0])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    body=st.lists(SENTENCES, max_size=12),
+    junk=st.text(max_size=20),
+    tail=TAILS,
+    gt=GROUND_TRUTHS,
+    mode=st.sampled_from(ANCHOR_MODES),
+    lead=st.sampled_from(["", "<think>\n", "  <think>"]),
+)
+def test_generated_responses_satisfy_the_invariants(body, junk, tail, gt, mode, lead) -> None:
+    response = lead + " ".join(body) + junk + tail
+    config = RewardConfig(mode=mode, floor=0.0)
+    s = APRScorer(config).score(response, gt)
+    check_invariants(s, response, config)
+
+
+# ------------------------------------------------------------------ tokens
+
+
+@needs_shared
+def test_token_ids_and_text_paths_agree_and_count_exactly(hf_tokenizer) -> None:
+    """On every real trace: lengths from token ids (decoded natively, </think> found by id)
+    equal lengths from text + the tokenizer's offsets, T_think equals the tokenizer's own count
+    of the thinking, and the decoded prefix up to the anchor token covers the anchor character
+    and ends inside the anchor sentence."""
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    scorer = APRScorer(tokenizer=hf_tokenizer)
+    vocab = scorer.vocabulary
+    completions = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    ids = [e.ids for e in hf_tokenizer.encode_batch(completions, add_special_tokens=False)]
+    by_ids = scorer.score_token_ids(ids, gts)
+    by_text = scorer.score_batch(completions, gts)
+    mismatches = 0
+    for r, i, a, b in zip(rows, ids, by_ids, by_text):
+        assert (a.t_think, a.l_ast, a.anchor_token, a.anchor_found, a.correct) == (
+            b.t_think, b.l_ast, b.anchor_token, b.anchor_found, b.correct), r["source_path"]
+        t0, t1 = a.thinking_span
+        thinking = r["completion"][t0:t1]
+        assert a.t_think == len(hf_tokenizer.encode(thinking, add_special_tokens=False).ids)
+        if a.anchor_found:
+            prefix = vocab.decode(i[: a.anchor_token + 1])
+            assert prefix.startswith(r["completion"][: a.anchor_end])
+            if len(prefix) > a.anchor_span[1]:
+                mismatches += 1
+    assert mismatches == 0
+
+
+@needs_shared
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.lists(st.sampled_from([
+    "So x² = 4, hence x = 2.", "π ≈ 3.14159.", "因此答案是 2。", "Wait 🤔, check: 1+1 = 2.",
+    "<think>", "Thus the answer is 2.", "\\(\\frac{4}{2}\\)", "\n\n", "é̃ combining", "\t",
+]), max_size=10), tail=st.sampled_from(["</think>\\boxed{2}<｜end▁of▁sentence｜>", "</think>\\boxed{2}", ""]))
+def test_tricky_text_counts_the_same_from_ids_and_from_text(hf_tokenizer, body, tail) -> None:
+    response = "<think>\n" + " ".join(body) + tail
+    scorer = APRScorer(tokenizer=hf_tokenizer)
+    ids = hf_tokenizer.encode(response, add_special_tokens=False).ids
+    (a,) = scorer.score_token_ids([ids], ["2"])
+    (b,) = scorer.score_batch([response.replace("<｜end▁of▁sentence｜>", "")], ["2"])
+    assert (a.t_think, a.l_ast, a.anchor_found, a.correct, a.has_think_close) == (
+        b.t_think, b.l_ast, b.anchor_found, b.correct, b.has_think_close)
+
+
+def test_token_ids_accept_numpy_and_report_bad_ids() -> None:
+    np = pytest.importorskip("numpy")
+    vocab_json = json.dumps({
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": 5, "content": "</think>", "single_word": False, "lstrip": False,
+                          "rstrip": False, "normalized": False, "special": False}],
+        "normalizer": None, "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False,
+                                             "trim_offsets": True, "use_regex": True},
+        "post_processor": None, "decoder": {"type": "ByteLevel", "add_prefix_space": True,
+                                            "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
+                  "vocab": {"S": 0, "o": 1, "Ġ": 2, "5": 3, ".": 4}, "merges": []},
+    })
+    vocab = apr_fast.Vocabulary.from_json(vocab_json)
+    scorer = APRScorer(vocabulary=vocab)
+    # "So 5." </think> "5"  -> no box, so no final answer; lengths still exact
+    (s,) = scorer.score_token_ids([np.array([0, 1, 2, 3, 4, 5, 3])], ["5"])
+    assert s.t_think == 5 and s.has_think_close
+    (bad,) = scorer.score_token_ids([[0, 1, 999]], ["5"])
+    assert bad.status == "invalid_input" and "999" in (bad.error or "")

@@ -1,0 +1,223 @@
+"""The APR reward inside real verl 0.9.1: reward-loop manager, legacy batch manager,
+compute_score, plugin registration and the training dry run.
+
+Built from real token ids of real traces with the real DeepSeek-R1-Distill-Qwen tokenizer;
+verl's own loader (``load_reward_manager``) builds the manager from an OmegaConf config.
+"""
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+verl = pytest.importorskip("verl")
+torch = pytest.importorskip("torch")
+np = pytest.importorskip("numpy")
+from omegaconf import OmegaConf  # noqa: E402
+from verl import DataProto  # noqa: E402
+from verl.trainer.ppo.reward import load_reward_manager  # noqa: E402
+
+from apr_fast import APRScorer, RewardConfig  # noqa: E402
+from apr_fast.verl.rows import REWARD_EXTRA_KEYS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "data"
+TRACES = SHARED / "traces" / "traces.jsonl.gz"
+TOKENIZER = SHARED / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
+pytestmark = pytest.mark.skipif(not TRACES.exists(), reason="../shared/data is not present")
+ROLLOUTS = 48
+GROUP = 4  # rollouts per prompt (uid), as rollout.n would make them
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    transformers = pytest.importorskip("transformers")
+    return transformers.PreTrainedTokenizerFast(
+        tokenizer_file=str(TOKENIZER), eos_token="<｜end▁of▁sentence｜>", pad_token="<｜end▁of▁sentence｜>"
+    )
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[dict]:
+    out = []
+    for line in gzip.open(TRACES, "rt", encoding="utf-8"):
+        r = json.loads(line)
+        if len(r["completion"]) < 20000:
+            out.append(r)
+        if len(out) == ROLLOUTS:
+            break
+    return out
+
+
+def make_batch(tokenizer, rows: list[dict]) -> tuple[DataProto, list[list[int]]]:
+    """A right-padded batch as verl builds it: prompts [B,P], responses [B,R], mask [B,P+R]."""
+    eos = tokenizer.eos_token_id
+    prompts = [tokenizer.encode(r["problem"], add_special_tokens=False)[-64:] + [151648] for r in rows]
+    responses = [tokenizer.encode(r["completion"], add_special_tokens=False) + [eos] for r in rows]
+    P, R = max(map(len, prompts)), max(map(len, responses))
+    pad = tokenizer.pad_token_id
+    prompt_t = torch.tensor([[pad] * (P - len(p)) + p for p in prompts])
+    resp_t = torch.tensor([r + [pad] * (R - len(r)) for r in responses])
+    mask = torch.tensor([[0] * (P - len(p)) + [1] * len(p) + [1] * len(r) + [0] * (R - len(r))
+                         for p, r in zip(prompts, responses)])
+    alternatives = [json.dumps([r["ground_truth"]]) if i % 2 else "" for i, r in enumerate(rows)]
+    data = DataProto.from_dict(
+        tensors={"prompts": prompt_t, "responses": resp_t, "attention_mask": mask,
+                 "input_ids": torch.cat([prompt_t, resp_t], dim=1)},
+        non_tensors={
+            "data_source": np.array([r["dataset"] for r in rows], dtype=object),
+            "reward_model": np.array([{"ground_truth": r["ground_truth"], "style": "rule"} for r in rows], dtype=object),
+            "extra_info": np.array([{"problem": r["problem"], "ground_truth_alternatives": a}
+                                    for r, a in zip(rows, alternatives)], dtype=object),
+            "uid": np.array([f"q{i // GROUP}" for i in range(len(rows))], dtype=object),
+        },
+    )
+    return data, responses
+
+
+def config(**reward_kwargs) -> "OmegaConf":
+    return OmegaConf.create({"reward": {
+        "reward_manager": {"source": "importlib", "name": "APRRewardManager",
+                           "module": {"path": "pkg://apr_fast.verl.manager", "name": None}},
+        "custom_reward_function": {"path": None, "name": "compute_score"},
+        "reward_kwargs": {"beta": 5e-4, "max_wait_ms": 20.0, **reward_kwargs},
+    }})
+
+
+def dapo_filtered_uids(uids, infos, metric="acc") -> set[str]:
+    """verl 0.9.1 trainer/ppo/v1/replay_buffer.py::_dapo_filtered_keys, on our outputs."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for uid, info in zip(uids, infos):
+        if metric not in info:
+            raise RuntimeError(f"Finished groups are missing DAPO metric {metric!r}")
+        values[uid].append(float(info[metric]))
+    return {u for u, v in values.items() if len(v) > 1 and float(np.std(v)) == 0.0}
+
+
+def test_reward_loop_manager_matches_the_native_batch(tokenizer, rows) -> None:
+    data, responses = make_batch(tokenizer, rows)
+    manager = load_reward_manager(config(), tokenizer)
+    assert type(manager).__name__ == "APRRewardManager"
+
+    async def all_rollouts():
+        return await asyncio.gather(*[manager.run_single(data[i:i + 1]) for i in range(len(data))])
+
+    outputs = manager.loop.run_until_complete(all_rollouts())
+    # Concurrent run_single calls were scored in few native batch calls.
+    assert manager._batcher.items_run == len(data)
+    assert manager._batcher.batches_run < len(data) // 4
+
+    expected = APRScorer(RewardConfig(beta=5e-4), vocabulary=manager.scorer.vocabulary).score_token_ids(
+        responses, [r["ground_truth"] for r in rows], problems=[r["problem"] for r in rows])
+    for out, exp in zip(outputs, expected):
+        assert out["reward_score"] == pytest.approx(exp.reward)
+        info = out["reward_extra_info"]
+        assert tuple(info) == REWARD_EXTRA_KEYS  # the same keys for every sample
+        assert info["acc"] == float(exp.correct)
+        assert info["l_ast"] == exp.l_ast and info["t_think"] == exp.t_think
+        assert info["pred"] == (exp.final_answer or "")
+    assert any(o["reward_extra_info"]["l_ast"] > 0 for o in outputs)
+    assert any(o["reward_extra_info"]["acc"] == 1.0 for o in outputs)
+
+    # What verl does next: rm_scores with the score on the last valid token, and the
+    # extra-info columns as numpy arrays (non-V1 path), DAPO filter as the V1 replay buffer.
+    rm = type(manager).assemble_rm_scores(data, [o["reward_score"] for o in outputs])
+    lengths = data.batch["attention_mask"][:, data.batch["prompts"].shape[1]:].sum(dim=1)
+    for i, out in enumerate(outputs):
+        assert rm[i, lengths[i] - 1].item() == pytest.approx(out["reward_score"])
+        assert rm[i].sum().item() == pytest.approx(out["reward_score"])
+    infos = [o["reward_extra_info"] for o in outputs]
+    for key in REWARD_EXTRA_KEYS:
+        np.array([info[key] for info in infos])
+    uids = list(data.non_tensor_batch["uid"])
+    filtered = dapo_filtered_uids(uids, infos)
+    by_uid = defaultdict(set)
+    for uid, info in zip(uids, infos):
+        by_uid[uid].add(info["acc"])
+    assert filtered == {u for u, accs in by_uid.items() if len(accs) == 1}
+
+
+def test_overlong_buffer_composes_as_in_verls_dapo_manager(tokenizer, rows) -> None:
+    data, _ = make_batch(tokenizer, rows[:8])
+    max_len, buffer = 2048, 1024
+    manager = load_reward_manager(config(
+        max_resp_len=max_len,
+        overlong_buffer_cfg={"enable": True, "len": buffer, "penalty_factor": 1.0, "log": True},
+    ), tokenizer)
+    plain = load_reward_manager(config(), tokenizer)
+
+    async def run(m):
+        return await asyncio.gather(*[m.run_single(data[i:i + 1]) for i in range(len(data))])
+
+    shaped = manager.loop.run_until_complete(run(manager))
+    base = plain.loop.run_until_complete(run(plain))
+    width = data.batch["responses"].shape[1]
+    for i, (s, b) in enumerate(zip(shaped, base)):
+        length = int(data.batch["attention_mask"][i, -width:].sum())
+        penalty = min(-(length - (max_len - buffer)) / buffer * 1.0, 0)  # verl DAPORewardManager
+        assert s["reward_score"] == pytest.approx(b["reward_score"] + penalty)
+        assert s["reward_extra_info"]["overlong_reward"] == pytest.approx(penalty)
+
+
+def test_bad_reward_kwargs_fail_loudly(tokenizer) -> None:
+    import apr_fast
+
+    with pytest.raises(apr_fast.ConfigError, match="bta"):
+        load_reward_manager(config(bta=1e-4), tokenizer)
+    with pytest.raises(apr_fast.ConfigError, match="max_resp_len"):
+        load_reward_manager(config(overlong_buffer_cfg={"enable": True, "len": 10}), tokenizer)
+
+
+def test_legacy_batch_manager_gives_the_same_scores(tokenizer, rows) -> None:
+    from apr_fast.verl.legacy import APRBatchRewardManager
+
+    data, responses = make_batch(tokenizer, rows[:16])
+    manager = APRBatchRewardManager(tokenizer, num_examine=0, compute_score=None, beta=5e-4)
+    out = manager(data, return_dict=True)
+    expected = APRScorer(RewardConfig(beta=5e-4), tokenizer=tokenizer).score_token_ids(
+        responses, [r["ground_truth"] for r in rows[:16]], problems=[r["problem"] for r in rows[:16]])
+    assert out["reward_tensor"].sum(dim=1).tolist() == pytest.approx([e.reward for e in expected])
+    assert out["reward_extra_info"]["acc"] == [float(e.correct) for e in expected]
+    assert torch.equal(manager(data), out["reward_tensor"])
+
+
+def test_compute_score_string_path(rows) -> None:
+    from apr_fast.verl.compute_score import compute_score
+
+    r = rows[0]
+    out = compute_score(r["dataset"], r["completion"], r["ground_truth"], {"problem": r["problem"]},
+                        tokenizer=str(TOKENIZER), beta=5e-4, reward_router_address=None)
+    assert set(REWARD_EXTRA_KEYS) == set(out)
+    expected = APRScorer(RewardConfig(beta=5e-4), tokenizer=__import__("tokenizers").Tokenizer.from_file(
+        str(TOKENIZER))).score(r["completion"], r["ground_truth"], problem=r["problem"])
+    assert out["score"] == pytest.approx(expected.reward)
+    assert out["t_think"] == expected.t_think
+    with pytest.raises(Exception, match="unknown APR reward_kwargs"):
+        compute_score("x", "y", "1", None, betta=1.0)
+
+
+def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:
+    code = ("import verl\n"
+            "from verl.experimental.reward_loop.reward_manager import get_reward_manager_cls\n"
+            "from verl.workers.reward_manager import get_reward_manager_cls as legacy\n"
+            "print(get_reward_manager_cls('apr').__name__, legacy('apr').__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["APRRewardManager", "APRBatchRewardManager"]
+
+
+@pytest.mark.parametrize("recipe", ["dapo_1.5b.sh", "grpo_7b.sh"])
+def test_training_recipe_dry_run_passes_verls_validation(recipe, tmp_path) -> None:
+    env = dict(os.environ, APR_DRY_RUN="1", APR_DRY_RUN_TOKENIZER=str(TOKENIZER), DATA_DIR=str(tmp_path),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    out = subprocess.run(["bash", str(ROOT / "train" / recipe)], capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    assert "[dry-run] OK" in out.stdout
+    assert "APRRewardManager" in out.stdout
