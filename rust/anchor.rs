@@ -16,11 +16,13 @@
 //! (Unknown) never makes a sentence an anchor: an undecided match can only move the anchor
 //! later, which shortens the penalised tail, never lengthens it.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::answer::{compare, Answer, Policy, Verdict};
 use crate::extract::{extract_candidates, Candidate, CandidateKind, ProblemValues};
-use crate::text::cues::{CueKind, CueMatcher, Segmentation};
+use crate::text::cues::CueMatcher;
+use crate::text::sentences::Sentence;
 
 /// When a sentence's context admits it as an anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,49 +143,66 @@ pub struct AnchorSearch<'a> {
 }
 
 impl AnchorSearch<'_> {
-    /// Locates the anchor in `thinking`, already segmented into `segmentation` (sentences and
-    /// their cues), against any of `references` (parsed once by the caller).
+    /// Locates the anchor in `thinking`, split into `sentences`, against any of `references`
+    /// (parsed once by the caller).
+    ///
+    /// Cheapest test first: a sentence must hold the reference's digits when that is a
+    /// necessary condition ([`Self::required_substrings`]), then its context (cue flags,
+    /// computed only for sentences that get this far, each at most once), then a candidate
+    /// equal to a reference. Nothing after the anchor is read, except the next sentence's cues.
     pub fn locate(
         &self,
         thinking: &str,
-        segmentation: &Segmentation,
+        sentences: &[Sentence],
+        cues: &CueMatcher,
         references: &[Answer],
         problem: Option<&ProblemValues>,
     ) -> Anchor {
-        let sentences = &segmentation.sentences;
         let n = sentences.len();
-        let has = |i: usize, kind: CueKind| -> bool {
-            sentences.get(i).map_or(false, |c| match kind {
-                CueKind::Conclusion => c.conclusion,
-                CueKind::Verification => c.verification,
-            })
+        let text_of = |i: usize| &thinking[sentences[i].start..sentences[i].content_end];
+        let mut flags: Vec<Option<(bool, bool)>> = vec![None; n];
+        let mut flags_of = |i: usize| -> (bool, bool) {
+            if i >= n {
+                return (false, false);
+            }
+            *flags[i].get_or_insert_with(|| cues.sentence_flags(&thinking[sentences[i].start..sentences[i].end]))
         };
         let complexities: Vec<usize> = references.iter().map(|r| complexity(r.canonical())).collect();
+        let needles = self.required_substrings(references);
+        let holds_needle = |text: &str| {
+            needles.as_ref().map_or(true, |ns| ns.iter().any(|n| memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some()))
+        };
         let mut undecided = 0;
+        let mut memo: HashMap<String, Verdict> = HashMap::new();
         let mut found = None;
-        for (i, cued) in sentences.iter().enumerate() {
-            let text = &thinking[cued.sentence.start..cued.sentence.content_end];
-            let boxed = self.options.boxed_is_conclusion && text.contains("\\boxed");
-            let in_context = match self.options.context {
-                ContextRule::Paper => has(i, CueKind::Conclusion) || boxed || has(i + 1, CueKind::Verification),
-                ContextRule::Loose => {
-                    has(i, CueKind::Conclusion)
-                        || boxed
-                        || has(i, CueKind::Verification)
-                        || has(i + 1, CueKind::Verification)
+        if !references.is_empty() {
+            for i in 0..n {
+                let text = text_of(i);
+                if !holds_needle(text) {
+                    continue;
                 }
-                ContextRule::None => true,
-            };
-            if !in_context || references.is_empty() {
-                continue;
-            }
-            if let Some(m) = self.first_match(text, references, &complexities, problem, &mut undecided) {
-                found = Some((i, m));
-                break;
+                let in_context = match self.options.context {
+                    ContextRule::None => true,
+                    rule => {
+                        let boxed = self.options.boxed_is_conclusion && text.contains("\\boxed");
+                        let (conclusion, verification_here) = flags_of(i);
+                        conclusion
+                            || boxed
+                            || (rule == ContextRule::Loose && verification_here)
+                            || flags_of(i + 1).1
+                    }
+                };
+                if !in_context {
+                    continue;
+                }
+                if let Some(m) = self.first_match(text, references, &complexities, problem, &mut memo, &mut undecided) {
+                    found = Some((i, m));
+                    break;
+                }
             }
         }
         let Some((mut k, mut matched)) = found else {
-            return match sentences.last().map(|c| &c.sentence) {
+            return match sentences.last() {
                 Some(last) => Anchor {
                     sentence: Some(n - 1),
                     found: false,
@@ -210,9 +229,13 @@ impl AnchorSearch<'_> {
             let mut i = k;
             while i > 0 && gap <= self.options.backtrack_gap {
                 i -= 1;
-                let previous = &sentences[i].sentence;
-                let text = &thinking[previous.start..previous.content_end];
-                match self.first_match(text, references, &complexities, problem, &mut undecided) {
+                let text = text_of(i);
+                let m = if holds_needle(text) {
+                    self.first_match(text, references, &complexities, problem, &mut memo, &mut undecided)
+                } else {
+                    None
+                };
+                match m {
                     Some(m) => {
                         k = i;
                         matched = m;
@@ -222,7 +245,7 @@ impl AnchorSearch<'_> {
                 }
             }
         }
-        let sentence = sentences[k].sentence;
+        let sentence = sentences[k];
         let (span, text) = matched;
         Anchor {
             sentence: Some(k),
@@ -235,6 +258,28 @@ impl AnchorSearch<'_> {
         }
     }
 
+    /// Substrings one of which every sentence holding a match must contain, when the options
+    /// make that knowable cheaply; `None` when any sentence may match.
+    ///
+    /// With `max_extra_complexity == Some(0)` and no number words, a candidate equal to an
+    /// integer reference N is no more complex than N itself: a single numeric literal (`17`,
+    /// `17.0`, `x = 17`), whose text holds N's digits. So a sentence without them cannot match
+    /// and candidate extraction (the costly step) is skipped. Exact, not a heuristic: it
+    /// changes no result, only the work.
+    fn required_substrings(&self, references: &[Answer]) -> Option<Vec<String>> {
+        if self.options.max_extra_complexity != Some(0) || self.options.number_words || references.is_empty() {
+            return None;
+        }
+        references
+            .iter()
+            .map(|r| {
+                let digits = r.canonical().strip_prefix('-').unwrap_or(r.canonical());
+                let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+                integer.then(|| digits.to_string())
+            })
+            .collect()
+    }
+
     /// The first candidate of `text` (one sentence) equivalent to a reference, as its span in
     /// `text` and its text; counts comparisons left undecided.
     fn first_match(
@@ -243,6 +288,7 @@ impl AnchorSearch<'_> {
         references: &[Answer],
         complexities: &[usize],
         problem: Option<&ProblemValues>,
+        memo: &mut HashMap<String, Verdict>,
         undecided: &mut usize,
     ) -> Option<(Range<usize>, String)> {
         let candidates = extract_candidates(text);
@@ -259,24 +305,37 @@ impl AnchorSearch<'_> {
             if self.options.skip_problem_values && problem.map_or(false, |p| p.contains(&candidate.text)) {
                 continue;
             }
-            let own = self.options.max_extra_complexity.map(|_| complexity(&candidate.text));
-            let parsed = Answer::parse(&candidate.text);
-            let mut verdict = Verdict::NotEqual;
-            for (reference, &allowed) in references.iter().zip(complexities) {
-                if let (Some(extra), Some(own)) = (self.options.max_extra_complexity, own) {
-                    if own > allowed + extra {
-                        continue;
-                    }
+            // The complexity bound is read off the text: test it before parsing anything.
+            let admissible: Vec<bool> = match self.options.max_extra_complexity {
+                Some(extra) => {
+                    let own = complexity(&candidate.text);
+                    complexities.iter().map(|&allowed| own <= allowed + extra).collect()
                 }
-                match compare(&parsed, reference, self.policy).verdict {
-                    Verdict::Equal => {
-                        verdict = Verdict::Equal;
-                        break;
-                    }
-                    Verdict::Unknown => verdict = Verdict::Unknown,
-                    Verdict::NotEqual => {}
-                }
+                None => vec![true; references.len()],
+            };
+            if !admissible.contains(&true) {
+                continue;
             }
+            // Traces restate the same expressions again and again: decide each text once.
+            let verdict = match memo.get(&candidate.text) {
+                Some(&v) => v,
+                None => {
+                    let parsed = Answer::parse(&candidate.text);
+                    let mut verdict = Verdict::NotEqual;
+                    for (reference, _) in references.iter().zip(&admissible).filter(|(_, &ok)| ok) {
+                        match compare(&parsed, reference, self.policy).verdict {
+                            Verdict::Equal => {
+                                verdict = Verdict::Equal;
+                                break;
+                            }
+                            Verdict::Unknown => verdict = Verdict::Unknown,
+                            Verdict::NotEqual => {}
+                        }
+                    }
+                    memo.insert(candidate.text.clone(), verdict);
+                    verdict
+                }
+            };
             match verdict {
                 Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
                 Verdict::Unknown => *undecided += 1,
@@ -377,26 +436,23 @@ pub fn complexity(text: &str) -> usize {
     count
 }
 
-/// A segmentation for the anchor search: sentences of `thinking` with their cue flags.
-pub fn segment_thinking(
-    thinking: &str,
-    split: &crate::text::sentences::SplitOptions,
-    cues: &CueMatcher,
-) -> Segmentation {
-    crate::text::cues::segment(thinking, split, cues)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::sentences::SplitOptions;
+    use crate::text::sentences::{split_sentences, SplitOptions};
 
     fn locate_with(thinking: &str, reference: &str, options: &AnchorOptions, problem: Option<&str>) -> Anchor {
         let cues = CueMatcher::paper();
-        let seg = segment_thinking(thinking, &SplitOptions::default(), &cues);
+        let sentences = split_sentences(thinking, &SplitOptions::default());
         let policy = Policy::default();
         let problem = problem.map(ProblemValues::from_problem);
-        AnchorSearch { options, policy: &policy }.locate(thinking, &seg, &[Answer::parse(reference)], problem.as_ref())
+        AnchorSearch { options, policy: &policy }.locate(
+            thinking,
+            &sentences,
+            &cues,
+            &[Answer::parse(reference)],
+            problem.as_ref(),
+        )
     }
 
     fn locate(thinking: &str, reference: &str, mode: AnchorMode) -> Anchor {
@@ -520,11 +576,11 @@ mod tests {
     fn several_references_any_matches() {
         let cues = CueMatcher::paper();
         let t = "Thus the answer is 6630. Let me check.";
-        let seg = segment_thinking(t, &SplitOptions::default(), &cues);
+        let sentences = split_sentences(t, &SplitOptions::default());
         let options = AnchorMode::Paper.options();
         let policy = Policy::default();
         let refs = [Answer::parse("6630.65"), Answer::parse("6630")];
-        let a = AnchorSearch { options: &options, policy: &policy }.locate(t, &seg, &refs, None);
+        let a = AnchorSearch { options: &options, policy: &policy }.locate(t, &sentences, &cues, &refs, None);
         assert!(a.found);
     }
 

@@ -12,13 +12,13 @@
 
 use std::ops::Range;
 
-use crate::anchor::{segment_thinking, Anchor, AnchorMode, AnchorOptions, AnchorSearch};
+use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch};
 use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
 use crate::extract::{extract_final, FinalAnswer, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
-use crate::text::sentences::SplitOptions;
+use crate::text::sentences::{split_sentences, SplitOptions};
 use crate::tokens::{DecodeError, Vocabulary};
 
 pub const THINK_OPEN: &str = "<think>";
@@ -248,7 +248,7 @@ fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>) -> (Range<us
     let start = if response[lead..].starts_with(THINK_OPEN) { lead + THINK_OPEN.len() } else { 0 };
     let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
         Some((t, k)) if k < t.ends.len() => Some(t.start_of(k).max(start)..t.ends[k].max(start)),
-        _ => response[start..].find(THINK_CLOSE).map(|p| start + p..start + p + THINK_CLOSE.len()),
+        _ => memchr::memmem::find(response[start..].as_bytes(), THINK_CLOSE.as_bytes()).map(|p| start + p..start + p + THINK_CLOSE.len()),
     };
     let end = close.as_ref().map_or(response.len(), |c| c.start);
     (start..end, close)
@@ -286,10 +286,11 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
         (true, Some(p)) => Some(ProblemValues::from_problem(p)),
         _ => None,
     };
-    let segmentation = segment_thinking(thinking_text, &config.split, &config.cues);
+    let sentences = split_sentences(thinking_text, &config.split);
     let anchor: Anchor = AnchorSearch { options: &config.anchor, policy: &config.policy }.locate(
         thinking_text,
-        &segmentation,
+        &sentences,
+        &config.cues,
         &references,
         problem.as_ref(),
     );

@@ -15,6 +15,7 @@
 //!   equal when some real point clearly differs *and* some integer point clearly differs
 //!   (identities that hold on the integers only, like `\cos(n\pi) = (-1)^n`, stay Unknown).
 
+use std::sync::OnceLock;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -165,8 +166,10 @@ pub struct Scalar {
     pub unit: Option<String>,
     /// ±1 when the scalar is `\pm\infty`.
     pub infinity: Option<i8>,
-    /// Values under each combination of this scalar's own readings, indexed by reading bits.
-    values: Vec<(Readings, Values)>,
+    /// Values under each combination of this scalar's own readings, computed on first use:
+    /// most candidates of an anchor search are told apart from the reference by shape or by a
+    /// cheap exact comparison, and never need their numeric or random-point values.
+    values: OnceLock<Vec<(Readings, Values)>>,
 }
 
 impl Scalar {
@@ -174,18 +177,24 @@ impl Scalar {
         let info = expr.info();
         let decimal = decimal_literal(&expr);
         let infinity = expr.infinity_sign();
-        let own = info.readings;
-        let values = (0..=ALL_READINGS)
-            .filter(|r| r & !own == 0)
-            .map(|r| (r, Values::of(&expr, r, info.free_symbols)))
-            .collect();
-        Scalar { expr, info, decimal, percent, unit, infinity, values }
+        Scalar { expr, info, decimal, percent, unit, infinity, values: OnceLock::new() }
+    }
+
+    fn all_values(&self) -> &[(Readings, Values)] {
+        self.values.get_or_init(|| {
+            let own = self.info.readings;
+            (0..=ALL_READINGS)
+                .filter(|r| r & !own == 0)
+                .map(|r| (r, Values::of(&self.expr, r, self.info.free_symbols)))
+                .collect()
+        })
     }
 
     /// The values under `readings` (bits of other notations are ignored).
     pub fn values(&self, readings: Readings) -> &Values {
         let own = readings & self.info.readings;
-        self.values.iter().find(|(r, _)| *r == own).map_or(&self.values[0].1, |(_, v)| v)
+        let all = self.all_values();
+        all.iter().find(|(r, _)| *r == own).map_or(&all[0].1, |(_, v)| v)
     }
 
     /// The exact value under the primary reading, if the scalar is a rational constant.

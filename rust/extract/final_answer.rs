@@ -88,7 +88,7 @@ pub struct FinalAnswer {
 
 /// The final answer of `response`, or `None` when it states none (see the module docs).
 pub fn extract_final(response: &str) -> Option<FinalAnswer> {
-    let (thinking, after) = match response.find(THINK_CLOSE) {
+    let (thinking, after) = match memchr::memmem::find(response.as_bytes(), THINK_CLOSE.as_bytes()) {
         Some(p) => (0..p, Some(p + THINK_CLOSE.len()..response.len())),
         None => (0..response.len(), None),
     };

@@ -554,6 +554,20 @@ pub struct SentenceCues {
     pub verification: bool,
 }
 
+impl CueMatcher {
+    /// Whether `sentence` (the text of one sentence) holds a conclusion cue and a verification
+    /// cue. The same flags [`segment`] gives that sentence: sentences start after white space
+    /// or a line break and end before them, so word boundaries at the slice's edges are the
+    /// boundaries in the whole text.
+    pub fn sentence_flags(&self, sentence: &str) -> (bool, bool) {
+        let hits = self.find(sentence);
+        (
+            hits.iter().any(|h| h.kind == CueKind::Conclusion),
+            hits.iter().any(|h| h.kind == CueKind::Verification),
+        )
+    }
+}
+
 /// Sentences of a text with their cues: what the anchor search reads.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Segmentation {

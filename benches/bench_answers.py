@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Outcome checking speed: final-answer extraction + equivalence with the ground truth, per
+rollout and per core, side by side in one process on the real traces.
+
+* apr-fast: ``APRScorer.score_batch`` is the whole reward; for this issue's comparison the
+  outcome check alone is ``extract_final_batch`` + ``equivalent_batch`` (native, 1 thread,
+  CAS off so every rollout is decided natively or counted as undecided);
+* verl ``math_dapo.compute_score`` (the outcome reward of verl's DAPO recipe, last 300
+  characters, string comparison after normalisation);
+* HuggingFace math-verify ``parse`` + ``verify`` on the whole response (subset: it is slow).
+
+Times are process CPU time, best of ``--repeat`` runs (robust when other processes share the
+machine). Agreement between the checkers is reported too: speed only matters if the answers
+are right.
+
+    .venv/bin/python benches/bench_answers.py [--repeat 3] [--math-verify-rollouts 300]
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Callable
+
+TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
+
+
+def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - t0)
+    return best, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--math-verify-rollouts", type=int, default=300)
+    args = parser.parse_args(argv)
+    if not TRACES.exists():
+        print(f"{TRACES} not found", file=sys.stderr)
+        return 2
+
+    import apr_fast
+    from apr_fast.ground_truth import ground_truth_alternatives
+
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    n = len(rows)
+    mb = sum(len(r.encode()) for r in responses) / 1e6
+
+    def apr_outcome() -> list[bool]:
+        finals = apr_fast.extract_final_batch(responses, threads=1)
+        pairs, owner = [], []
+        for i, (f, g) in enumerate(zip(finals, gts)):
+            if f is not None:
+                for alt in ground_truth_alternatives(g):
+                    pairs.append((f.text, alt))
+                    owner.append(i)
+        judgements = apr_fast.equivalent_batch(pairs, cas=False, threads=1)
+        correct = [False] * n
+        for i, j in zip(owner, judgements):
+            correct[i] |= j.is_equal
+        return correct
+
+    t_apr, apr_correct = cpu_best(args.repeat, apr_outcome)
+
+    scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
+    t_reward, scores = cpu_best(args.repeat, lambda: scorer.score_batch(responses, gts, threads=1))
+
+    rows_out = [
+        ("apr-fast outcome check (extract_final + equivalent, native)", t_apr, n),
+        ("apr-fast full APR reward (anchor + reward, characters)", t_reward, n),
+    ]
+    dapo_correct = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from verl.utils.reward_score import math_dapo
+        t_dapo, dapo_out = cpu_best(args.repeat, lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)])
+        dapo_correct = [bool(o["acc"]) for o in dapo_out]
+        rows_out.append(("verl math_dapo.compute_score", t_dapo, n))
+    except ImportError:
+        print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
+
+    mv_correct = None
+    try:
+        from math_verify import parse, verify
+
+        k = min(args.math_verify_rollouts, n)
+        step = max(n // k, 1)
+        subset = list(range(0, n, step))[:k]
+
+        def run_mv() -> list[bool]:
+            out = []
+            for i in subset:
+                gold = parse("$" + str(gts[i]) + "$")
+                out.append(bool(verify(gold, parse(responses[i]))))
+            return out
+
+        t_mv, mv_out = cpu_best(1, run_mv)
+        mv_correct = dict(zip(subset, mv_out))
+        rows_out.append((f"math-verify parse + verify ({len(subset)} rollouts)", t_mv, len(subset)))
+    except ImportError:
+        print("math-verify not installed: skipped (pip install math-verify)", file=sys.stderr)
+
+    base = t_apr / n
+    print(f"{n} real rollouts, {mb:.1f} MB; os.cpu_count()={os.cpu_count()}; "
+          f"load {os.getloadavg()[0]:.2f}; CPU time, 1 thread, best of {args.repeat}\n")
+    print("| checker | µs per rollout | rollouts/s per core | apr-fast outcome check is |")
+    print("|---|---:|---:|---:|")
+    for name, t, count in rows_out:
+        per = t / count
+        print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {per / base:,.1f}x faster |")
+
+    print("\nAgreement (rollouts judged correct):")
+    print(f"- apr-fast: {sum(apr_correct)} / {n}")
+    print(f"- apr-fast full reward (correct): {sum(s.correct for s in scores)} / {n}")
+    if dapo_correct is not None:
+        both = sum(a == d for a, d in zip(apr_correct, dapo_correct))
+        print(f"- math_dapo: {sum(dapo_correct)} / {n}; same verdict as apr-fast on {both} ({both / n:.1%})")
+    if mv_correct is not None:
+        same = sum(apr_correct[i] == v for i, v in mv_correct.items())
+        print(f"- math-verify: {sum(mv_correct.values())} / {len(mv_correct)}; same verdict as apr-fast on "
+              f"{same} of {len(mv_correct)} ({same / len(mv_correct):.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
