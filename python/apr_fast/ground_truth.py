@@ -8,6 +8,7 @@ strings, any one of which counts as correct.
 """
 from __future__ import annotations
 
+import ast
 import math
 import numbers
 import re
@@ -43,6 +44,22 @@ def _one(value: Any, where: str) -> str:
     raise TypeError(f"{where} must be str, int or float, got {type(value).__name__}")
 
 
+def _listed_strings(text: str) -> list[str] | None:
+    """The items of a Python list literal of strings (``"['9.6\\n', '9.60']"``: some datasets
+    store Minerva/OlympiadBench alternatives as ``str(list)``), else None. A list of numbers
+    such as ``[1, 2]`` is an interval, not alternatives, and stays a string."""
+    t = text.strip()
+    if not (t.startswith("[") and t.endswith("]") and ("'" in t or '"' in t)):
+        return None
+    try:
+        value = ast.literal_eval(t)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return value
+    return None
+
+
 def ground_truth_alternatives(ground_truth: Any) -> list[str]:
     """The accepted answers of a ground truth, cleaned, in order, without duplicates.
 
@@ -52,12 +69,20 @@ def ground_truth_alternatives(ground_truth: Any) -> list[str]:
     ['6630.65', '6630']
     >>> ground_truth_alternatives('$69$,$84$')
     ['69,84']
+    >>> ground_truth_alternatives("['6630.65\\\\n', '6630']")
+    ['6630.65', '6630']
+    >>> ground_truth_alternatives('[1, 2]')
+    ['[1, 2]']
 
     Raises ``TypeError`` for other types and ``ValueError`` for NaN or infinity. An empty
     string or list gives ``[]`` (no answer can match it).
     """
     if hasattr(ground_truth, "tolist") and not isinstance(ground_truth, (str, bytes)):
         ground_truth = ground_truth.tolist()  # numpy arrays and scalars from parquet
+    if isinstance(ground_truth, str):
+        listed = _listed_strings(ground_truth)
+        if listed is not None:
+            ground_truth = listed
     if isinstance(ground_truth, (list, tuple)):
         items = [_one(v, f"ground_truth[{i}]") for i, v in enumerate(ground_truth)]
     else:
