@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Full APR reward speed on the real traces, side by side in one process:
+
+* apr-fast ``APRScorer.score_token_ids`` (the VeRL path: response token ids in, anchor token
+  found natively from the vocabulary bytes) and ``APRScorer.score_batch`` with an HF tokenizer
+  (the string path: text in, token counts from ``tokenizers`` offsets), in the paper's mode and
+  in the default mode;
+* the same rule-based search written directly in Python, the way a researcher would write it
+  today: sentences and cues with the ``regex`` package (``apr_fast._reference.segmentation``,
+  the rules of the native engine), the final answer and every candidate sentence parsed and
+  compared with HuggingFace ``math-verify``, token counts from HF ``tokenizers`` offsets. It
+  checks the context rule first so it parses only sentences that could be the anchor (the
+  cheap order; the paper's rule is the intersection, so the result is the same). Slow: it runs
+  on a subset;
+* verl's outcome-only ``math_dapo.compute_score`` (no anchor at all: the floor of what any
+  reward costs).
+
+Per-core figures are process CPU time with one worker thread, best of ``--repeat``. Thread
+scaling is wall time of one batch call over all traces with 1 and 2 workers.
+
+    .venv/bin/python benches/bench_reward.py [--repeat 3] [--reference-rollouts 40]
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+TRACES = DATA / "traces" / "traces.jsonl.gz"
+TOKENIZER = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
+
+
+def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, Any]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.process_time()
+        result = fn()
+        best = min(best, time.process_time() - t0)
+    return best, result
+
+
+def wall_best(repeat: int, fn: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+class PythonAPR:
+    """The paper's rule-based anchor and reward in plain Python on math-verify + tokenizers."""
+
+    def __init__(self, hf_tokenizer: Any, beta: float) -> None:
+        from math_verify import parse, verify
+
+        from apr_fast._reference.segmentation import CueMatcher
+
+        self.parse, self.verify = parse, verify
+        self.tokenizer = hf_tokenizer
+        self.matcher = CueMatcher()
+        self.beta = beta
+
+    def __call__(self, response: str, ground_truth: str) -> dict[str, Any]:
+        from apr_fast._reference.segmentation import find_cues
+
+        think, closed, after = response.partition("</think>")
+        think = think.removeprefix("<think>")
+        offset = response.find(think) if think else 0
+        final = self.parse(after if closed else response)
+        gold = self.parse("$" + ground_truth + "$")
+        correct = bool(closed) and bool(final) and bool(self.verify(gold, final))
+        anchor_end = None
+        if final:
+            sentences = find_cues(think, self.matcher)
+            for k, (sentence, hits) in enumerate(sentences):
+                conclusion = any(h.kind == "conclusion" for h in hits)
+                verified_next = k + 1 < len(sentences) and any(
+                    h.kind == "verification" for h in sentences[k + 1][1])
+                if not (conclusion or verified_next):
+                    continue
+                candidate = self.parse(think[sentence.start:sentence.end])
+                if candidate and self.verify(final, candidate):
+                    anchor_end = offset + sentence.end
+                    break
+        offsets = self.tokenizer.encode(response, add_special_tokens=False).offsets
+        think_end = offset + len(think)
+        t_think = sum(1 for start, _ in offsets if start < think_end)
+        l_ast = 0 if anchor_end is None else sum(1 for start, _ in offsets if anchor_end <= start < think_end)
+        reward = (1.0 - self.beta * l_ast) if correct else 0.0
+        return {"correct": correct, "t_think": t_think, "l_ast": l_ast, "reward": reward}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reference-rollouts", type=int, default=40,
+                        help="rollouts for the Python + math-verify version (it takes seconds each)")
+    parser.add_argument("--beta", type=float, default=5e-4)
+    args = parser.parse_args(argv)
+    if not TRACES.exists():
+        print(f"{TRACES} not found", file=sys.stderr)
+        return 2
+
+    from tokenizers import Tokenizer
+
+    import apr_fast
+
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    n = len(rows)
+    hf = Tokenizer.from_file(str(TOKENIZER))
+    ids = [e.ids for e in hf.encode_batch(responses, add_special_tokens=False)]
+    n_tokens = sum(map(len, ids))
+    vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
+
+    results: list[tuple[str, float, int]] = []
+    for mode in ("paper", "default"):
+        config = apr_fast.RewardConfig(beta=args.beta, mode=mode, cas=False)
+        by_ids = apr_fast.APRScorer(config, vocabulary=vocabulary)
+        t, _ = cpu_best(args.repeat, lambda: by_ids.score_token_ids(ids, gts, threads=1))
+        results.append((f"apr-fast APR reward, {mode} mode, token ids (VeRL path)", t, n))
+        by_text = apr_fast.APRScorer(config, tokenizer=hf)
+        t, _ = cpu_best(args.repeat, lambda: by_text.score_batch(responses, gts, threads=1))
+        results.append((f"apr-fast APR reward, {mode} mode, text + HF tokenizer", t, n))
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from verl.utils.reward_score import math_dapo
+        t, _ = cpu_best(args.repeat, lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)])
+        results.append(("verl math_dapo.compute_score (outcome only, no anchor)", t, n))
+    except ImportError:
+        print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
+
+    reference_agreement = None
+    try:
+        python_apr = PythonAPR(hf, args.beta)
+        k = min(args.reference_rollouts, n)
+        subset = list(range(0, n, max(n // k, 1)))[:k]
+        subset_gts = [str(g[0]) if isinstance(g, list) and g else str(g) for g in (gts[i] for i in subset)]
+        t, ref_out = cpu_best(1, lambda: [python_apr(responses[i], g) for i, g in zip(subset, subset_gts)])
+        results.append((f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)", t, len(subset)))
+        paper = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, mode="paper", cas=False), vocabulary=vocabulary)
+        ours = paper.score_token_ids([ids[i] for i in subset], [gts[i] for i in subset])
+        same_correct = sum(o.correct == r["correct"] for o, r in zip(ours, ref_out))
+        same_t_think = sum(o.t_think == r["t_think"] for o, r in zip(ours, ref_out))
+        same_l_ast = sum(o.l_ast == r["l_ast"] for o, r in zip(ours, ref_out))
+        reference_agreement = (len(subset), same_correct, same_t_think, same_l_ast)
+    except ImportError:
+        print("math-verify not installed: Python reference skipped (pip install math-verify)", file=sys.stderr)
+
+    ids_scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, cas=False), vocabulary=vocabulary)
+    wall = {w: wall_best(args.repeat, lambda: ids_scorer.score_token_ids(ids, gts, threads=w)) for w in (1, 2)}
+
+    base = results[2][1] / results[2][2]  # default mode, token ids
+    print(f"{n} real rollouts, {n_tokens:,} tokens ({n_tokens / n:,.0f} per rollout); "
+          f"os.cpu_count()={os.cpu_count()}; load {os.getloadavg()[0]:.2f}; "
+          f"CPU time, 1 worker thread, best of {args.repeat}\n")
+    print("| reward | µs per rollout | rollouts/s per core | apr-fast (default, ids) is |")
+    print("|---|---:|---:|---:|")
+    for name, t, count in results:
+        per = t / count
+        print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {per / base:,.2f}x faster |")
+    print(f"\nThreads (default mode, token ids, all {n} rollouts, wall time): 1 worker {wall[1] * 1e3:.0f} ms, "
+          f"2 workers {wall[2] * 1e3:.0f} ms, speed-up {wall[1] / wall[2]:.2f}x")
+    if reference_agreement is not None:
+        k, c, t, l = reference_agreement
+        print(f"Python reference vs apr-fast paper mode on its {k} rollouts: same correctness {c}/{k}, "
+              f"same T_think {t}/{k}, same L_AST {l}/{k} (math-verify and apr-fast differ in what they "
+              f"extract from a sentence, so L_AST may differ)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
