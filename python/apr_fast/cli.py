@@ -181,15 +181,23 @@ def short(text: Optional[str], width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def short_end(text: str, width: int) -> str:
+    """The end of ``text`` on one line (the anchor is the end of its sentence)."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else "…" + text[len(text) - width + 1:]
+
+
 def score_table_header() -> str:
     return (f"{'#':>5}  {'final answer':<18} {'ok':<3} {'anchor':>9} {'T_think':>8} {'L_AST':>7} "
-            f"{'rho':>6} {'reward':>8}  status")
+            f"{'rho':>6} {'reward':>8}  {'status':<16} anchor sentence (its end)")
 
 
-def score_table_row(i: int, s: RolloutScore) -> str:
-    anchor = f"{s.anchor_sentence + 1}/{s.num_sentences}" if s.anchor_found and s.anchor_sentence is not None else "-"
+def score_table_row(i: int, s: RolloutScore, response: str) -> str:
+    found = s.anchor_found and s.anchor_sentence is not None
+    anchor = f"{s.anchor_sentence + 1}/{s.num_sentences}" if found and s.anchor_sentence is not None else "-"
+    sentence = short_end(response[s.anchor_span[0]:s.anchor_span[1]], 48) if found else "-"
     return (f"{i:>5}  {short(s.final_answer, 18):<18} {'✓' if s.correct else '✗':<3} {anchor:>9} "
-            f"{s.t_think:>8} {s.l_ast:>7} {s.rho:>6.3f} {s.reward:>8.4f}  {s.status}")
+            f"{s.t_think:>8} {s.l_ast:>7} {s.rho:>6.3f} {s.reward:>8.4f}  {s.status:<16} {sentence}")
 
 
 def summarize_scores(scores: list[RolloutScore]) -> str:
@@ -249,9 +257,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
                 problem = lookup(row, pk) if pk else None
                 problems.append(problem if isinstance(problem, str) else None)
             scores = scorer.score_batch(responses, gts, problems=problems, threads=args.threads)
-            for s in scores:
+            for s, response in zip(scores, responses):
                 if fmt == "table":
-                    print(score_table_row(index, s), file=out)
+                    print(score_table_row(index, s, response), file=out)
                 else:
                     print(json.dumps({"index": index, **s.to_dict()}, ensure_ascii=False), file=out)
                 index += 1
