@@ -10,6 +10,9 @@
 # MODEL_SIZE  1.5b (beta 2e-4) | 7b (beta 5e-4); MODEL overrides the model path
 # DATA_DIR    where train/prepare_data.py wrote train.parquet and val_*.parquet
 # APR_DRY_RUN=1 composes and validates the whole config without GPUs (train/dry_run.py).
+# APR_ENTRYPOINT  default "python3 -m verl.trainer.main_ppo" (V1 trainer, DAPO filter built in);
+#             "python3 -m recipe.dapo.main_dapo" runs verl-recipe's classic DAPO loop (the
+#             paper's gen_batch_size/max_num_gen_batches semantics) with the same settings.
 set -euo pipefail
 
 ALGO=${ALGO:-dapo}
@@ -103,6 +106,21 @@ case "$ALGO" in
     *) echo "ALGO must be dapo or grpo, got '$ALGO'" >&2; exit 2 ;;
 esac
 
+if [ "${APR_DRY_RUN:-0}" = "1" ]; then
+    entry=(python3 "$(dirname "$0")/dry_run.py")
+else
+    read -r -a entry <<< "${APR_ENTRYPOINT:-python3 -m verl.trainer.main_ppo}"
+fi
+
+# The classic DAPO loop (verl-recipe `python3 -m recipe.dapo.main_dapo`, not in the verl wheel;
+# ALGO=dapo): its yaml declares reward.reward_kwargs.overlong_buffer_cfg.*, so those keys take no
+# `+`, and it finds verl's configs only through hydra.searchpath when verl is pip-installed.
+overlong=+
+recipe=()
+case "${entry[*]}" in
+    *recipe.dapo*) overlong=""; recipe=("hydra.searchpath=[pkg://verl.trainer.config]") ;;
+esac
+
 reward=(
     reward.reward_manager.source=importlib
     reward.reward_manager.module.path=pkg://apr_fast.verl.manager
@@ -110,17 +128,12 @@ reward=(
     +reward.reward_kwargs.beta="$BETA"
     +reward.reward_kwargs.mode=${APR_MODE:-default}
     +reward.reward_kwargs.max_resp_len="$MAX_RESPONSE"
-    +reward.reward_kwargs.overlong_buffer_cfg.enable=${OVERLONG:-False}
-    +reward.reward_kwargs.overlong_buffer_cfg.len=${OVERLONG_LEN:-1024}
-    +reward.reward_kwargs.overlong_buffer_cfg.penalty_factor=${OVERLONG_PENALTY:-1.0}
-    +reward.reward_kwargs.overlong_buffer_cfg.log=False
+    ${overlong}reward.reward_kwargs.overlong_buffer_cfg.enable=${OVERLONG:-False}
+    ${overlong}reward.reward_kwargs.overlong_buffer_cfg.len=${OVERLONG_LEN:-1024}
+    ${overlong}reward.reward_kwargs.overlong_buffer_cfg.penalty_factor=${OVERLONG_PENALTY:-1.0}
+    ${overlong}reward.reward_kwargs.overlong_buffer_cfg.log=False
 )
 
-if [ "${APR_DRY_RUN:-0}" = "1" ]; then
-    entry=(python3 "$(dirname "$0")/dry_run.py")
-else
-    read -r -a entry <<< "${APR_ENTRYPOINT:-python3 -m verl.trainer.main_ppo}"
-fi
 args=()
-for a in "${common[@]}" "${algo[@]}" "${reward[@]}"; do [ -n "$a" ] && args+=("$a"); done
+for a in "${common[@]}" "${algo[@]}" "${reward[@]}" "${recipe[@]}"; do [ -n "$a" ] && args+=("$a"); done
 exec "${entry[@]}" "${args[@]}" "$@"

@@ -4,7 +4,8 @@ Data flows one way, and each step has its module:
 
 * text -> sentences and cues: :mod:`apr_fast.sentences`, :mod:`apr_fast.cues`
 * sentences -> answer candidates, and a response's final answer: :mod:`apr_fast.extraction`
-* candidate vs reference: :mod:`apr_fast.equivalence` (native; sympy via :mod:`apr_fast.cas`)
+* candidate vs reference: :mod:`apr_fast.equivalence` (native; sympy via :mod:`apr_fast.cas`);
+  a response's outcome alone: :mod:`apr_fast.correctness`
 * -> anchor -> reward, in one native call per batch: :mod:`apr_fast.reward`
 * token ids <-> text offsets of the policy's tokenizer: :mod:`apr_fast.tokens`
 
@@ -27,6 +28,7 @@ from apr_fast.cues import (
     segment,
     segment_batch,
 )
+from apr_fast.correctness import Correctness, is_correct, is_correct_batch
 from apr_fast.equivalence import Judgement, Method, Verdict, equivalent, equivalent_batch
 from apr_fast.equivalence import Policy as EquivalencePolicy
 from apr_fast.equivalence import normalize as normalize_answer
@@ -104,6 +106,9 @@ __all__ = [
     "GoldSupport",
     "gold_support",
     "ground_truth_alternatives",
+    "Correctness",
+    "is_correct",
+    "is_correct_batch",
     # anchor -> reward
     "ANCHOR_MODES",
     "STATUS_CODES",

@@ -1,0 +1,107 @@
+"""Whether a response is correct: its final answer against the ground truth (outcome only).
+
+>>> from apr_fast.correctness import is_correct
+>>> r = is_correct("<think>...</think> The answer is $\\\\boxed{\\\\dfrac{1}{2}}$.", "0.5")
+>>> bool(r), r.final_answer.text, r.method
+(True, '\\\\dfrac{1}{2}', 'native_exact')
+>>> is_correct("no box here", "3").method
+'none'
+
+The final answer comes from :func:`apr_fast.extract_final`; the ground truth may be a str, a
+number (AMC's ``142.0``) or a list of accepted alternatives (:func:`ground_truth_alternatives`).
+Each alternative is compared with :func:`apr_fast.equivalent` (native, then sympy for what the
+native engine leaves undecided). The result says how it was decided; an undecided comparison is
+``correct=False`` with ``method`` naming why (``native_undecided``, ``timeout``, ...), never a
+silent "not equal". This is the outcome check alone; :class:`apr_fast.APRScorer` gives the same
+verdict together with the anchor and the reward.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+from apr_fast._core import FinalAnswer, extract_final_batch
+from apr_fast.equivalence import DEFAULT_CAS_TIMEOUT, Judgement, Policy, Verdict, equivalent_batch
+from apr_fast.ground_truth import ground_truth_alternatives
+
+__all__ = ["Correctness", "is_correct", "is_correct_batch"]
+
+
+@dataclass(frozen=True)
+class Correctness:
+    """The outcome of one response; truthy when correct.
+
+    ``final_answer``: what was extracted (None: no final answer). ``matched``: the ground-truth
+    alternative it equals (None unless correct). ``judgement``: the comparison that decided (the
+    equal one; else the first undecided one; else the first not-equal one; None without an
+    answer or without alternatives).
+    """
+
+    correct: bool
+    final_answer: Optional[FinalAnswer]
+    matched: Optional[str]
+    judgement: Optional[Judgement]
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    @property
+    def method(self) -> str:
+        """How it was decided: a :class:`apr_fast.Method` value, or ``none`` (nothing to compare)."""
+        return self.judgement.method.value if self.judgement is not None else "none"
+
+    @property
+    def decided(self) -> bool:
+        """False when the only comparisons left were undecided (a timeout, a CAS error, ...)."""
+        return self.judgement is None or self.judgement.verdict is not Verdict.UNKNOWN
+
+
+def _decide(final: Optional[FinalAnswer], alternatives: list[str], judgements: list[Judgement]) -> Correctness:
+    for alt, j in zip(alternatives, judgements):
+        if j.verdict is Verdict.EQUAL:
+            return Correctness(True, final, alt, j)
+    undecided = [j for j in judgements if j.verdict is Verdict.UNKNOWN]
+    first = undecided[0] if undecided else (judgements[0] if judgements else None)
+    return Correctness(False, final, None, first)
+
+
+def is_correct_batch(
+    responses: Sequence[str],
+    ground_truths: Sequence[Any],
+    *,
+    policy: Optional[Policy] = None,
+    cas: bool = True,
+    cas_timeout: float = DEFAULT_CAS_TIMEOUT,
+    threads: Optional[int] = None,
+) -> list[Correctness]:
+    """:func:`is_correct` for many responses: extraction and the native comparisons each run as
+    one parallel call on ``threads`` workers; sympy sees only what they leave undecided."""
+    if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
+        raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
+    if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
+        raise TypeError("ground_truths must be a sequence with one ground truth per response")
+    if len(ground_truths) != len(responses):
+        raise ValueError(f"got {len(ground_truths)} ground truths for {len(responses)} responses")
+    alternatives = [ground_truth_alternatives(g) for g in ground_truths]
+    finals = extract_final_batch(list(responses), threads=threads)
+    pairs = [(f.text, alt) for f, alts in zip(finals, alternatives) if f is not None for alt in alts]
+    judgements = iter(equivalent_batch(pairs, policy=policy, cas=cas, cas_timeout=cas_timeout, threads=threads))
+    results = []
+    for final, alts in zip(finals, alternatives):
+        mine = [next(judgements) for _ in alts] if final is not None else []
+        results.append(_decide(final, alts, mine))
+    return results
+
+
+def is_correct(
+    response: str,
+    ground_truth: Any,
+    *,
+    policy: Optional[Policy] = None,
+    cas: bool = True,
+    cas_timeout: float = DEFAULT_CAS_TIMEOUT,
+) -> Correctness:
+    """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives)."""
+    if not isinstance(response, str):
+        raise TypeError(f"response must be str, got {type(response).__name__}")
+    return is_correct_batch([response], [ground_truth], policy=policy, cas=cas, cas_timeout=cas_timeout)[0]

@@ -1,0 +1,103 @@
+"""is_correct: a response's final answer against the ground truth, with how it was decided."""
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import apr_fast
+from apr_fast import is_correct, is_correct_batch
+
+TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
+needs_shared = pytest.mark.skipif(not TRACES.exists(), reason="../shared/data is not present")
+
+
+def boxed(answer: str) -> str:
+    return f"<think>Let me think. So it is {answer}.</think>\nThe answer is $\\boxed{{{answer}}}$."
+
+
+@pytest.mark.parametrize(
+    ("response", "ground_truth", "correct", "method"),
+    [
+        (boxed("\\dfrac{1}{2}"), "0.5", True, "native_exact"),
+        (boxed("142"), 142.0, True, "native_exact"),
+        (boxed("6630"), ["6630.65\n", "6630\n"], True, "native_exact"),
+        (boxed("9.6"), "['9.6\\n']", True, "native_exact"),
+        (boxed("2\\sqrt{2}"), "\\sqrt{8}", True, "native_numeric"),
+        (boxed("\\text{Evelyn}"), "Evelyn", True, "native_text"),
+        (boxed("7"), "8", False, "native_exact"),
+        ("I could not finish", "3", False, "none"),
+        (boxed("3"), "", False, "none"),
+    ],
+)
+def test_verdict_and_method(response: str, ground_truth: object, correct: bool, method: str) -> None:
+    result = is_correct(response, ground_truth, cas=False)
+    assert result.correct is correct and bool(result) is correct
+    assert result.method == method
+    if correct:
+        assert result.matched is not None and result.final_answer is not None
+
+
+def test_matched_names_the_alternative_that_equals() -> None:
+    result = is_correct(boxed("6630"), ["6630.65", "6630"], cas=False)
+    assert result.matched == "6630"
+    assert result.final_answer is not None and result.final_answer.rule == "boxed_after_think"
+
+
+def test_undecided_is_reported_not_silently_unequal() -> None:
+    result = is_correct(boxed("x^2 + C"), "x^2 + c", cas=False)
+    assert not result.correct
+    assert not result.decided and result.method == "native_undecided"
+
+
+def test_cas_settles_what_the_native_engine_cannot() -> None:
+    pytest.importorskip("sympy")
+    result = is_correct(boxed("\\sin^2 x + \\cos^2 x"), "1", cas=True, cas_timeout=20.0)
+    assert result.decided
+    assert result.correct is (result.judgement is not None and result.judgement.is_equal)
+
+
+def test_bad_arguments_raise_clear_errors() -> None:
+    with pytest.raises(TypeError, match="response must be str"):
+        is_correct(b"bytes", "1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="responses must be a list"):
+        is_correct_batch("one string", ["1"])
+    with pytest.raises(ValueError, match="2 ground truths for 1 responses"):
+        is_correct_batch(["x"], ["1", "2"])
+    with pytest.raises(TypeError, match="ground_truth"):
+        is_correct(boxed("1"), {"answer": 1})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.integers(-50, 50).map(str), st.sampled_from(["\\frac{1}{2}", "0.5", "x+1", "(1,2)", "\\pi"])),
+            st.one_of(st.integers(-50, 50).map(str), st.sampled_from(["1/2", "2", "1+x", "[1,2]", "3.14159"])),
+        ),
+        max_size=8,
+    ),
+    st.sampled_from([1, 2]),
+)
+def test_batch_equals_single_for_every_thread_count(pairs: list[tuple[str, str]], threads: int) -> None:
+    responses = [boxed(a) for a, _ in pairs]
+    gts = [g for _, g in pairs]
+    batch = is_correct_batch(responses, gts, cas=False, threads=threads)
+    singles = [is_correct(r, g, cas=False) for r, g in zip(responses, gts)]
+    assert [(b.correct, b.method, b.matched) for b in batch] == [(s.correct, s.method, s.matched) for s in singles]
+
+
+@needs_shared
+def test_same_verdict_as_the_reward_on_every_real_trace() -> None:
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    outcomes = is_correct_batch(responses, gts, cas=False)
+    scores = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False)).score_batch(responses, gts)
+    assert [o.correct for o in outcomes] == [s.correct for s in scores]
+    assert [o.final_answer.text if o.final_answer else None for o in outcomes] == [s.final_answer for s in scores]
+    decided = [(o.method, s.correctness_method) for o, s in zip(outcomes, scores) if o.decided]
+    assert all(a == b for a, b in decided)
+    assert sum(o.correct for o in outcomes) > 1400
