@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         tf, ft = table[(source, True, False)], table[(source, False, True)]
         n = tt + ff + tf + ft
         print(f"| {source} | {tt} | {ff} | {tf} | {ft} | {(tt + ff) / n:.1%} |")
-    print(f"\n{len(disagreements)} disagreements")
+    truncated = sum(d["status"] == "truncated" for d in disagreements)
+    print(f"\n{len(disagreements)} disagreements, {truncated} of them on truncated responses (no "
+          "</think>: the reward is 0 whatever the verdict; the verdict reads a phrase in the thinking)")
     if args.disagreements:
         out = Path(args.disagreements)
         out.parent.mkdir(parents=True, exist_ok=True)
