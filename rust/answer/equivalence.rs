@@ -163,7 +163,14 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             unordered(x, y, policy)
         }
         // `\frac13, -2, 5` against `(\frac13, -2, 5)`: solutions or an ordered triple, depending
-        // on the question. Equal elements leave it undecided; different ones decide.
+        // on the question. The same items in the same order say the same under both readings
+        // (three or more: a parenthesised pair may be an open interval); otherwise equal
+        // elements leave it undecided and different ones decide.
+        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+            if x.len() >= 3 && x.len() == y.len() && ordered(x, y, policy).verdict == Verdict::Equal =>
+        {
+            ordered(x, y, policy)
+        }
         (Bracketed { open: '(', close: ')', items: x }, Set(y) | List(y)) | (Set(y) | List(y), Bracketed { open: '(', close: ')', items: x }) => {
             match unordered(x, y, policy) {
                 j if j.verdict == Verdict::Equal => Judgement::unknown(Reason::AmbiguousNotation),

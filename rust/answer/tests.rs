@@ -161,7 +161,10 @@ fn structures() {
     equal("x \\in [-2,7]", "[-2,7]");
     equal("(x, y) = (1, 2)", "(1, 2)");
     assert_eq!(unknown("(1, 2)", "\\{1, 2\\}"), Reason::AmbiguousNotation);
-    assert_eq!(unknown("\\frac13, -2, 5", "\\left( \\frac{1}{3}, -2, 5 \\right)"), Reason::AmbiguousNotation);
+    equal("\\frac13, -2, 5", "\\left( \\frac{1}{3}, -2, 5 \\right)");
+    assert_eq!(unknown("5, \\frac13, -2", "\\left( \\frac{1}{3}, -2, 5 \\right)"), Reason::AmbiguousNotation);
+    assert_eq!(unknown("1, 2", "(1, 2)"), Reason::AmbiguousNotation);
+    assert_eq!(unknown("\\{1, 2, 3\\}", "(1, 2, 3)"), Reason::AmbiguousNotation);
     not_equal("(1, 2)", "\\{1, 3\\}");
     equal("f(n)=n, g(n)=1", "(f(n) = n, g(n) = 1)");
     equal("\\emptyset", "\\{\\}");
