@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Full APR reward speed on the real traces, side by side in one process:
 
-* apr-fast ``APRScorer.score_token_ids`` (the VeRL path: response token ids in, anchor token
+* apr-fast ``APRScorer.score_token_ids`` (the VeRL path: response token ids in, as arrays, anchor token
   found natively from the vocabulary bytes) and ``APRScorer.score_batch`` with an HF tokenizer
   (the string path: text in, token counts from ``tokenizers`` offsets), in the paper's mode and
   in the default mode;
@@ -109,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{TRACES} not found", file=sys.stderr)
         return 2
 
+    import numpy as np
     from tokenizers import Tokenizer
 
     import apr_fast
@@ -118,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     gts = [r["ground_truth"] for r in rows]
     n = len(rows)
     hf = Tokenizer.from_file(str(TOKENIZER))
-    ids = [e.ids for e in hf.encode_batch(responses, add_special_tokens=False)]
+    # VeRL hands the manager each response's ids as a tensor row: numpy arrays stand in for it.
+    ids = [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
     n_tokens = sum(map(len, ids))
     vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
 

@@ -9,6 +9,7 @@ strings, any one of which counts as correct.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import numbers
 import re
@@ -77,12 +78,23 @@ def ground_truth_alternatives(ground_truth: Any) -> list[str]:
     Raises ``TypeError`` for other types and ``ValueError`` for NaN or infinity. An empty
     string or list gives ``[]`` (no answer can match it).
     """
-    if hasattr(ground_truth, "tolist") and not isinstance(ground_truth, (str, bytes)):
+    if isinstance(ground_truth, str):
+        return list(_alternatives_of_str(str(ground_truth)))
+    if hasattr(ground_truth, "tolist") and not isinstance(ground_truth, bytes):
         ground_truth = ground_truth.tolist()  # numpy arrays and scalars from parquet
     if isinstance(ground_truth, str):
-        listed = _listed_strings(ground_truth)
-        if listed is not None:
-            ground_truth = listed
+        return list(_alternatives_of_str(ground_truth))
+    return _alternatives_of_items(ground_truth)
+
+
+# A training step scores every prompt's ground truth once per rollout (8 or 16 times).
+@functools.lru_cache(maxsize=1 << 16)
+def _alternatives_of_str(text: str) -> tuple[str, ...]:
+    listed = _listed_strings(text)
+    return tuple(_alternatives_of_items(listed if listed is not None else text))
+
+
+def _alternatives_of_items(ground_truth: Any) -> list[str]:
     if isinstance(ground_truth, (list, tuple)):
         items = [_one(v, f"ground_truth[{i}]") for i, v in enumerate(ground_truth)]
     else:
