@@ -2,10 +2,11 @@
 //! (timings are measured, never asserted); run it with
 //!
 //! ```text
-//! cargo test --release --lib answer::bench -- --ignored --nocapture
+//! APR_FAST_GOLDS_DIR=<benchmarks dir> cargo test --release --lib answer::bench -- --ignored --nocapture
 //! ```
 //!
-//! It reads `../shared/data/benchmarks` and prints nanoseconds per call: parsing each gold, and
+//! It reads the benchmark JSON/JSONL files in `APR_FAST_GOLDS_DIR` (a directory of rows with
+//! an `answer` field) and prints nanoseconds per call: parsing each gold, and
 //! comparing a parsed reference with parsed candidates (itself, a rewriting, a different gold).
 
 use std::hint::black_box;
@@ -15,9 +16,10 @@ use std::time::Instant;
 use super::{compare, Answer, Policy, Verdict};
 
 fn golds() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/benchmarks");
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(&dir) else { return out };
+    let Some(dir) = std::env::var_os("APR_FAST_GOLDS_DIR") else { return out };
+    let dir = Path::new(&dir);
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
     let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
     paths.sort();
     for path in paths {
@@ -82,7 +84,7 @@ fn is_integer(s: &str) -> bool {
 fn micro_benchmark_on_gold_answers() {
     let golds = golds();
     if golds.is_empty() {
-        eprintln!("no benchmark data next to the repository: nothing to measure");
+        eprintln!("set APR_FAST_GOLDS_DIR to a directory of benchmark JSON/JSONL files: nothing to measure");
         return;
     }
     let policy = Policy::default();
