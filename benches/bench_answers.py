@@ -18,25 +18,11 @@ are right.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import os
 import sys
-import time
 import warnings
-from pathlib import Path
-from typing import Callable
 
-TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
-
-
-def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.process_time()
-        result = fn()
-        best = min(best, time.process_time() - t0)
-    return best, result
+from _common import TRACES, cpu_best, load_traces
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     import apr_fast
     from apr_fast.ground_truth import ground_truth_alternatives
 
-    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    rows = load_traces()
     responses = [r["completion"] for r in rows]
     gts = [r["ground_truth"] for r in rows]
     n = len(rows)

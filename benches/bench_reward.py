@@ -23,36 +23,12 @@ scaling is wall time of one batch call over all traces with 1 and 2 workers.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import os
 import sys
-import time
 import warnings
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-TRACES = DATA / "traces" / "traces.jsonl.gz"
-TOKENIZER = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
-
-
-def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, Any]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.process_time()
-        result = fn()
-        best = min(best, time.process_time() - t0)
-    return best, result
-
-
-def wall_best(repeat: int, fn: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+from _common import TOKENIZER, TRACES, cpu_best, load_traces, wall_best
 
 
 class PythonAPR:
@@ -114,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import apr_fast
 
-    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    rows = load_traces()
     responses = [r["completion"] for r in rows]
     gts = [r["ground_truth"] for r in rows]
     n = len(rows)

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
 import json
 import sys
 from pathlib import Path
 
-TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
+from _common import TRACES, load_traces
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import apr_fast
 
-    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    rows = load_traces()
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=True, cas_timeout=10.0))
     scores = scorer.score_batch([r["completion"] for r in rows], [r["ground_truth"] for r in rows])
 
