@@ -12,7 +12,7 @@
 use std::fmt;
 
 use super::decoder::{DecoderPlan, PiecePlan, Strip};
-use super::vocabulary::Vocabulary;
+use super::vocabulary::{Vocabulary, LONG_PIECE};
 
 /// Decoded text with per-token offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,17 +59,14 @@ impl Vocabulary {
     /// Decodes `ids` as `tokenizers`' `decode(ids, skip_special_tokens)` does, with the byte
     /// offset where each token ends.
     pub fn decode_with_offsets(&self, ids: &[u32], skip_special: bool) -> Result<Decoded, DecodeError> {
-        if let Some(index) = ids.iter().position(|&id| !self.contains(id)) {
-            return Err(DecodeError::UnknownId {
-                index,
-                id: ids[index],
-                vocab_len: self.len(),
-            });
+        let unknown = |index: usize| DecodeError::UnknownId { index, id: ids[index], vocab_len: self.len() };
+        match self.plan() {
+            DecoderPlan::ByteLevel => self.decode_byte_level(ids, skip_special).map_err(unknown),
+            DecoderPlan::Pieces(plan) => match ids.iter().position(|&id| !self.contains(id)) {
+                Some(index) => Err(unknown(index)),
+                None => Ok(self.decode_pieces(plan, ids, skip_special)),
+            },
         }
-        Ok(match self.plan() {
-            DecoderPlan::ByteLevel => self.decode_byte_level(ids, skip_special),
-            DecoderPlan::Pieces(plan) => self.decode_pieces(plan, ids, skip_special),
-        })
     }
 
     /// The text alone.
@@ -77,20 +74,41 @@ impl Vocabulary {
         self.decode_with_offsets(ids, skip_special).map(|d| d.text)
     }
 
-    fn decode_byte_level(&self, ids: &[u32], skip_special: bool) -> Decoded {
-        let mut raw = Vec::with_capacity(ids.len() * 4);
+    /// Byte-level pieces are concatenated and then read as UTF-8. Each token costs one
+    /// [`Slot`] lookup and one fixed 16-byte copy (a short piece is inline in its slot); the
+    /// index of the first unknown id is the error.
+    fn decode_byte_level(&self, ids: &[u32], skip_special: bool) -> Result<Decoded, usize> {
+        // Written through `filled`; `raw` keeps 16 spare bytes so every copy is whole.
+        let mut raw = vec![0u8; ids.len() * 4 + 16];
+        let mut filled = 0;
         let mut ends = Vec::with_capacity(ids.len());
-        for &id in ids {
-            if !(skip_special && self.is_special(id)) {
-                raw.extend_from_slice(self.piece(id));
+        for (index, &id) in ids.iter().enumerate() {
+            let slot = match self.slot(id) {
+                Some(slot) if slot.is_present() => slot,
+                _ => return Err(index),
+            };
+            if !(skip_special && slot.is_special()) {
+                let len = slot.len();
+                if len == LONG_PIECE {
+                    let piece = self.piece(id);
+                    if raw.len() < filled + piece.len() + 16 {
+                        raw.resize(2 * raw.len() + piece.len() + 16, 0);
+                    }
+                    raw[filled..filled + piece.len()].copy_from_slice(piece);
+                    filled += piece.len();
+                } else {
+                    if raw.len() < filled + 16 {
+                        raw.resize(2 * raw.len() + 16, 0);
+                    }
+                    raw[filled..filled + 16].copy_from_slice(&slot.bytes);
+                    filled += len as usize;
+                }
             }
-            ends.push(raw.len());
+            ends.push(filled);
         }
+        raw.truncate(filled);
         let text = utf8_lossy_with_ends(raw, &mut ends);
-        Decoded {
-            text,
-            token_ends: ends,
-        }
+        Ok(Decoded { text, token_ends: ends })
     }
 
     fn decode_pieces(&self, plan: &PiecePlan, ids: &[u32], skip_special: bool) -> Decoded {

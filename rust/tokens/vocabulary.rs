@@ -84,6 +84,50 @@ const PRESENT: u8 = 1;
 const SPECIAL: u8 = 2;
 const FALLBACK_BYTE: u8 = 4;
 
+/// Bytes a piece may have to be stored inline in its [`Slot`].
+pub(crate) const INLINE_BYTES: usize = 14;
+/// [`Slot::len`] of a piece longer than [`INLINE_BYTES`] (read from `pieces` instead).
+pub(crate) const LONG_PIECE: u8 = u8::MAX;
+
+/// One id's decoding facts in 16 bytes, so that decoding a token reads one cache line: the
+/// piece inline when it is short (nearly all are), its length, and its flags.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub(crate) struct Slot {
+    /// The piece's bytes, then zeros; copied 16 bytes at a time (the tail is overwritten).
+    pub(crate) bytes: [u8; 16],
+}
+
+impl Slot {
+    fn new(piece: &[u8], flags: u8) -> Slot {
+        let mut bytes = [0u8; 16];
+        if piece.len() <= INLINE_BYTES {
+            bytes[..piece.len()].copy_from_slice(piece);
+            bytes[14] = piece.len() as u8;
+        } else {
+            bytes[14] = LONG_PIECE;
+        }
+        bytes[15] = flags;
+        Slot { bytes }
+    }
+
+    /// Length of the inline piece, or [`LONG_PIECE`].
+    #[inline]
+    pub(crate) fn len(&self) -> u8 {
+        self.bytes[14]
+    }
+
+    #[inline]
+    pub(crate) fn is_present(&self) -> bool {
+        self.bytes[15] & PRESENT != 0
+    }
+
+    #[inline]
+    pub(crate) fn is_special(&self) -> bool {
+        self.bytes[15] & SPECIAL != 0
+    }
+}
+
 /// A loaded vocabulary: immutable, `Send + Sync`, shareable across threads.
 #[derive(Debug, Clone)]
 pub struct Vocabulary {
@@ -98,6 +142,8 @@ pub struct Vocabulary {
     /// What each id contributes before the decoder steps that depend on neighbours.
     pieces: FlatBytes,
     flags: Vec<u8>,
+    /// Per id: short piece inline, length and flags (the byte-level decoder's one lookup).
+    slots: Vec<Slot>,
     /// The byte of each byte-fallback token (`<0x0A>` -> 0x0A), 0 elsewhere.
     fallback_bytes: Vec<u8>,
     plan: DecoderPlan,
@@ -196,6 +242,7 @@ impl Vocabulary {
             }
             pieces.close_item()?;
         }
+        let slots = (0..len).map(|id| Slot::new(pieces.get(id), flags[id])).collect();
         Ok(Vocabulary {
             model_pieces: model.pieces,
             model_order: model.order,
@@ -203,6 +250,7 @@ impl Vocabulary {
             added_text,
             pieces,
             flags,
+            slots,
             fallback_bytes,
             plan,
         })
@@ -255,6 +303,7 @@ impl Vocabulary {
             + self.model_order.capacity() * 4
             + self.pieces.heap_bytes()
             + self.flags.capacity()
+            + self.slots.capacity() * std::mem::size_of::<Slot>()
             + self.fallback_bytes.capacity()
             + map_text
     }
@@ -282,6 +331,12 @@ impl Vocabulary {
         } else {
             None
         }
+    }
+
+    /// The id's [`Slot`]; `None` past the end of the table.
+    #[inline]
+    pub(crate) fn slot(&self, id: u32) -> Option<&Slot> {
+        self.slots.get(id as usize)
     }
 
     fn flag(&self, id: u32) -> u8 {
