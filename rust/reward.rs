@@ -411,55 +411,69 @@ pub fn score_ids_batch(
     config: &RewardConfig,
     threads: Option<usize>,
 ) -> Vec<IdsScore> {
-    let think_close_id = vocabulary.token_id(THINK_CLOSE);
-    map_items(rollouts, threads, |r| score_ids(r, vocabulary, think_close_id, config))
+    let scorer = IdsScorer::new(vocabulary, config);
+    map_items(rollouts, threads, |r| scorer.score(r))
         .into_iter()
-        .map(|r| {
-            r.unwrap_or_else(|ItemPanic(message)| IdsScore {
-                score: failed_score(Status::InternalError, config),
-                text: String::new(),
-                error: Some(format!("internal error in apr_fast (please report): {message}")),
-            })
-        })
+        .map(|r| r.unwrap_or_else(|ItemPanic(message)| scorer.internal_error(&message)))
         .collect()
 }
 
-fn score_ids(
-    rollout: &IdsRollout<'_>,
-    vocabulary: &Vocabulary,
+/// Scores token-id rollouts one at a time (for callers that prepare each rollout's ids inside
+/// their own parallel loop); [`score_ids_batch`] is this over a batch.
+pub struct IdsScorer<'a> {
+    vocabulary: &'a Vocabulary,
+    config: &'a RewardConfig,
     think_close_id: Option<u32>,
-    config: &RewardConfig,
-) -> IdsScore {
-    let mut ids = rollout.ids;
-    while let Some((&last, rest)) = ids.split_last() {
-        if vocabulary.is_special(last) && Some(last) != think_close_id {
-            ids = rest;
-        } else {
-            break;
+}
+
+impl<'a> IdsScorer<'a> {
+    pub fn new(vocabulary: &'a Vocabulary, config: &'a RewardConfig) -> IdsScorer<'a> {
+        IdsScorer { vocabulary, config, think_close_id: vocabulary.token_id(THINK_CLOSE) }
+    }
+
+    /// The score of a rollout whose scoring panicked (a bug), with the panic's message.
+    pub fn internal_error(&self, message: &str) -> IdsScore {
+        IdsScore {
+            score: failed_score(Status::InternalError, self.config),
+            text: String::new(),
+            error: Some(format!("internal error in apr_fast (please report): {message}")),
         }
     }
-    let decoded = match vocabulary.decode_with_offsets(ids, false) {
-        Ok(d) => d,
-        Err(e @ DecodeError::UnknownId { .. }) => {
-            return IdsScore {
-                score: failed_score(Status::InvalidInput, config),
-                text: String::new(),
-                error: Some(e.to_string()),
+
+    /// Decodes the ids, finds `</think>` by its id, and scores the text in these tokens.
+    pub fn score(&self, rollout: &IdsRollout<'_>) -> IdsScore {
+        let (vocabulary, config) = (self.vocabulary, self.config);
+        let mut ids = rollout.ids;
+        while let Some((&last, rest)) = ids.split_last() {
+            if vocabulary.is_special(last) && Some(last) != self.think_close_id {
+                ids = rest;
+            } else {
+                break;
             }
         }
-    };
-    let think_close = think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
-    let tokens = TokenSpans { ends: &decoded.token_ends, think_close };
-    let score = score_rollout(
-        &Rollout {
-            response: &decoded.text,
-            ground_truth: rollout.ground_truth,
-            problem: rollout.problem,
-            tokens: Some(tokens),
-        },
-        config,
-    );
-    IdsScore { score, text: decoded.text, error: None }
+        let decoded = match vocabulary.decode_with_offsets(ids, false) {
+            Ok(d) => d,
+            Err(e @ DecodeError::UnknownId { .. }) => {
+                return IdsScore {
+                    score: failed_score(Status::InvalidInput, config),
+                    text: String::new(),
+                    error: Some(e.to_string()),
+                }
+            }
+        };
+        let think_close = self.think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
+        let tokens = TokenSpans { ends: &decoded.token_ends, think_close };
+        let score = score_rollout(
+            &Rollout {
+                response: &decoded.text,
+                ground_truth: rollout.ground_truth,
+                problem: rollout.problem,
+                tokens: Some(tokens),
+            },
+            config,
+        );
+        IdsScore { score, text: decoded.text, error: None }
+    }
 }
 
 #[cfg(test)]

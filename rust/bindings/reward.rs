@@ -16,9 +16,10 @@ use super::{borrow_str, borrow_str_list, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
 use crate::reward::{
-    apr_reward as core_apr_reward, score_batch, score_ids_batch, IdsRollout, ReferenceChoice, RewardConfig,
+    apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScore, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
 };
+use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::bytes_to_chars_sorted;
 use crate::tokens::Vocabulary;
@@ -311,7 +312,7 @@ impl NativeScorer {
         config.beta = beta;
         config.floor = floor;
         config.reference = reference;
-        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol };
+        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, relation_witness: true };
         config.cues = cues;
         if let Some((
             context,
@@ -406,30 +407,32 @@ impl NativeScorer {
         let problems = problem_list(problems, n)?;
         let threads = threads_arg(threads)?;
         let config = &self.config;
+        // Each rollout's ids are converted, scored and turned into character offsets inside
+        // the parallel loop: the work is spread over the threads and each id buffer is
+        // released (and reused) as soon as its rollout is done.
+        let indices: Vec<usize> = (0..n).collect();
         let results = py.allow_threads(|| {
-            let ids: Vec<Result<Vec<u32>, String>> =
-                args.iter().enumerate().map(|(i, a)| a.to_u32(&format!("token_ids[{i}]"))).collect();
-            let empty: Vec<u32> = Vec::new();
-            let rollouts: Vec<IdsRollout<'_>> = (0..n)
-                .map(|i| IdsRollout {
-                    ids: ids[i].as_deref().unwrap_or(&empty),
-                    ground_truth: &gts[i],
-                    problem: problems[i],
+            let scorer = IdsScorer::new(vocabulary, config);
+            map_items(&indices, threads, |&i| {
+                let scored = match args[i].to_u32(&format!("token_ids[{i}]")) {
+                    Ok(ids) => scorer.score(&IdsRollout { ids: &ids, ground_truth: &gts[i], problem: problems[i] }),
+                    Err(message) => IdsScore {
+                        score: crate::reward::failed_score(Status::InvalidInput, config),
+                        text: String::new(),
+                        error: Some(message),
+                    },
+                };
+                let chars = with_chars(&scored.text, scored.score, scored.error);
+                (chars, if return_text { scored.text } else { String::new() })
+            })
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|ItemPanic(message)| {
+                    let s = scorer.internal_error(&message);
+                    (with_chars("", s.score, s.error), String::new())
                 })
-                .collect();
-            let scored = score_ids_batch(&rollouts, vocabulary, config, threads);
-            scored
-                .into_iter()
-                .zip(ids)
-                .map(|(mut s, ids)| {
-                    if let Err(message) = ids {
-                        s.score = crate::reward::failed_score(Status::InvalidInput, config);
-                        s.error = Some(message);
-                    }
-                    let text = s.text;
-                    (with_chars(&text, s.score, s.error), text)
-                })
-                .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
         });
         Ok(results
             .into_iter()

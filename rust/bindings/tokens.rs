@@ -81,21 +81,26 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>>
 impl IdsArg<'_> {
     /// The ids as `u32`, or a message naming the first one that cannot be a token id.
     pub(crate) fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
-        let check = |i: usize, v: i64| {
-            u32::try_from(v).map_err(|_| format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"))
-        };
+        let fail = |i: usize, v: i64| format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)");
+        let id = |v: i64| if (0..=u32::MAX as i64).contains(&v) { Some(v as u32) } else { None };
         match self {
-            IdsArg::Ints(ids) => ids.iter().enumerate().map(|(i, &v)| check(i, v)).collect(),
-            IdsArg::Packed(raw) => raw
-                .chunks_exact(8)
-                .enumerate()
-                .map(|(i, c)| {
-                    check(
-                        i,
-                        i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
-                    )
-                })
-                .collect(),
+            IdsArg::Ints(ids) => {
+                let mut out = Vec::with_capacity(ids.len());
+                for (i, &v) in ids.iter().enumerate() {
+                    out.push(id(v).ok_or_else(|| fail(i, v))?);
+                }
+                Ok(out)
+            }
+            IdsArg::Packed(raw) => {
+                let mut out = Vec::with_capacity(raw.len() / 8);
+                for (i, chunk) in raw.chunks_exact(8).enumerate() {
+                    let mut le = [0u8; 8];
+                    le.copy_from_slice(chunk);
+                    let v = i64::from_le_bytes(le);
+                    out.push(id(v).ok_or_else(|| fail(i, v))?);
+                }
+                Ok(out)
+            }
             IdsArg::Invalid(message) => Err(message.clone()),
         }
     }
