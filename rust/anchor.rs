@@ -132,7 +132,9 @@ pub struct Anchor {
     pub content_end: usize,
     /// The candidate that matched: byte span in the thinking and its text.
     pub matched: Option<(Range<usize>, String)>,
-    /// Candidate comparisons before the anchor that the native engine could not decide.
+    /// Candidate comparisons before the anchor that the native engine could not decide. The
+    /// search needs only proofs of equality, so relations that are not proportional are not
+    /// searched for a point proving them different ([`Policy::relation_witness`]) and count here.
     pub undecided: usize,
 }
 
@@ -173,6 +175,9 @@ impl AnchorSearch<'_> {
             needles.as_ref().map_or(true, |ns| ns.iter().any(|n| memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some()))
         };
         let mut undecided = 0;
+        // Only Equal makes an anchor: skip the costly proof that two relations differ.
+        let policy = Policy { relation_witness: false, ..*self.policy };
+        let search = AnchorSearch { options: self.options, policy: &policy };
         let mut memo: HashMap<String, Verdict> = HashMap::new();
         let mut found = None;
         if !references.is_empty() {
@@ -195,7 +200,7 @@ impl AnchorSearch<'_> {
                 if !in_context {
                     continue;
                 }
-                if let Some(m) = self.first_match(text, references, &complexities, problem, &mut memo, &mut undecided) {
+                if let Some(m) = search.first_match(text, references, &complexities, problem, &mut memo, &mut undecided) {
                     found = Some((i, m));
                     break;
                 }
@@ -231,7 +236,7 @@ impl AnchorSearch<'_> {
                 i -= 1;
                 let text = text_of(i);
                 let m = if holds_needle(text) {
-                    self.first_match(text, references, &complexities, problem, &mut memo, &mut undecided)
+                    search.first_match(text, references, &complexities, problem, &mut memo, &mut undecided)
                 } else {
                     None
                 };

@@ -33,10 +33,15 @@ pub struct Policy {
     /// Relative tolerance of numeric (non-exact) equality: values whose certified difference
     /// is within `rel_tol` of their magnitude are equal. Exact values are compared exactly.
     pub rel_tol: f64,
+    /// When two relations are not proportional, search for a point that proves them different
+    /// (a root of one where the other clearly is not zero: NotEqual). Off, such a pair is
+    /// Unknown at once. The search costs up to a few milliseconds a pair; the anchor search,
+    /// which acts only on Equal, turns it off.
+    pub relation_witness: bool,
 }
 
 impl Default for Policy {
     fn default() -> Policy {
-        Policy { percent: PercentPolicy::Strict, units: UnitsPolicy::Strict, decimal_min_sig_digits: 6, rel_tol: 1e-10 }
+        Policy { percent: PercentPolicy::Strict, units: UnitsPolicy::Strict, decimal_min_sig_digits: 6, rel_tol: 1e-10, relation_witness: true }
     }
 }
