@@ -66,6 +66,11 @@ pub(crate) fn outermost_boxes(text: &str, range: Range<usize>) -> Vec<BoxSpan> {
     let mut closed: Vec<BoxSpan> = Vec::new();
     let mut i = range.start;
     while i < range.end {
+        // Only `\`, `{` and `}` matter: jump to the next one.
+        match memchr::memchr3(b'\\', b'{', b'}', &bytes[i..range.end]) {
+            Some(k) => i += k,
+            None => break,
+        }
         match bytes[i] {
             b'\\' => {
                 if let Some(len) = box_command_len(bytes, i) {
