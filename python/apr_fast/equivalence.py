@@ -147,9 +147,25 @@ def _from_cas(result: CasResult) -> Judgement:
     return Judgement(Verdict.UNKNOWN, method, result.detail)
 
 
+# Native judgements take few distinct (verdict, method, reason) values and Judgement is
+# immutable: share one object per value instead of building thousands per batch.
+_NATIVE_JUDGEMENTS: dict[tuple[str, str, str], Judgement] = {}
+_MAX_SHARED_JUDGEMENTS = 4096
+
+
+def _native_judgement(verdict: str, method: str, reason: str) -> Judgement:
+    key = (verdict, method, reason)
+    judgement = _NATIVE_JUDGEMENTS.get(key)
+    if judgement is None:
+        judgement = Judgement(Verdict(verdict), Method(method), reason)
+        if len(_NATIVE_JUDGEMENTS) < _MAX_SHARED_JUDGEMENTS:
+            _NATIVE_JUDGEMENTS[key] = judgement
+    return judgement
+
+
 def _resolve(native: _NativeJudgement, cas: bool, cas_timeout: float) -> Judgement:
     verdict, method, reason, cas_a, cas_b = native
-    judgement = Judgement(Verdict(verdict), Method(method), reason)
+    judgement = _native_judgement(verdict, method, reason)
     if judgement.verdict is not Verdict.UNKNOWN or not cas or cas_a is None or cas_b is None:
         return judgement
     return _from_cas(default_checker().check(cas_a, cas_b, cas_timeout))
