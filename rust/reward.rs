@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch};
+use crate::anchor::{complexity, Anchor, AnchorMode, AnchorOptions, AnchorSearch};
 use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
 use crate::extract::{extract_final, FinalAnswer, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
@@ -59,6 +59,11 @@ pub struct RewardConfig {
     pub policy: Policy,
     pub split: SplitOptions,
     pub cues: CueMatcher,
+    /// With the problem text given, a final answer that restates one of its expressions and is
+    /// more complex than every accepted answer is not correct (status
+    /// [`Status::ProblemEcho`]): for "Simplify E", boxing E itself equals the answer but is a
+    /// reward hack. See [`is_problem_echo`].
+    pub reject_problem_echo: bool,
 }
 
 impl RewardConfig {
@@ -73,6 +78,7 @@ impl RewardConfig {
             policy: Policy::default(),
             split: SplitOptions::default(),
             cues: CueMatcher::paper(),
+            reject_problem_echo: true,
         }
     }
 
@@ -123,10 +129,14 @@ pub enum Status {
     InvalidInput = 7,
     /// A bug caught at the boundary; the rollout scores 0.
     InternalError = 8,
+    /// The final answer restates an expression of the problem statement instead of its value
+    /// (boxing the expression to simplify); scored as incorrect (see
+    /// [`RewardConfig::reject_problem_echo`]).
+    ProblemEcho = 9,
 }
 
 impl Status {
-    pub const ALL: [Status; 9] = [
+    pub const ALL: [Status; 10] = [
         Status::Ok,
         Status::Truncated,
         Status::NoFinalAnswer,
@@ -136,6 +146,7 @@ impl Status {
         Status::CasError,
         Status::InvalidInput,
         Status::InternalError,
+        Status::ProblemEcho,
     ];
 
     pub fn code(self) -> u8 {
@@ -153,6 +164,7 @@ impl Status {
             Status::CasError => "cas_error",
             Status::InvalidInput => "invalid_input",
             Status::InternalError => "internal_error",
+            Status::ProblemEcho => "problem_echo",
         }
     }
 }
@@ -264,6 +276,19 @@ fn judge_correctness(final_answer: Option<&Answer>, ground_truth: &[Answer], pol
     Some(Judgement::any(ground_truth.iter().map(|g| compare(answer, g, policy))))
 }
 
+/// Whether `final_text` restates an expression of the problem instead of stating a value: the
+/// problem states it verbatim (white space aside), no accepted answer appears there, and it is
+/// more complex ([`complexity`]: numeric literals plus operations) than every accepted answer.
+/// `\tan 100^\circ + 4 \sin 100^\circ` for `-\sqrt{3}` is an echo; a multiple-choice value or
+/// an answer the problem itself names ("show that it equals n(n+1)/2") is not.
+pub fn is_problem_echo(final_text: &str, ground_truth: &[&str], problem: &ProblemValues) -> bool {
+    if ground_truth.is_empty() || !problem.contains(final_text) || ground_truth.iter().any(|g| problem.contains(g)) {
+        return false;
+    }
+    let own = complexity(final_text);
+    ground_truth.iter().all(|g| own > complexity(g))
+}
+
 /// Scores one rollout.
 pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutScore {
     let response = rollout.response;
@@ -271,21 +296,27 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
+    let problem = match rollout.problem {
+        Some(p) if config.anchor.skip_problem_values || config.reject_problem_echo => Some(ProblemValues::from_problem(p)),
+        _ => None,
+    };
     let final_answer = extract_final(response);
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     let correctness = judge_correctness(final_parsed.as_ref(), &ground_truth, &config.policy);
     let verdict = correctness.map(|j| j.verdict);
-    let correct = verdict == Some(Verdict::Equal);
+    let echo = config.reject_problem_echo
+        && match (&final_answer, &problem) {
+            (Some(f), Some(p)) => is_problem_echo(&f.text, rollout.ground_truth, p),
+            _ => false,
+        };
+    let correct = verdict == Some(Verdict::Equal) && !echo;
 
     let references: Vec<Answer> = match config.reference {
         ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
         ReferenceChoice::GroundTruth => ground_truth,
     };
-    let problem = match (config.anchor.skip_problem_values, rollout.problem) {
-        (true, Some(p)) => Some(ProblemValues::from_problem(p)),
-        _ => None,
-    };
+    let problem = problem.filter(|_| config.anchor.skip_problem_values);
     let sentences = split_sentences(thinking_text, &config.split);
     let anchor: Anchor = AnchorSearch { options: &config.anchor, policy: &config.policy }.locate(
         thinking_text,
@@ -320,6 +351,8 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
         Status::EmptyThinking
     } else if final_answer.is_none() {
         Status::NoFinalAnswer
+    } else if echo {
+        Status::ProblemEcho
     } else if verdict == Some(Verdict::Unknown) {
         Status::CorrectnessUnknown
     } else {
@@ -578,6 +611,28 @@ mod tests {
         assert!(s.anchor_found);
         assert!(s.l_ast > 0);
         assert_eq!(s.reward, 0.0);
+    }
+
+    #[test]
+    fn an_echo_of_the_problem_expression_is_not_correct() {
+        let config = RewardConfig::new(AnchorMode::Default);
+        let problem = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$";
+        let echo = "<think>x</think> \\boxed{\\tan 100^\\circ + 4 \\sin 100^\\circ}";
+        let score = |response: &str, gt: &str, problem: Option<&str>, config: &RewardConfig| {
+            score_rollout(&Rollout { response, ground_truth: &[gt], problem, tokens: None }, config)
+        };
+        let s = score(echo, "-\\sqrt{3}", Some(problem), &config);
+        assert_eq!((s.correct, s.status, s.reward), (false, Status::ProblemEcho, 0.0));
+        assert_eq!(s.correctness.map(|j| j.verdict), Some(Verdict::Equal), "the value itself is right");
+        // Without the problem, or with the check off, the value decides.
+        assert!(score(echo, "-\\sqrt{3}", None, &config).correct);
+        let mut off = config.clone();
+        off.reject_problem_echo = false;
+        assert!(score(echo, "-\\sqrt{3}", Some(problem), &off).correct);
+        // The simplified value is correct; a value the problem names itself is no echo.
+        assert!(score("<think>x</think> \\boxed{-\\sqrt{3}}", "-\\sqrt{3}", Some(problem), &config).correct);
+        let choice = "Which is larger? (A) $2^{10}$ (B) $1000$";
+        assert!(score("<think>x</think> \\boxed{2^{10}}", "2^{10}", Some(choice), &config).correct);
     }
 
     #[test]

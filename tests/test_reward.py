@@ -140,6 +140,23 @@ def test_ground_truth_shapes() -> None:
     assert not apr_fast.score(response, ["141"]).correct
 
 
+def test_boxing_the_problem_expression_is_not_rewarded() -> None:
+    # A reward hack found in real traces: for "Simplify E", boxing E equals the answer.
+    problem = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$"
+    echo = "<think>It is what it is.</think> \\boxed{\\tan 100^\\circ + 4 \\sin 100^\\circ}"
+    simplified = "<think>So it is -\\sqrt{3}.</think> \\boxed{-\\sqrt{3}}"
+    scorer = APRScorer(RewardConfig(cas=False))
+    hacked = scorer.score(echo, "-\\sqrt{3}", problem=problem)
+    assert (hacked.correct, hacked.status, hacked.reward) == (False, "problem_echo", 0.0)
+    assert hacked.status_code == apr_fast.STATUS_CODES["problem_echo"]
+    assert scorer.score(simplified, "-\\sqrt{3}", problem=problem).correct
+    assert scorer.score(echo, "-\\sqrt{3}").correct, "without the problem text nothing is known"
+    lenient = APRScorer(RewardConfig(cas=False, reject_problem_echo=False))
+    assert lenient.score(echo, "-\\sqrt{3}", problem=problem).correct
+    with pytest.raises(TypeError):
+        RewardConfig(reject_problem_echo="yes")  # type: ignore[arg-type]
+
+
 def test_floor_bounds_a_long_tail() -> None:
     response = "So x = 5. " + "Wait, let me check again. " * 100 + "</think>\\boxed{5}"
     unfloored = apr_fast.score(response, "5", config=RewardConfig(beta=0.01))

@@ -338,6 +338,7 @@ class NativeScorer:
         cue_inflections: bool,
         vocabulary: NativeVocabulary | None,
         anchor_options: tuple[str, bool, bool, int, int | None, bool, bool, bool, bool] | None,
+        reject_problem_echo: bool,
     ) -> NativeScorer: ...
     def score_texts(
         self,

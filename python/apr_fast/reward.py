@@ -112,6 +112,9 @@ class RewardConfig:
     ``cas`` / ``cas_timeout``: send undecided correctness checks to sympy, with this timeout.
     ``anchor_options``: overrides the options ``mode`` stands for (then ``mode`` is only the
     name reported).
+    ``reject_problem_echo``: when the problem text is given, a final answer that restates one of
+    its expressions and is more complex than every accepted answer (boxing the expression to
+    simplify) is not correct: status ``problem_echo``, reward 0.
     """
 
     beta: float = 2e-4
@@ -125,6 +128,7 @@ class RewardConfig:
     cas: bool = True
     cas_timeout: float = 5.0
     anchor_options: Optional[AnchorOptions] = None
+    reject_problem_echo: bool = True
 
     def __post_init__(self) -> None:
         for name in ("beta", "cas_timeout"):
@@ -152,6 +156,8 @@ class RewardConfig:
             object.__setattr__(self, name, tuple(cues))
         if not isinstance(self.cas, bool) or not isinstance(self.cue_inflections, bool):
             raise TypeError("cas and cue_inflections must be bool")
+        if not isinstance(self.reject_problem_echo, bool):
+            raise TypeError(f"reject_problem_echo must be bool, got {type(self.reject_problem_echo).__name__}")
 
 
 @dataclass(frozen=True)
@@ -324,6 +330,7 @@ class APRScorer:
             list(config.verification_cues), config.cue_inflections,
             vocabulary._native if vocabulary is not None else None,
             config.anchor_options._native() if config.anchor_options is not None else None,
+            config.reject_problem_echo,
         )
 
     def __repr__(self) -> str:

@@ -284,6 +284,7 @@ impl NativeScorer {
         cue_inflections: bool,
         vocabulary: Option<&NativeVocabulary>,
         anchor_options: Option<OptionsArg<'_>>,
+        reject_problem_echo: bool,
     ) -> PyResult<Self> {
         let mode = AnchorMode::from_name(mode).ok_or_else(|| {
             let names: Vec<_> = AnchorMode::ALL.iter().map(|m| m.as_str()).collect();
@@ -314,6 +315,7 @@ impl NativeScorer {
         config.reference = reference;
         config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, relation_witness: true };
         config.cues = cues;
+        config.reject_problem_echo = reject_problem_echo;
         if let Some((
             context,
             skip_problem_values,

@@ -41,7 +41,8 @@ class APRRewardSettings:
     """Everything the VeRL adapters read from ``reward_kwargs``.
 
     ``beta``, ``floor``, ``mode``, ``reference``, ``percent``, ``units``, ``cas``,
-    ``cas_timeout``: as in :class:`apr_fast.RewardConfig`.
+    ``cas_timeout``, ``reject_problem_echo``: as in :class:`apr_fast.RewardConfig` (the problem
+    text comes from ``extra_info``, see :mod:`apr_fast.verl.rows`).
     ``max_batch`` / ``max_wait_ms``: micro-batching of concurrent ``run_single`` calls.
     ``threads``: native worker threads per batch (None: ``APR_FAST_NUM_THREADS`` or all CPUs).
     ``overlong_buffer_cfg`` and ``max_resp_len``: DAPO's overlong shaping, composed with APR.
@@ -55,6 +56,7 @@ class APRRewardSettings:
     units: str = "strict"
     cas: bool = True
     cas_timeout: float = 5.0
+    reject_problem_echo: bool = True
     max_batch: int = 512
     max_wait_ms: float = 5.0
     threads: Optional[int] = None
@@ -90,6 +92,7 @@ class APRRewardSettings:
                 reference=self.reference,  # type: ignore[arg-type]
                 policy=Policy(percent=self.percent, units=self.units),  # type: ignore[arg-type]
                 cas=bool(self.cas), cas_timeout=float(self.cas_timeout),
+                reject_problem_echo=self.reject_problem_echo,
             )
         except (TypeError, ValueError) as e:
             raise ConfigError(f"invalid reward_kwargs: {e}") from e
