@@ -68,3 +68,41 @@ def test_every_benchmark_gold_has_an_answer() -> None:
             alternatives = ground_truth_alternatives(row["answer"])
             assert alternatives, (name, row["answer"])
             assert all(a == a.strip() and "\n" not in a for a in alternatives)
+
+
+def test_problem_drops_alternatives_the_problem_shows_boxed() -> None:
+    # Minerva's multi-part problems quote the previous subproblem's boxed solution, and some of
+    # its answer lists carry that earlier answer as an "alternative".
+    problem = ("Subproblem 0: Find a solution. Solution: $\\boxed{\\frac{\\cos (2 t)}{15}}$.\n"
+               "Subproblem 1: What is the general solution?")
+    gold = ["\\frac{\\cos (2 t)}{15}\n", "\\frac{\\cos (2 t)}{15}+C_{1} e^{t}+C_{2} e^{-t}\n"]
+    assert ground_truth_alternatives(gold) == [g.strip() for g in gold]
+    assert ground_truth_alternatives(gold, problem) == [gold[1].strip()]
+    # Never all of them, and a single answer is kept as it is.
+    assert ground_truth_alternatives(gold[:1], problem) == [gold[0].strip()]
+    assert ground_truth_alternatives(["1", "\\frac{\\cos(2t)}{15}"], problem="$\\boxed{1}$ $\\fbox{\\frac{\\cos(2t)}{15}}$") \
+        == ["1", "\\frac{\\cos(2t)}{15}"]
+    # Unclosed boxes and odd text are harmless.
+    assert ground_truth_alternatives(["1", "2"], problem="\\boxed{1") == ["1", "2"]
+    with pytest.raises(TypeError):
+        ground_truth_alternatives(["1", "2"], problem=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not (BENCHMARKS / "minerva.json").exists(), reason="shared benchmarks absent")
+def test_minerva_answer_lists_lose_only_answers_boxed_in_their_problem() -> None:
+    from apr_fast import equivalent
+    from apr_fast.ground_truth import _boxed_in
+
+    rows = json.loads((BENCHMARKS / "minerva.json").read_text())
+    changed = []
+    for row in rows:
+        everything = ground_truth_alternatives(row["answer"])
+        kept = ground_truth_alternatives(row["answer"], row["problem"])
+        assert kept and set(kept) <= set(everything)
+        for dropped in set(everything) - set(kept):
+            assert any(equivalent(dropped, box, cas=False).is_equal for box in _boxed_in(row["problem"]))
+        if kept != everything:
+            changed.append(kept)
+    # The one item whose list mixes the earlier subproblem's answer with its own (the other
+    # lists that repeat an earlier box hold nothing else, and are kept whole).
+    assert changed == [["\\frac{\\cos (2 t)}{15}+C_{1} e^{t}+C_{2} e^{-t}+C_{3} \\cos (t)+C_{4} \\sin (t)"]]

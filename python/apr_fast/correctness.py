@@ -69,20 +69,27 @@ def is_correct_batch(
     responses: Sequence[str],
     ground_truths: Sequence[Any],
     *,
+    problems: Optional[Sequence[Optional[str]]] = None,
     policy: Optional[Policy] = None,
     cas: bool = True,
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
     threads: Optional[int] = None,
 ) -> list[Correctness]:
     """:func:`is_correct` for many responses: extraction and the native comparisons each run as
-    one parallel call on ``threads`` workers; sympy sees only what they leave undecided."""
+    one parallel call on ``threads`` workers; sympy sees only what they leave undecided.
+    ``problems`` (one str or None per response) drops ground-truth alternatives that the problem
+    shows boxed itself (:func:`~apr_fast.ground_truth.ground_truth_alternatives`)."""
     if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
         raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != len(responses):
         raise ValueError(f"got {len(ground_truths)} ground truths for {len(responses)} responses")
-    alternatives = [ground_truth_alternatives(g) for g in ground_truths]
+    if problems is None:
+        problems = [None] * len(responses)
+    elif isinstance(problems, (str, bytes)) or len(problems) != len(responses):
+        raise ValueError("problems must be a sequence with one problem (str or None) per response")
+    alternatives = [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problems)]
     finals = extract_final_batch(list(responses), threads=threads)
     pairs = [(f.text, alt) for f, alts in zip(finals, alternatives) if f is not None for alt in alts]
     judgements = iter(equivalent_batch(pairs, policy=policy, cas=cas, cas_timeout=cas_timeout, threads=threads))
@@ -97,11 +104,14 @@ def is_correct(
     response: str,
     ground_truth: Any,
     *,
+    problem: Optional[str] = None,
     policy: Optional[Policy] = None,
     cas: bool = True,
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
 ) -> Correctness:
-    """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives)."""
+    """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives;
+    with ``problem``, not those the problem shows boxed itself)."""
     if not isinstance(response, str):
         raise TypeError(f"response must be str, got {type(response).__name__}")
-    return is_correct_batch([response], [ground_truth], policy=policy, cas=cas, cas_timeout=cas_timeout)[0]
+    return is_correct_batch([response], [ground_truth], problems=[problem], policy=policy, cas=cas,
+                            cas_timeout=cas_timeout)[0]

@@ -14,7 +14,7 @@ import math
 import numbers
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 from apr_fast import _core
 
@@ -61,7 +61,7 @@ def _listed_strings(text: str) -> list[str] | None:
     return None
 
 
-def ground_truth_alternatives(ground_truth: Any) -> list[str]:
+def ground_truth_alternatives(ground_truth: Any, problem: Optional[str] = None) -> list[str]:
     """The accepted answers of a ground truth, cleaned, in order, without duplicates.
 
     >>> ground_truth_alternatives(142.0)
@@ -75,16 +75,67 @@ def ground_truth_alternatives(ground_truth: Any) -> list[str]:
     >>> ground_truth_alternatives('[1, 2]')
     ['[1, 2]']
 
+    With ``problem``, alternatives that the problem statement itself shows in a ``\\boxed{}``
+    are dropped (unless that would drop all): Minerva's multi-part problems quote the previous
+    subproblem's boxed solution, and some of its answer lists carry that earlier answer too.
+
+    >>> ground_truth_alternatives(['1/(4p^2)', '-1/2'], problem='Solution: $\\\\boxed{-1/2}$. Subproblem 1: ...')
+    ['1/(4p^2)']
+
     Raises ``TypeError`` for other types and ``ValueError`` for NaN or infinity. An empty
     string or list gives ``[]`` (no answer can match it).
     """
     if isinstance(ground_truth, str):
-        return list(_alternatives_of_str(str(ground_truth)))
-    if hasattr(ground_truth, "tolist") and not isinstance(ground_truth, bytes):
-        ground_truth = ground_truth.tolist()  # numpy arrays and scalars from parquet
-    if isinstance(ground_truth, str):
-        return list(_alternatives_of_str(ground_truth))
-    return _alternatives_of_items(ground_truth)
+        alternatives = list(_alternatives_of_str(str(ground_truth)))
+    else:
+        if hasattr(ground_truth, "tolist") and not isinstance(ground_truth, bytes):
+            ground_truth = ground_truth.tolist()  # numpy arrays and scalars from parquet
+        if isinstance(ground_truth, str):
+            alternatives = list(_alternatives_of_str(ground_truth))
+        else:
+            alternatives = _alternatives_of_items(ground_truth)
+    if problem is None or len(alternatives) < 2:
+        return alternatives
+    if not isinstance(problem, str):
+        raise TypeError(f"problem must be str or None, got {type(problem).__name__}")
+    return list(_not_boxed_in(tuple(alternatives), problem))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _not_boxed_in(alternatives: tuple[str, ...], problem: str) -> tuple[str, ...]:
+    """The alternatives not equal (natively, strict policy) to a box of ``problem``; all of
+    them when none would be left."""
+    boxes = _boxed_in(problem)
+    if not boxes:
+        return alternatives
+    pairs = [(a, b) for a in alternatives for b in boxes]
+    equal = iter(v == "equal" for v, *_ in _core.answer_equivalent_batch(pairs, "strict", "strict", 6, 1e-10, 1))
+    shown = [any([next(equal) for _ in boxes]) for _ in alternatives]
+    kept = tuple(a for a, s in zip(alternatives, shown) if not s)
+    return kept or alternatives
+
+
+_BOX_COMMAND = re.compile(r"\\(?:boxed|fbox)\s*\{")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _boxed_in(problem: str) -> tuple[str, ...]:
+    """The contents of every ``\\boxed{}`` / ``\\fbox{}`` in ``problem``, in order, without
+    duplicates (balanced braces; an unclosed box is ignored)."""
+    found: dict[str, None] = {}
+    for m in _BOX_COMMAND.finditer(problem):
+        depth, i = 1, m.end()
+        while i < len(problem) and depth:
+            c = problem[i]
+            if c == "\\":
+                i += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(c, 0)
+            i += 1
+        content = problem[m.end():i - 1].strip()
+        if depth == 0 and content:
+            found[content] = None
+    return tuple(found)
 
 
 # A training step scores every prompt's ground truth once per rollout (8 or 16 times).

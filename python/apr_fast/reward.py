@@ -279,12 +279,18 @@ def _token_char_ends(tokenizer: Any, texts: list[str]) -> list[list[int]]:
     return result
 
 
-def _alternatives_list(ground_truths: Sequence[Any], n: int) -> list[list[str]]:
+def _alternatives_list(
+    ground_truths: Sequence[Any], n: int, problems: Optional[Sequence[Optional[str]]] = None
+) -> list[list[str]]:
+    """Each rollout's accepted answers; with the problem texts, without the alternatives a
+    problem shows boxed itself (see :func:`ground_truth_alternatives`)."""
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != n:
         raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
-    return [ground_truth_alternatives(g) for g in ground_truths]
+    if problems is None:
+        return [ground_truth_alternatives(g) for g in ground_truths]
+    return [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problems)]
 
 
 def _problems_list(problems: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
@@ -359,8 +365,8 @@ class APRScorer:
         if isinstance(responses, str) or not isinstance(responses, (list, tuple)):
             raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
         responses = list(responses)
-        gts = _alternatives_list(ground_truths, len(responses))
         probs = _problems_list(problems, len(responses))
+        gts = _alternatives_list(ground_truths, len(responses), probs)
         ends = _token_char_ends(self.tokenizer, responses) if self.tokenizer is not None else None
         rows = self._native.score_texts(responses, gts, probs, ends, threads)
         return self._finish(rows, gts)
@@ -380,8 +386,8 @@ class APRScorer:
         if isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
             raise TypeError("token_ids must be a sequence of id sequences")
         payload = [_native_ids(ids, f"token_ids[{i}]") for i, ids in enumerate(token_ids)]
-        gts = _alternatives_list(ground_truths, len(payload))
         probs = _problems_list(problems, len(payload))
+        gts = _alternatives_list(ground_truths, len(payload), probs)
         rows = self._native.score_ids(payload, gts, probs, threads, False)
         return self._finish(rows, gts)
 
