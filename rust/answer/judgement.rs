@@ -76,6 +76,9 @@ pub enum Reason {
     /// Two equations differ by a non-constant factor (`m v' + b v = f` and `v' + (b/m) v = f/m`):
     /// equivalent where the factor does not vanish, which depends on what is unknown.
     NonConstantFactor,
+    /// Equal once an arbitrary constant written `c` on one side and `C` on the other (also
+    /// `c_1` / `C_1`) is read as one constant.
+    ConstantCase,
 }
 
 impl Reason {
@@ -111,6 +114,7 @@ impl Reason {
             Reason::ChoiceVersusValue => "choice_versus_value",
             Reason::BaseVersusDecimal => "base_versus_decimal",
             Reason::NonConstantFactor => "non_constant_factor",
+            Reason::ConstantCase => "constant_case",
         }
     }
 }

@@ -281,10 +281,27 @@ pub fn compare(a: &Scalar, b: &Scalar, policy: &Policy) -> Judgement {
         // if folding case makes them equal.
         let fold = |s: &Scalar| Scalar::new(s.expr.rename_symbols(&|n: &str| n.to_lowercase()), s.percent, s.unit.clone());
         if compare_readings(&fold(a), false, &fold(b), false, policy).verdict == Verdict::Equal {
-            return Judgement::unknown(Reason::AmbiguousNotation);
+            // `C` against `c` (or `C_1` against `c_1`) is the integration constant written two
+            // ways; any other letter could be two quantities (`X` and `x`).
+            return if case_differences_are_constants(a, b) {
+                Judgement::equal(Method::Numeric, Reason::ConstantCase)
+            } else {
+                Judgement::unknown(Reason::AmbiguousNotation)
+            };
         }
     }
     judgement
+}
+
+/// Every symbol that only one side has is an arbitrary constant's name: `c` or `C`, optionally
+/// subscripted (`C_1`, `c_{2}`).
+fn case_differences_are_constants(a: &Scalar, b: &Scalar) -> bool {
+    let (x, y) = (a.expr.symbol_names(), b.expr.symbol_names());
+    let is_constant = |name: &str| {
+        let base = name.split('_').next().unwrap_or(name);
+        base == "c" || base == "C"
+    };
+    x.iter().filter(|n| !y.contains(n)).chain(y.iter().filter(|n| !x.contains(n))).all(|n| is_constant(n))
 }
 
 /// The variables differ, but only in letter case (`c` and `C`).

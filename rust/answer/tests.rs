@@ -236,8 +236,18 @@ fn free_variables() {
     equal("\\cot x", "\\frac{\\cos x}{\\sin x}");
     equal("x_{1} + x_2", "x_2 + x_1");
     not_equal("x_1", "x_2");
-    // An arbitrary constant written c on one side and C on the other.
-    assert_eq!(unknown("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + C e^{-2t}"), Reason::AmbiguousNotation);
+    // An arbitrary constant written c on one side and C on the other is one constant; other
+    // letters that differ in case may be two quantities.
+    for (x, y) in [
+        ("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + C e^{-2t}"),
+        ("x + C", "x + c"),
+        ("C_1 e^t + C_{2} e^{-t}", "c_1 e^t + c_2 e^{-t}"),
+    ] {
+        let j = equivalent(x, y, &Policy::default());
+        assert_eq!((j.verdict, j.reason), (Verdict::Equal, Reason::ConstantCase), "{x} vs {y}");
+    }
+    assert_eq!(unknown("X", "x"), Reason::AmbiguousNotation);
+    assert_eq!(unknown("K e^{t}", "k e^{t}"), Reason::AmbiguousNotation);
     not_equal("\\frac{e^{t}}{3}+ce^{-2t}", "\\frac{1}{3} e^t + 2C e^{-2t}");
     equal("\\sin^2 x + \\cos^2 x", "1");
     not_equal("x^2", "x^3");
