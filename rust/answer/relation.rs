@@ -60,6 +60,7 @@ fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, posi
     }
     let mut ratio: Option<Ball> = None;
     let (mut defined, mut differs, mut undecided) = (0, false, false);
+    let mut ratios: Vec<(usize, Ball)> = Vec::with_capacity(REAL_POINTS);
     for k in 0..REAL_POINTS {
         let (Some(x), Some(y)) = (at(a, k), at(b, k)) else { continue };
         let y = if negate { y.neg() } else { y };
@@ -69,6 +70,7 @@ fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, posi
             continue;
         };
         defined += 1;
+        ratios.push((k, q));
         match ratio {
             None => ratio = Some(q),
             Some(r) => match compare_balls(&r, &q, policy.rel_tol) {
@@ -76,6 +78,20 @@ fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, posi
                 BallOrder::Apart => differs = true,
                 BallOrder::Undecided => undecided = true,
             },
+        }
+    }
+    if differs && !undecided && defined >= 3 {
+        // `m y + b x = f` and `y + (b/m) x = f/m`: the factor is a power of one variable, never
+        // zero under the convention that variables are positive.
+        if let Some(k) = power_factor(da, db, &ratios, policy) {
+            if !positive {
+                return Judgement::equal(Method::Numeric, Reason::RelationFactor);
+            }
+            match certain_sign(&k) {
+                Some(std::cmp::Ordering::Greater) => return Judgement::equal(Method::Numeric, Reason::RelationFactor),
+                Some(std::cmp::Ordering::Less) => return Judgement::not_equal(Method::Numeric, Reason::RelationFactor),
+                _ => {}
+            }
         }
     }
     if differs {
@@ -94,6 +110,38 @@ fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, posi
         };
     }
     Judgement::equal(Method::Numeric, Reason::RelationFactor)
+}
+
+/// The constant k when `ratios` (the ratio of the two sides at real points) is k·v^p for one
+/// variable v of either side and p in ±1, ±2, in relations of three or more variables.
+fn power_factor(da: &Scalar, db: &Scalar, ratios: &[(usize, Ball)], policy: &Policy) -> Option<Ball> {
+    let mut names = da.expr.symbol_names();
+    for n in db.expr.symbol_names() {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    // With one or two variables the factor may be the unknown itself (`x = 3` against
+    // `x^2 = 3x`, `y = 2x` against `xy = 2x^2`): dividing by it loses solutions. Formulas with
+    // parameters (`m v' + b v = f`) have more.
+    if names.len() < 3 {
+        return None;
+    }
+    for name in names.iter().take(8) {
+        let symbol = Symbol::new(*name);
+        for p in [1, -1, 2, -2] {
+            let scaled: Option<Vec<Ball>> = ratios
+                .iter()
+                .map(|&(k, q)| q.div(Ball::exact_real(real_point_value(&symbol, k).powi(p))))
+                .collect();
+            let Some(scaled) = scaled else { continue };
+            let constant = scaled.windows(2).all(|w| compare_balls(&w[0], &w[1], policy.rel_tol) == BallOrder::Close);
+            if constant {
+                return scaled.first().copied();
+            }
+        }
+    }
+    None
 }
 
 /// Values of the variables at real point `k`, except `free`, which takes `value`.

@@ -196,12 +196,18 @@ fn relations() {
     equal("\\frac{d v}{d t} = -kv", "\\frac{dv}{dt} + kv = 0");
     not_equal("x + y = 3", "x + y = 4");
     not_equal("x^2 + y^2 = 1", "x^2 + y^2 = 4");
-    // A non-constant factor proves nothing: m != 0 makes these the same equation.
-    assert_eq!(
-        unknown("m \\frac{d v}{d t}+b v=f", "\\frac{dv}{dt} + \\frac{b}{m} v = \\frac{f}{m}"),
-        Reason::NonConstantFactor
-    );
+    // A factor that is a power of one parameter (never zero: variables are positive) makes the
+    // same equation, in formulas of three or more variables.
+    equal("m \\frac{d v}{d t}+b v=f", "\\frac{dv}{dt} + \\frac{b}{m} v = \\frac{f}{m}");
+    equal("y + \\frac{b}{m} x = \\frac{f}{m}", "m y + b x = f");
+    equal("I \\frac{d \\omega}{d t}+2 B \\omega=T", "\\frac{d\\omega}{dt} = \\frac{T}{I} - \\frac{2B}{I}\\omega");
+    equal("a x < b", "a^2 x < a b");
+    // Other non-constant factors prove nothing either way; with one or two variables the factor
+    // may be the unknown itself.
     assert_eq!(unknown("x = 3", "x^2 = 9"), Reason::NonConstantFactor);
+    assert_ne!(verdict("x = 3", "x^2 = 3x"), Verdict::Equal);
+    assert_ne!(verdict("y = 2x", "x y = 2 x^2"), Verdict::Equal);
+    assert_ne!(verdict("m y + b x = f", "(m + 1) y + b x = f"), Verdict::Equal);
     // A double root of one side at the other's root is no witness.
     assert_ne!(verdict("x - 3 = 0", "(x-3)^2 = 0"), Verdict::NotEqual);
     assert_ne!(verdict("x = 3", "\\frac{1}{x - 3} = 0"), Verdict::Equal);
