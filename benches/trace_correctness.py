@@ -24,6 +24,7 @@ from _common import TRACES, load_traces
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--disagreements", help="write the disagreeing traces here (JSONL)")
+    parser.add_argument("--no-problems", action="store_true", help="score without the problem texts")
     args = parser.parse_args(argv)
     if not TRACES.exists():
         print(f"{TRACES} not found", file=sys.stderr)
@@ -32,7 +33,10 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = load_traces()
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=True, cas_timeout=10.0))
-    scores = scorer.score_batch([r["completion"] for r in rows], [r["ground_truth"] for r in rows])
+    # The problem text as in training (VeRL's extra_info): drops ground-truth alternatives the
+    # problem shows boxed, and rejects a boxed echo of the problem's expression.
+    problems = None if args.no_problems else [r.get("problem") for r in rows]
+    scores = scorer.score_batch([r["completion"] for r in rows], [r["ground_truth"] for r in rows], problems=problems)
 
     boxed = [("\\boxed" in r["completion"]) or ("\\fbox" in r["completion"]) for r in rows]
     with_box = sum(boxed)
