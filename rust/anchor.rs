@@ -267,10 +267,12 @@ impl AnchorSearch<'_> {
     /// make that knowable cheaply; `None` when any sentence may match.
     ///
     /// With `max_extra_complexity == Some(0)` and no number words, a candidate equal to an
-    /// integer reference N is no more complex than N itself: a single numeric literal (`17`,
-    /// `17.0`, `x = 17`), whose text holds N's digits. So a sentence without them cannot match
-    /// and candidate extraction (the costly step) is skipped. Exact, not a heuristic: it
-    /// changes no result, only the work.
+    /// integer reference N is no more complex than N itself: one numeric literal (`17`, `17.0`,
+    /// `x = 17`), whose text holds N's digits. So a sentence without them is skipped before
+    /// candidate extraction (the costly step). This is part of the rule, not only a shortcut:
+    /// a literal inside a function that is not counted as an operation (`\cos 0` or `0!` for 1)
+    /// is a computation, and such a sentence is not an anchor for N. Those are the only
+    /// admissible candidates it excludes.
     fn required_substrings(&self, references: &[Answer]) -> Option<Vec<String>> {
         if self.options.max_extra_complexity != Some(0) || self.options.number_words || references.is_empty() {
             return None;
