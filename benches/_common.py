@@ -32,6 +32,26 @@ def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, Any]:
     return best, result
 
 
+def interleaved_best(
+    repeat: int, fns: dict[str, Callable[[], object]], once: frozenset[str] = frozenset()
+) -> dict[str, tuple[float, Any]]:
+    """Best process CPU time of each function over ``repeat`` rounds, the functions taking
+    turns within each round, and each one's last result. On a shared machine whose speed
+    drifts over minutes, turns keep the ratios between the functions honest: each one sees
+    the same slow and fast periods. Functions named in ``once`` run in the first round only
+    (math-verify caches what it parsed: a second run would time its cache)."""
+    best: dict[str, float] = {name: float("inf") for name in fns}
+    results: dict[str, Any] = {}
+    for round_ in range(repeat):
+        for name, fn in fns.items():
+            if round_ > 0 and name in once:
+                continue
+            t0 = time.process_time()
+            results[name] = fn()
+            best[name] = min(best[name], time.process_time() - t0)
+    return {name: (best[name], results[name]) for name in fns}
+
+
 def wall_best(repeat: int, fn: Callable[[], object]) -> float:
     """Best wall time of ``repeat`` runs (for thread scaling)."""
     best = float("inf")

@@ -22,7 +22,9 @@ import os
 import sys
 import warnings
 
-from _common import TRACES, cpu_best, load_traces
+from typing import Any, Callable
+
+from _common import TRACES, interleaved_best, load_traces
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,27 +59,21 @@ def main(argv: list[str] | None = None) -> int:
             correct[i] |= j.is_equal
         return correct
 
-    t_apr, apr_correct = cpu_best(args.repeat, apr_outcome)
-
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
-    t_reward, scores = cpu_best(args.repeat, lambda: scorer.score_batch(responses, gts, threads=1))
-
-    rows_out = [
-        ("apr-fast outcome check (extract_final + equivalent, native)", t_apr, n),
-        ("apr-fast full APR reward (anchor + reward, characters)", t_reward, n),
-    ]
-    dapo_correct = None
+    timed: dict[str, tuple[Callable[[], Any], int]] = {
+        "apr-fast outcome check (extract_final + equivalent, native)": (apr_outcome, n),
+        "apr-fast full APR reward (anchor + reward, characters)": (
+            lambda: scorer.score_batch(responses, gts, threads=1), n),
+    }
+    dapo_name = "verl math_dapo.compute_score"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from verl.utils.reward_score import math_dapo
-        t_dapo, dapo_out = cpu_best(args.repeat, lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)])
-        dapo_correct = [bool(o["acc"]) for o in dapo_out]
-        rows_out.append(("verl math_dapo.compute_score", t_dapo, n))
+        timed[dapo_name] = (lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)], n)
     except ImportError:
         print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
-
-    mv_correct = None
+    mv_name = None
     try:
         from math_verify import parse, verify
 
@@ -92,11 +88,19 @@ def main(argv: list[str] | None = None) -> int:
                 out.append(bool(verify(gold, parse(responses[i]))))
             return out
 
-        t_mv, mv_out = cpu_best(1, run_mv)
-        mv_correct = dict(zip(subset, mv_out))
-        rows_out.append((f"math-verify parse + verify ({len(subset)} rollouts)", t_mv, len(subset)))
+        mv_name = f"math-verify parse + verify ({len(subset)} rollouts)"
+        timed[mv_name] = (run_mv, len(subset))
     except ImportError:
         print("math-verify not installed: skipped (pip install math-verify)", file=sys.stderr)
+
+    # In turns (see interleaved_best): the ratios between rows are what the table is for.
+    times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
+                             once=frozenset({mv_name} if mv_name else ()))
+    rows_out = [(name, times[name][0], count) for name, (_, count) in timed.items()]
+    t_apr, apr_correct = times["apr-fast outcome check (extract_final + equivalent, native)"]
+    scores = times["apr-fast full APR reward (anchor + reward, characters)"][1]
+    dapo_correct = [bool(o["acc"]) for o in times[dapo_name][1]] if dapo_name in times else None
+    mv_correct = dict(zip(subset, times[mv_name][1])) if mv_name is not None else None
 
     base = t_apr / n
     print(f"{n} real rollouts, {mb:.1f} MB; os.cpu_count()={os.cpu_count()}; "

@@ -26,9 +26,9 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Any
+from typing import Any, Callable
 
-from _common import TOKENIZER, TRACES, cpu_best, load_traces, wall_best
+from _common import TOKENIZER, TRACES, interleaved_best, load_traces, wall_best
 
 
 class PythonAPR:
@@ -100,46 +100,55 @@ def main(argv: list[str] | None = None) -> int:
     n_tokens = sum(map(len, ids))
     vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
 
-    results: list[tuple[str, float, int]] = []
+    # Every row is timed in turns (see interleaved_best): the ratios are what the table is for.
+    timed: dict[str, tuple[Callable[[], object], int]] = {}
     for mode in ("paper", "default"):
         config = apr_fast.RewardConfig(beta=args.beta, mode=mode, cas=False)
         by_ids = apr_fast.APRScorer(config, vocabulary=vocabulary)
-        t, _ = cpu_best(args.repeat, lambda: by_ids.score_token_ids(ids, gts, threads=1))
-        results.append((f"apr-fast APR reward, {mode} mode, token ids (VeRL path)", t, n))
+        timed[f"apr-fast APR reward, {mode} mode, token ids (VeRL path)"] = (
+            lambda s=by_ids: s.score_token_ids(ids, gts, threads=1), n)
         by_text = apr_fast.APRScorer(config, tokenizer=hf)
-        t, _ = cpu_best(args.repeat, lambda: by_text.score_batch(responses, gts, threads=1))
-        results.append((f"apr-fast APR reward, {mode} mode, text + HF tokenizer", t, n))
-
+        timed[f"apr-fast APR reward, {mode} mode, text + HF tokenizer"] = (
+            lambda s=by_text: s.score_batch(responses, gts, threads=1), n)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from verl.utils.reward_score import math_dapo
-        t, _ = cpu_best(args.repeat, lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)])
-        results.append(("verl math_dapo.compute_score (outcome only, no anchor)", t, n))
+        timed["verl math_dapo.compute_score (outcome only, no anchor)"] = (
+            lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)], n)
     except ImportError:
         print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
-
-    reference_agreement = None
+    reference_name = None
     try:
         python_apr = PythonAPR(hf, args.beta)
         k = min(args.reference_rollouts, n)
         subset = list(range(0, n, max(n // k, 1)))[:k]
         subset_gts = [str(g[0]) if isinstance(g, list) and g else str(g) for g in (gts[i] for i in subset)]
-        t, ref_out = cpu_best(1, lambda: [python_apr(responses[i], g) for i, g in zip(subset, subset_gts)])
-        results.append((f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)", t, len(subset)))
+        reference_name = f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)"
+        timed[reference_name] = (lambda: [python_apr(responses[i], g) for i, g in zip(subset, subset_gts)], len(subset))
+    except ImportError as e:
+        print(f"reference skipped ({e}): pip install math-verify", file=sys.stderr)
+    times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
+                             once=frozenset({reference_name} if reference_name else ()))
+    results: list[tuple[str, float, int]] = [(name, times[name][0], count) for name, (_, count) in timed.items()]
+
+    reference_agreement = None
+    if reference_name is not None:
+        ref_out = times[reference_name][1]
         paper = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, mode="paper", cas=False), vocabulary=vocabulary)
         ours = paper.score_token_ids([ids[i] for i in subset], [gts[i] for i in subset])
         same_correct = sum(o.correct == r["correct"] for o, r in zip(ours, ref_out))
         same_t_think = sum(o.t_think == r["t_think"] for o, r in zip(ours, ref_out))
         same_l_ast = sum(o.l_ast == r["l_ast"] for o, r in zip(ours, ref_out))
         reference_agreement = (len(subset), same_correct, same_t_think, same_l_ast)
-    except ImportError:
-        print("math-verify not installed: Python reference skipped (pip install math-verify)", file=sys.stderr)
 
     ids_scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, cas=False), vocabulary=vocabulary)
-    wall = {w: wall_best(args.repeat, lambda: ids_scorer.score_token_ids(ids, gts, threads=w)) for w in (1, 2)}
+    wall = {1: float("inf"), 2: float("inf")}
+    for _ in range(args.repeat):  # in turns, like the table
+        for w in wall:
+            wall[w] = min(wall[w], wall_best(1, lambda: ids_scorer.score_token_ids(ids, gts, threads=w)))
 
-    base = results[2][1] / results[2][2]  # default mode, token ids
+    base = dict((name, t / count) for name, t, count in results)["apr-fast APR reward, default mode, token ids (VeRL path)"]
     print(f"{n} real rollouts, {n_tokens:,} tokens ({n_tokens / n:,.0f} per rollout); "
           f"os.cpu_count()={os.cpu_count()}; load {os.getloadavg()[0]:.2f}; "
           f"CPU time, 1 worker thread, best of {args.repeat}\n")
