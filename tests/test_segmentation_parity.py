@@ -78,11 +78,12 @@ def test_real_traces(field: str) -> None:
 
 # Characters with stable Unicode properties, chosen to hit every class the rules look at:
 # ASCII, Latin-1 and CJK letters, numerics that are not ASCII digits (², ٣, Ⅻ), marks, typographic
-# quotes, every kind of whitespace (and U+001C..U+001F, which Python's isspace() accepts but
+# quotes, CJK sentence marks and their neighbours in the same blocks, every kind of whitespace (and U+001C..U+001F, which Python's isspace() accepts but
 # White_Space does not), NUL and an astral-plane symbol.
 STABLE = list(
     "abcxyzABCXYZ0123456789_ .,;:!?()[]{}\"'*#>+-/\\$\n\r\t"
     "é ßЖ中日²٣Ⅻ\u0301’”“\u00a0\u2028\u2029\u3000\u2009\u0085\x0b\x0c\x1c\x1f\x00😀"
+    "。！？」』）、，；"
 )
 TOKENS = [
     "$", "$$", "\\(", "\\)", "\\[", "\\]", "\\begin{align}", "\\end{align}", "\\begin{cases*}",

@@ -9,9 +9,12 @@
 //! A sentence ends
 //! - at a line break (`\n`, `\r`), so headings, list items, `**Final Answer**` lines and display
 //!   formulas on their own lines are sentences of their own;
-//! - after a terminator run: `.`, `!` or `?` followed by any of `.!?)]"'*”’` (so `?!`, `...`,
-//!   `.)`, `."` and `.**` stay with their sentence), when whitespace or the end of the text
-//!   follows the run.
+//! - after a terminator run: `.`, `!` or `?` followed by any of `.!?)]"'*”’` and the CJK marks
+//!   below (so `?!`, `...`, `.)`, `."` and `.**` stay with their sentence), when whitespace or
+//!   the end of the text follows the run;
+//! - after a run that starts with or holds a CJK full stop, exclamation or question mark
+//!   (`。`, `！`, `？`; closing `」』）` join the run), whatever follows: Chinese and Japanese put no
+//!   space between sentences.
 //!
 //! It never ends
 //! - inside a math region ([`crate::text::math_regions`]): line breaks and terminators there are
@@ -116,11 +119,16 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
             i = limit;
             continue;
         };
+        if matches!(bytes[p], 0xE3 | 0xEF) && cjk_terminator_len(bytes, p) == 0 {
+            // Another character of those blocks (`、`, `，`, kana): not a stop.
+            i = p + 1;
+            continue;
+        }
         let break_at = if is_line_break_byte(bytes[p]) {
             Some(p)
         } else {
-            let j = terminator_run_end(bytes, p);
-            if (j == n || space_at(text, j)) && !dot_continues_sentence(text, p) {
+            let (j, cjk) = terminator_run(bytes, p);
+            if cjk || ((j == n || space_at(text, j)) && !dot_continues_sentence(text, p)) {
                 Some(j)
             } else {
                 // Every later terminator in the run ends at the same `j`: skip the run.
@@ -142,53 +150,77 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
     out
 }
 
-/// Finds terminators and line breaks: `.`, `\n` and `?` with one vectorised search, the rarer
-/// `!` and `\r` with a second one whose answer is kept until the scan passes it (queries never
-/// move backwards, so both searches stay linear overall).
+/// Finds terminators and line breaks: `.`, `\n` and `?` with one vectorised search; the rarer
+/// `!`, `\r` and the lead bytes of the CJK marks (0xE3, 0xEF) with two more whose answers are
+/// kept until the scan passes them (queries never move backwards, so every search stays linear
+/// overall).
 struct StopFinder<'t> {
     bytes: &'t [u8],
-    /// Offset of the first `!` or `\r` at or after the last query (`bytes.len()` if none);
-    /// `None` before the first query.
-    rare: Option<usize>,
+    /// Offsets of the first `!`/`\r`/0xE3 and of the first 0xEF at or after the last query
+    /// (`bytes.len()` if none); `None` before the first query.
+    rare: [Option<usize>; 2],
 }
 
 impl<'t> StopFinder<'t> {
     fn new(bytes: &'t [u8]) -> Self {
-        StopFinder { bytes, rare: None }
+        StopFinder { bytes, rare: [None, None] }
     }
 
-    /// First offset in `from..limit` holding a terminator or a line break (`from` must not
-    /// decrease from one call to the next).
+    /// First offset in `from..limit` holding a terminator, a line break or a CJK lead byte
+    /// (`from` must not decrease from one call to the next).
     fn next(&mut self, from: usize, limit: usize) -> Option<usize> {
         let window = self.bytes.get(from..limit)?;
-        let rare = match self.rare {
+        let bytes = self.bytes;
+        let mut refresh = |slot: &mut Option<usize>, search: &dyn Fn(&[u8]) -> Option<usize>| match *slot {
             Some(r) if r >= from => r,
             _ => {
-                let r =
-                    memchr::memchr2(b'!', b'\r', &self.bytes[from..]).map_or(self.bytes.len(), |k| from + k);
-                self.rare = Some(r);
+                let r = search(&bytes[from..]).map_or(bytes.len(), |k| from + k);
+                *slot = Some(r);
                 r
             }
         };
+        let [first, second] = &mut self.rare;
+        let rare = refresh(first, &|b| memchr::memchr3(b'!', b'\r', 0xE3, b))
+            .min(refresh(second, &|b| memchr::memchr(0xEF, b)));
         let common = memchr::memchr3(b'.', b'\n', b'?', window).map_or(limit, |k| from + k);
         let stop = common.min(rare);
         (stop < limit).then_some(stop)
     }
 }
 
-/// End of the terminator run that starts at `p`: terminators, closing brackets and quotes, `*`.
-fn terminator_run_end(bytes: &[u8], p: usize) -> usize {
+/// Length of the CJK full stop, exclamation or question mark (`。`, `！`, `？`) at `p`, else 0.
+fn cjk_terminator_len(bytes: &[u8], p: usize) -> usize {
+    match bytes.get(p..p + 3) {
+        Some([0xE3, 0x80, 0x82] | [0xEF, 0xBC, 0x81 | 0x9F]) => 3,
+        _ => 0,
+    }
+}
+
+/// Length of a character at `p` that extends a terminator run: a CJK terminator or a closing
+/// `」`, `』`, `）`, `’`, `”`; else 0.
+fn cjk_run_len(bytes: &[u8], p: usize) -> usize {
+    match bytes.get(p..p + 3) {
+        Some([0xE3, 0x80, 0x82 | 0x8D | 0x8F] | [0xEF, 0xBC, 0x81 | 0x9F | 0x89] | [0xE2, 0x80, 0x99 | 0x9D]) => 3,
+        _ => 0,
+    }
+}
+
+/// End of the terminator run that starts at `p` (terminators, closing brackets and quotes, `*`,
+/// and the CJK marks), and whether it holds a CJK terminator.
+fn terminator_run(bytes: &[u8], p: usize) -> (usize, bool) {
     let mut j = p;
+    let mut cjk = false;
     loop {
         match bytes.get(j) {
             Some(b'.' | b'!' | b'?' | b')' | b']' | b'"' | b'\'' | b'*') => j += 1,
-            // U+2019 ’ and U+201D ”
-            Some(0xE2)
-                if bytes.get(j + 1) == Some(&0x80) && matches!(bytes.get(j + 2), Some(0x99 | 0x9D)) =>
-            {
-                j += 3
+            _ => {
+                let len = cjk_run_len(bytes, j);
+                if len == 0 {
+                    return (j, cjk);
+                }
+                cjk |= cjk_terminator_len(bytes, j) > 0;
+                j += len;
             }
-            _ => return j,
         }
     }
 }
@@ -292,6 +324,21 @@ mod tests {
             .iter()
             .map(|s| &text[s.start..s.content_end])
             .collect()
+    }
+
+    #[test]
+    fn cjk_marks_end_sentences_without_spaces() {
+        assert_eq!(
+            split("所以答案是5。然后验证一下！对吗？是的"),
+            vec!["所以答案是5。", "然后验证一下！", "对吗？", "是的"]
+        );
+        // Closing marks join the run; other marks of the same blocks are no stops.
+        assert_eq!(split("他说：“好。”我们继续（见下）。」结束"), vec!["他说：“好。”", "我们继续（见下）。」", "结束"]);
+        assert_eq!(split("x、y，z；算完"), vec!["x、y，z；算完"]);
+        // Mixed with ASCII runs, and never inside math.
+        assert_eq!(split("So x = 5.。Next"), vec!["So x = 5.。", "Next"]);
+        assert_eq!(split("求 $a。b$ 的值。好"), vec!["求 $a。b$ 的值。", "好"]);
+        assert_eq!(split("答案是 5。 Then we check."), vec!["答案是 5。 ", "Then we check."]);
     }
 
     #[test]
@@ -413,6 +460,6 @@ mod tests {
                 t.is_char_boundary(s.start) && t.is_char_boundary(s.end) && t.is_char_boundary(s.content_end)
             );
         }
-        assert_eq!(split(t), vec!["Ça va. ", "日本語です。 Done? ", "✓\n", "😀."]);
+        assert_eq!(split(t), vec!["Ça va. ", "日本語です。 ", "Done? ", "✓\n", "😀."]);
     }
 }

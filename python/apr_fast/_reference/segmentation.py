@@ -203,7 +203,10 @@ def math_regions(text: str, options: Options = Options()) -> list[Region]:
 
 # --- sentences -----------------------------------------------------------------------------
 
-_BREAK = regex.compile(rf"[\n\r]|[.!?][.!?)\]\"'*’”]*(?={_WS}|\Z)")
+# A line break, or a terminator run: a terminator then terminators, closers and CJK marks. A run
+# ends a sentence when it holds a CJK terminator, or else when whitespace or the end follows.
+_BREAK = regex.compile(r"[\n\r]|[.!?。！？][.!?)\]\"'*’”。！？」』）]*")
+_CJK_TERMINATORS = frozenset("。！？")
 _LABEL = regex.compile(
     r"(?:^|(?<=[\n\r]))[ \t]*(?:[#>*+\-]+[ \t]*)?"
     r"(?:[0-9]{1,3}|[a-z]|[ivx]{1,5}|(?:step|case|part)[ \t]+[0-9]{1,3})\."
@@ -213,6 +216,7 @@ _ETC = regex.compile(rf"(?<!{_WORD})etc\.")
 _CAPITAL_NEXT = regex.compile(rf"{_WS}+[A-Z]")
 _NUMBER_NO = regex.compile(rf"(?<!{_WORD})no\.(?={_WS}+[0-9])")
 _SPACES = regex.compile(rf"{_WS}*")
+_WS_AT = regex.compile(_WS)
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
@@ -240,8 +244,12 @@ def split_sentences(text: str, options: Options = Options()) -> list[Sentence]:
     starts = [0]
     first = _SPACES.match(text).end()
     for m in _BREAK.finditer(text, first):
-        if in_math(m.start()) or m.start() in continuing:
+        if in_math(m.start()):
             continue
+        if m.group() not in "\n\r" and not _CJK_TERMINATORS.intersection(m.group()):
+            followed = m.end() == len(text) or _WS_AT.match(text, m.end()) is not None
+            if not followed or m.start() in continuing:
+                continue
         brk = m.start() if m.group() in "\n\r" else m.end()
         nxt = _SPACES.match(text, brk).end()
         if starts[-1] < nxt < len(text):
