@@ -351,3 +351,24 @@ def test_token_index_at() -> None:
             token_index_at([0, 2, 2, 5], bad)
     with pytest.raises(ValueError):
         token_index_at([], 0)
+
+
+def test_vocabulary_and_scorer_pickle(tmp_path: Any) -> None:
+    # Ray and process pools pickle what they ship to workers.
+    import pickle
+
+    import apr_fast
+
+    tok, vocab = VOCABS["llama"]
+    ids = tok.encode(SAMPLES[5]).ids
+    for loaded in (vocab, Vocabulary.from_json(tok.to_str())):
+        clone = pickle.loads(pickle.dumps(loaded))
+        assert len(clone) == len(loaded) and clone.decode_with_offsets(ids) == loaded.decode_with_offsets(ids)
+    scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=1e-3, cas=False), vocabulary=vocab)
+    copy = pickle.loads(pickle.dumps(scorer))
+    assert copy.config == scorer.config
+    assert copy.score_token_ids([ids], ["5"]) == scorer.score_token_ids([ids], ["5"])
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(b"\xff\xfe not utf-8")
+    with pytest.raises(apr_fast.TokenizerError):
+        Vocabulary.from_file(path)

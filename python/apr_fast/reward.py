@@ -305,6 +305,10 @@ def _problems_list(problems: Optional[Sequence[Optional[str]]], n: int) -> Optio
     return problems
 
 
+def _rebuild_scorer(config: RewardConfig, vocabulary: Optional[Vocabulary], tokenizer: Any) -> "APRScorer":
+    return APRScorer(config, vocabulary=vocabulary, tokenizer=tokenizer)
+
+
 class APRScorer:
     """Scores rollouts with the APR reward; build once, reuse for every batch.
 
@@ -341,6 +345,11 @@ class APRScorer:
 
     def __repr__(self) -> str:
         return f"APRScorer({self.config!r}, vocabulary={'yes' if self.vocabulary else 'no'})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles as its configuration, vocabulary and tokenizer (for Ray workers and process
+        pools); the native scorer is rebuilt on load."""
+        return (_rebuild_scorer, (self.config, self.vocabulary, self.tokenizer))
 
     def score(self, response: str, ground_truth: Any, *, problem: Optional[str] = None) -> RolloutScore:
         """Scores one response given as text (see :meth:`score_batch`)."""

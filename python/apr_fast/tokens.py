@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import os
-from typing import Any, NamedTuple, Protocol, Sequence, Union
+from typing import Any, NamedTuple, Optional, Protocol, Sequence, Union
 
 from apr_fast._core import NativeVocabulary
 from apr_fast.errors import TokenizerError
@@ -106,8 +106,9 @@ class Vocabulary:
     """A tokenizer vocabulary for exact decoding with per-token offsets.
 
     Load it once per process (``from_file``, ``from_json`` or ``from_hf``); it is immutable,
-    holds a few MB (one flat byte table), and every method releases the interpreter, so one
-    instance can serve many threads.
+    holds a few MB (its tables, and the tokenizer.json text it pickles as), and every method
+    releases the interpreter, so one instance can serve many threads. Vocabularies and
+    :class:`~apr_fast.APRScorer` objects pickle (Ray workers, process pools).
 
     Example::
 
@@ -120,13 +121,22 @@ class Vocabulary:
     itself (``benches/bench_tokens.py``).
     """
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native", "_json")
 
-    def __init__(self, native: NativeVocabulary) -> None:
-        """Wraps a loaded native vocabulary; use the ``from_*`` constructors instead."""
+    def __init__(self, native: NativeVocabulary, json: Optional[str] = None) -> None:
+        """Wraps a loaded native vocabulary; use the ``from_*`` constructors instead. ``json``
+        (the ``tokenizer.json`` text it was loaded from) makes it picklable."""
         if not isinstance(native, NativeVocabulary):
             raise TypeError(f"native must be NativeVocabulary, got {type(native).__name__}")
         self._native = native
+        self._json = json
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickles as the ``tokenizer.json`` text (so a scorer can travel to Ray workers and
+        process pools): the tables are rebuilt on load."""
+        if self._json is None:
+            raise TypeError("this Vocabulary was built without its tokenizer.json text and cannot be pickled")
+        return (Vocabulary.from_json, (self._json,))
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Vocabulary:
@@ -137,12 +147,18 @@ class Vocabulary:
         """
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be str or os.PathLike, got {type(path).__name__}")
-        return cls(NativeVocabulary.from_file(path))
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            json = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TokenizerError(f"{os.fspath(path)!r} is not UTF-8 text (a tokenizer.json is): {e}") from None
+        return cls.from_json(json)
 
     @classmethod
     def from_json(cls, json: str) -> Vocabulary:
         """Loads the text of a ``tokenizer.json``."""
-        return cls(NativeVocabulary.from_json(json))
+        return cls(NativeVocabulary.from_json(json), json)
 
     @classmethod
     def from_hf(cls, tokenizer: object) -> Vocabulary:
