@@ -24,7 +24,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok> {
         let tok = match tok {
             Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
             Tok::Cmd(c) if c == "lor" => Tok::Sym(','),
-            Tok::Word(w) | Tok::Text(w) if matches!(w.to_ascii_lowercase().as_str(), "percent" | "pct" | "percentage") => Tok::Sym('%'),
+            Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => Tok::Sym('%'),
             Tok::Word(w) if matches!(w.as_str(), "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
             // Plain-text `2pi` means 2π, not 2·p·i.
             Tok::Word(w) if w == "pi" => Tok::Cmd("pi".into()),
@@ -106,16 +106,20 @@ pub fn render_canonical(tokens: &[Tok]) -> String {
 /// (`\text{Evelyn}` and `Evelyn` both give `evelyn`).
 pub fn plain_text(tokens: &[Tok]) -> String {
     let mut out = String::new();
+    // One buffer for every token's text (this runs for every parsed answer).
+    let mut piece = String::new();
     for tok in tokens {
-        let piece = match tok {
-            Tok::Text(t) | Tok::Word(t) => t.to_lowercase(),
+        piece.clear();
+        match tok {
+            Tok::Text(t) | Tok::Word(t) => piece.push_str(t),
             Tok::Sym('{' | '}') => continue,
-            other => {
-                let mut s = String::new();
-                render_token(other, &mut s);
-                s.to_lowercase()
-            }
-        };
+            other => render_token(other, &mut piece),
+        }
+        if piece.is_ascii() {
+            piece.make_ascii_lowercase();
+        } else {
+            piece = piece.to_lowercase();
+        }
         let word_like = |c: char| c.is_alphanumeric();
         if out.ends_with(word_like) && piece.starts_with(word_like) {
             out.push(' ');
