@@ -171,7 +171,7 @@ impl<'t> StopFinder<'t> {
     fn next(&mut self, from: usize, limit: usize) -> Option<usize> {
         let window = self.bytes.get(from..limit)?;
         let bytes = self.bytes;
-        let mut refresh = |slot: &mut Option<usize>, search: &dyn Fn(&[u8]) -> Option<usize>| match *slot {
+        let refresh = |slot: &mut Option<usize>, search: &dyn Fn(&[u8]) -> Option<usize>| match *slot {
             Some(r) if r >= from => r,
             _ => {
                 let r = search(&bytes[from..]).map_or(bytes.len(), |k| from + k);
