@@ -47,9 +47,12 @@ def test_matched_names_the_alternative_that_equals() -> None:
 
 
 def test_undecided_is_reported_not_silently_unequal() -> None:
-    result = is_correct(boxed("x^2 + C"), "x^2 + c", cas=False)
+    # `X` and `x` may be two quantities: undecided, not "not equal".
+    result = is_correct(boxed("X^2 + 1"), "x^2 + 1", cas=False)
     assert not result.correct
     assert not result.decided and result.method == "native_undecided"
+    # An integration constant written `C` against `c` is one constant.
+    assert is_correct(boxed("x^2 + C"), "x^2 + c", cas=False).correct
 
 
 def test_cas_settles_what_the_native_engine_cannot() -> None:
