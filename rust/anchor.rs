@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::answer::{compare, Answer, Policy, Verdict};
+use crate::answer::{compare, Answer, Policy, Reason, Verdict};
 use crate::extract::{extract_candidates, Candidate, CandidateKind, ProblemValues};
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
@@ -133,8 +133,8 @@ pub struct Anchor {
     /// The candidate that matched: byte span in the thinking and its text.
     pub matched: Option<(Range<usize>, String)>,
     /// Candidate comparisons before the anchor that the native engine could not decide. The
-    /// search needs only proofs of equality, so relations that are not proportional are not
-    /// searched for a point proving them different ([`Policy::relation_witness`]) and count here.
+    /// search needs only proofs of equality ([`Policy::prove_not_equal`] is off), so relations
+    /// that are not proportional count here; values that differ at a real point do not.
     pub undecided: usize,
 }
 
@@ -175,8 +175,8 @@ impl AnchorSearch<'_> {
             needles.as_ref().map_or(true, |ns| ns.iter().any(|n| memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some()))
         };
         let mut undecided = 0;
-        // Only Equal makes an anchor: skip the costly proof that two relations differ.
-        let policy = Policy { relation_witness: false, ..*self.policy };
+        // Only Equal makes an anchor: skip the costly proofs that two answers differ.
+        let policy = Policy { prove_not_equal: false, ..*self.policy };
         let search = AnchorSearch { options: self.options, policy: &policy };
         let mut memo: HashMap<String, Verdict> = HashMap::new();
         let mut found = None;
@@ -330,11 +330,14 @@ impl AnchorSearch<'_> {
                     let parsed = Answer::parse(&candidate.text);
                     let mut verdict = Verdict::NotEqual;
                     for (reference, _) in references.iter().zip(&admissible).filter(|(_, &ok)| ok) {
-                        match compare(&parsed, reference, self.policy).verdict {
+                        let judgement = compare(&parsed, reference, self.policy);
+                        match judgement.verdict {
                             Verdict::Equal => {
                                 verdict = Verdict::Equal;
                                 break;
                             }
+                            // Equal is ruled out over the reals: not undecided for this search.
+                            Verdict::Unknown if judgement.reason == Reason::DiffersOnReals => {}
                             Verdict::Unknown => verdict = Verdict::Unknown,
                             Verdict::NotEqual => {}
                         }

@@ -79,6 +79,9 @@ pub enum Reason {
     /// Equal once an arbitrary constant written `c` on one side and `C` on the other (also
     /// `c_1` / `C_1`) is read as one constant.
     ConstantCase,
+    /// The values differ at a real point; whether they agree on the integers was not checked
+    /// ([`super::Policy::prove_not_equal`] off). Never equal over the reals.
+    DiffersOnReals,
 }
 
 impl Reason {
@@ -115,6 +118,7 @@ impl Reason {
             Reason::BaseVersusDecimal => "base_versus_decimal",
             Reason::NonConstantFactor => "non_constant_factor",
             Reason::ConstantCase => "constant_case",
+            Reason::DiffersOnReals => "differs_on_reals",
         }
     }
 }

@@ -33,15 +33,18 @@ pub struct Policy {
     /// Relative tolerance of numeric (non-exact) equality: values whose certified difference
     /// is within `rel_tol` of their magnitude are equal. Exact values are compared exactly.
     pub rel_tol: f64,
-    /// When two relations are not proportional, search for a point that proves them different
-    /// (a root of one where the other clearly is not zero: NotEqual). Off, such a pair is
-    /// Unknown at once. The search costs up to a few milliseconds a pair; the anchor search,
-    /// which acts only on Equal, turns it off.
-    pub relation_witness: bool,
+    /// Spend the work that tells NotEqual from Unknown once Equal is ruled out: the search for
+    /// a point that proves two non-proportional relations different (up to milliseconds a
+    /// pair), and the exact evaluation at integer points that tells values differing at a real
+    /// point from an identity true on the integers only (`\cos(n\pi)` vs `(-1)^n`). Off, such
+    /// pairs are Unknown at once (reason `non_constant_factor` or `differs_on_reals`); Equal
+    /// verdicts are the same either way. The anchor search, which acts only on Equal, turns it
+    /// off.
+    pub prove_not_equal: bool,
 }
 
 impl Default for Policy {
     fn default() -> Policy {
-        Policy { percent: PercentPolicy::Strict, units: UnitsPolicy::Strict, decimal_min_sig_digits: 6, rel_tol: 1e-10, relation_witness: true }
+        Policy { percent: PercentPolicy::Strict, units: UnitsPolicy::Strict, decimal_min_sig_digits: 6, rel_tol: 1e-10, prove_not_equal: true }
     }
 }

@@ -95,7 +95,7 @@ fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, posi
         }
     }
     if differs {
-        return if policy.relation_witness && (separating_point(da, db, readings) || separating_point(db, da, readings)) {
+        return if policy.prove_not_equal && (separating_point(da, db, readings) || separating_point(db, da, readings)) {
             Judgement::not_equal(Method::Numeric, Reason::RelationFactor)
         } else {
             Judgement::unknown(Reason::NonConstantFactor)

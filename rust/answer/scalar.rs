@@ -103,8 +103,12 @@ pub struct Values {
     pub ball: Option<Ball>,
     /// Values at the real points (expressions with free variables only).
     pub real_points: Vec<Option<Ball>>,
-    /// Values at the integer points (expressions with free variables only).
-    pub integer_points: Vec<PointValue>,
+    /// Values at the integer points (expressions with free variables only), computed on first
+    /// use ([`Values::integer_points`]): exact evaluation is costly and only needed once the
+    /// real points disagree.
+    integer_points: OnceLock<Vec<PointValue>>,
+    /// Divided by 100 (a percentage read as a fraction): applies to the integer points too.
+    percent_scaled: bool,
 }
 
 impl Values {
@@ -115,17 +119,41 @@ impl Values {
                 Ok(r) => Ball::from_rational(r).or_else(|| numeric::evaluate(expr, readings, &RealPoint(0))),
                 Err(_) => numeric::evaluate(expr, readings, &RealPoint(0)),
             };
-            return Values { exact, ball, real_points: Vec::new(), integer_points: Vec::new() };
+            return Values { exact, ball, real_points: Vec::new(), integer_points: OnceLock::new(), percent_scaled: false };
         }
         let real_points = (0..REAL_POINTS).map(|k| numeric::evaluate(expr, readings, &RealPoint(k))).collect();
-        let integer_points = (0..INTEGER_POINTS)
-            .map(|k| match exact::evaluate(expr, readings, &IntegerPoint(k)) {
-                Ok(r) => PointValue::Exact(r),
-                Err(ExactError::Undefined) => PointValue::Undefined,
-                Err(_) => numeric::evaluate(expr, readings, &IntegerPoint(k)).map_or(PointValue::Undefined, PointValue::Approx),
-            })
-            .collect();
-        Values { exact: Err(ExactError::Symbolic), ball: None, real_points, integer_points }
+        Values { exact: Err(ExactError::Symbolic), ball: None, real_points, integer_points: OnceLock::new(), percent_scaled: false }
+    }
+
+    /// The values at the integer points of `expr` (the expression these values are of) under
+    /// `readings`; empty for constants.
+    fn integer_points(&self, expr: &Expr, readings: Readings) -> &[PointValue] {
+        if !self.has_points() {
+            return &[];
+        }
+        self.integer_points.get_or_init(|| {
+            let hundred = BigRational::from_integer(BigInt::from(100));
+            (0..INTEGER_POINTS)
+                .map(|k| {
+                    let value = match exact::evaluate(expr, readings, &IntegerPoint(k)) {
+                        Ok(r) => PointValue::Exact(r),
+                        Err(ExactError::Undefined) => PointValue::Undefined,
+                        Err(_) => numeric::evaluate(expr, readings, &IntegerPoint(k))
+                            .map_or(PointValue::Undefined, PointValue::Approx),
+                    };
+                    if !self.percent_scaled {
+                        return value;
+                    }
+                    match value {
+                        PointValue::Exact(r) => PointValue::Exact(r / &hundred),
+                        PointValue::Approx(b) => {
+                            b.div(Ball::exact_real(100.0)).map_or(PointValue::Undefined, PointValue::Approx)
+                        }
+                        PointValue::Undefined => PointValue::Undefined,
+                    }
+                })
+                .collect()
+        })
     }
 
     fn has_points(&self) -> bool {
@@ -140,15 +168,8 @@ impl Values {
             exact: self.exact.clone().map(|r| r / &hundred),
             ball: self.ball.and_then(scale),
             real_points: self.real_points.iter().map(|p| p.and_then(scale)).collect(),
-            integer_points: self
-                .integer_points
-                .iter()
-                .map(|p| match p {
-                    PointValue::Exact(r) => PointValue::Exact(r / &hundred),
-                    PointValue::Approx(b) => scale(*b).map_or(PointValue::Undefined, PointValue::Approx),
-                    PointValue::Undefined => PointValue::Undefined,
-                })
-                .collect(),
+            integer_points: OnceLock::new(),
+            percent_scaled: true,
         }
     }
 }
@@ -276,7 +297,11 @@ pub fn compare(a: &Scalar, b: &Scalar, policy: &Policy) -> Judgement {
         (PercentPolicy::Either, false, true) => &[(false, false), (false, true)],
     };
     let judgement = Judgement::any(options.iter().map(|&(scale_a, scale_b)| compare_readings(a, scale_a, b, scale_b, policy)));
-    if judgement.verdict == Verdict::NotEqual && judgement.reason == Reason::RandomPoints && differ_only_in_case(a, b) {
+    let differs_on_reals = matches!(
+        (judgement.verdict, judgement.reason),
+        (Verdict::NotEqual, Reason::RandomPoints) | (Verdict::Unknown, Reason::DiffersOnReals)
+    );
+    if differs_on_reals && differ_only_in_case(a, b) {
         // `ce^{-2t}` against `Ce^{-2t}`: the same arbitrary constant, or two symbols? Undecided
         // if folding case makes them equal.
         let fold = |s: &Scalar| Scalar::new(s.expr.rename_symbols(&|n: &str| n.to_lowercase()), s.percent, s.unit.clone());
@@ -341,7 +366,7 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
         // A percentage read as a fraction is no longer the decimal literal that was written.
         let da = if scale_a { None } else { a.decimal.as_ref() };
         let db = if scale_b { None } else { b.decimal.as_ref() };
-        let judgement = compare_values(va, da, vb, db, policy);
+        let judgement = compare_values(va, da, vb, db, policy, (&a.expr, &b.expr, r));
         let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
         if f64_verdict && !scale_a && !scale_b && a.is_constant() && b.is_constant() {
             // Algebraic constants get a second look far beyond f64 (see `interval`).
@@ -355,10 +380,20 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
     }))
 }
 
+/// The expressions two [`Values`] are of, and the reading: what their integer points need.
+type Sources<'e> = (&'e Expr, &'e Expr, Readings);
+
 /// Compares two evaluated values (one reading).
-pub fn compare_values(a: &Values, da: Option<&Decimal>, b: &Values, db: Option<&Decimal>, policy: &Policy) -> Judgement {
+pub fn compare_values(
+    a: &Values,
+    da: Option<&Decimal>,
+    b: &Values,
+    db: Option<&Decimal>,
+    policy: &Policy,
+    sources: Sources<'_>,
+) -> Judgement {
     if a.has_points() || b.has_points() {
-        return compare_at_points(a, b, policy);
+        return compare_at_points(a, b, policy, sources);
     }
     // A long decimal against a non-decimal value: equal when the value rounds to it.
     let rounding = match (da, db) {
@@ -441,7 +476,7 @@ fn compare_rounded(decimal: &Decimal, other: &Values) -> Judgement {
 }
 
 /// Compares at the evaluation points; a constant side has the same value at every point.
-fn compare_at_points(a: &Values, b: &Values, policy: &Policy) -> Judgement {
+fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'_>) -> Judgement {
     let at_real = |v: &Values, k: usize| if v.has_points() { v.real_points[k] } else { v.ball };
     let mut defined = 0;
     let mut differs = false;
@@ -456,7 +491,15 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy) -> Judgement {
         }
     }
     if differs {
-        return compare_at_integer_points(a, b, policy);
+        if !policy.prove_not_equal {
+            return Judgement::unknown(Reason::DiffersOnReals);
+        }
+        let (expr_a, expr_b, readings) = sources;
+        return compare_at_integer_points(
+            (a, a.integer_points(expr_a, readings)),
+            (b, b.integer_points(expr_b, readings)),
+            policy,
+        );
     }
     if undecided {
         return Judgement::unknown(Reason::TooClose);
@@ -468,10 +511,10 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy) -> Judgement {
     }
 }
 
-fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy) -> Judgement {
-    let at = |v: &Values, k: usize| -> PointValue {
+fn compare_at_integer_points(a: (&Values, &[PointValue]), b: (&Values, &[PointValue]), policy: &Policy) -> Judgement {
+    let at = |(v, points): (&Values, &[PointValue]), k: usize| -> PointValue {
         if v.has_points() {
-            v.integer_points[k].clone()
+            points.get(k).cloned().unwrap_or(PointValue::Undefined)
         } else {
             match (&v.exact, v.ball) {
                 (Ok(r), _) => PointValue::Exact(r.clone()),

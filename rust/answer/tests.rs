@@ -465,3 +465,36 @@ proptest! {
         let _ = Answer::parse(&t).to_sympy();
     }
 }
+
+#[test]
+fn proving_not_equal_changes_no_equal_verdict() {
+    let full = Policy::default();
+    let lean = Policy { prove_not_equal: false, ..Policy::default() };
+    let pairs = [
+        ("x^2 + 1", "x^2 + 1"),
+        ("(x+1)^2", "x^2 + 2x + 1"),
+        ("x^2", "x^3"),
+        ("\\cos(n\\pi)", "(-1)^n"),
+        ("x + C", "x + c"),
+        ("X", "x"),
+        ("10\\%", "0.1"),
+        ("\\frac{1}{2}", "0.5"),
+        ("m \\frac{d v}{d t}+b v=f", "\\frac{dv}{dt} + \\frac{b}{m} v = \\frac{f}{m}"),
+        ("x + y = 3", "x + y = 4"),
+        ("\\{x, 2\\}", "\\{2, x\\}"),
+        ("2x, 3", "3, 2x + 1"),
+    ];
+    for policy_pct in [PercentPolicy::Strict, PercentPolicy::Either] {
+        for (a, b) in pairs {
+            let f = equivalent(a, b, &Policy { percent: policy_pct, ..full });
+            let l = equivalent(a, b, &Policy { percent: policy_pct, ..lean });
+            assert_eq!(f.verdict == Verdict::Equal, l.verdict == Verdict::Equal, "{a} vs {b}: {f:?} / {l:?}");
+            if f.verdict != Verdict::Equal {
+                assert_ne!(l.verdict, Verdict::Equal);
+            }
+        }
+    }
+    let l = equivalent("x^2", "x^3", &lean);
+    assert_eq!((l.verdict, l.reason), (Verdict::Unknown, Reason::DiffersOnReals));
+    assert_eq!(equivalent("x^2", "x^3", &full).verdict, Verdict::NotEqual);
+}

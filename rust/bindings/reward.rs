@@ -313,7 +313,7 @@ impl NativeScorer {
         config.beta = beta;
         config.floor = floor;
         config.reference = reference;
-        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, relation_witness: true };
+        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true };
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
         if let Some((
