@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use crate::anchor::{complexity, Anchor, AnchorMode, AnchorOptions, AnchorSearch};
 use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
-use crate::extract::{extract_final, FinalAnswer, ProblemValues};
+use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
@@ -296,18 +296,17 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
-    let problem = match rollout.problem {
-        Some(p) if config.anchor.skip_problem_values || config.reject_problem_echo => Some(ProblemValues::from_problem(p)),
-        _ => None,
-    };
     let final_answer = extract_final(response);
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     let correctness = judge_correctness(final_parsed.as_ref(), &ground_truth, &config.policy);
     let verdict = correctness.map(|j| j.verdict);
+    // The problem's candidates are extracted only when the answer's text is in the problem.
     let echo = config.reject_problem_echo
-        && match (&final_answer, &problem) {
-            (Some(f), Some(p)) => is_problem_echo(&f.text, rollout.ground_truth, p),
+        && match (&final_answer, rollout.problem) {
+            (Some(f), Some(p)) if states_verbatim(p, &f.text) => {
+                is_problem_echo(&f.text, rollout.ground_truth, &ProblemValues::from_problem(p))
+            }
             _ => false,
         };
     let correct = verdict == Some(Verdict::Equal) && !echo;
@@ -316,7 +315,10 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
         ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
         ReferenceChoice::GroundTruth => ground_truth,
     };
-    let problem = problem.filter(|_| config.anchor.skip_problem_values);
+    let problem = match (config.anchor.skip_problem_values, rollout.problem) {
+        (true, Some(p)) => Some(ProblemValues::from_problem(p)),
+        _ => None,
+    };
     let sentences = split_sentences(thinking_text, &config.split);
     let anchor: Anchor = AnchorSearch { options: &config.anchor, policy: &config.policy }.locate(
         thinking_text,

@@ -52,6 +52,13 @@ impl ProblemValues {
     }
 }
 
+/// Whether `problem` holds `text` verbatim, white space aside: a cheap necessary condition for
+/// [`ProblemValues::contains`] (a candidate of the problem is a piece of its text).
+pub fn states_verbatim(problem: &str, text: &str) -> bool {
+    let needle = without_space(text);
+    !needle.is_empty() && memchr::memmem::find(without_space(problem).as_bytes(), needle.as_bytes()).is_some()
+}
+
 fn without_space(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
