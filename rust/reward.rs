@@ -289,6 +289,12 @@ pub fn is_problem_echo(final_text: &str, ground_truth: &[&str], problem: &Proble
     ground_truth.iter().all(|g| own > complexity(g))
 }
 
+/// [`is_problem_echo`] for a problem given as text: its candidates are extracted only when
+/// `final_text` appears in it (white space aside), so most calls cost one substring search.
+pub fn restates_problem(final_text: &str, ground_truth: &[&str], problem: &str) -> bool {
+    states_verbatim(problem, final_text) && is_problem_echo(final_text, ground_truth, &ProblemValues::from_problem(problem))
+}
+
 /// Scores one rollout.
 pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutScore {
     let response = rollout.response;
@@ -301,12 +307,9 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
     let ground_truth: Vec<Answer> = rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     let correctness = judge_correctness(final_parsed.as_ref(), &ground_truth, &config.policy);
     let verdict = correctness.map(|j| j.verdict);
-    // The problem's candidates are extracted only when the answer's text is in the problem.
     let echo = config.reject_problem_echo
         && match (&final_answer, rollout.problem) {
-            (Some(f), Some(p)) if states_verbatim(p, &f.text) => {
-                is_problem_echo(&f.text, rollout.ground_truth, &ProblemValues::from_problem(p))
-            }
+            (Some(f), Some(p)) => restates_problem(&f.text, rollout.ground_truth, p),
             _ => false,
         };
     let correct = verdict == Some(Verdict::Equal) && !echo;

@@ -104,3 +104,14 @@ def test_same_verdict_as_the_reward_on_every_real_trace() -> None:
     decided = [(o.method, s.correctness_method) for o, s in zip(outcomes, scores) if o.decided]
     assert all(a == b for a, b in decided)
     assert sum(o.correct for o in outcomes) > 1400
+
+
+def test_an_echo_of_the_problem_is_not_correct_with_the_problem() -> None:
+    problem = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$"
+    echo = boxed("\\tan 100^\\circ + 4 \\sin 100^\\circ")
+    assert is_correct(echo, "-\\sqrt{3}", cas=False).correct, "the value itself equals"
+    result = is_correct(echo, "-\\sqrt{3}", problem=problem, cas=False)
+    assert not result.correct and result.problem_echo and result.matched is None
+    assert result.judgement is not None and result.judgement.is_equal
+    assert is_correct(echo, "-\\sqrt{3}", problem=problem, cas=False, reject_problem_echo=False).correct
+    assert is_correct(boxed("-\\sqrt{3}"), "-\\sqrt{3}", problem=problem, cas=False).correct

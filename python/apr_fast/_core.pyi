@@ -321,6 +321,7 @@ ANCHOR_MODES: tuple[str, ...]
 STATUS_NAMES: tuple[str, ...]
 
 def apr_reward(correct: bool, complete: bool, l_ast: int, beta: float, floor: float | None = None) -> float: ...
+def problem_echo(final_answer: str, ground_truth: list[str], problem: str) -> bool: ...
 @final
 class NativeScorer:
     def __new__(

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from apr_fast._core import FinalAnswer, extract_final_batch
+from apr_fast._core import FinalAnswer, extract_final_batch, problem_echo
 from apr_fast.equivalence import DEFAULT_CAS_TIMEOUT, Judgement, Policy, Verdict, equivalent_batch
 from apr_fast.ground_truth import ground_truth_alternatives
 
@@ -34,13 +34,16 @@ class Correctness:
     ``final_answer``: what was extracted (None: no final answer). ``matched``: the ground-truth
     alternative it equals (None unless correct). ``judgement``: the comparison that decided (the
     equal one; else the first undecided one; else the first not-equal one; None without an
-    answer or without alternatives).
+    answer or without alternatives). ``problem_echo``: the answer equals the ground truth but
+    restates the problem's own expression (boxing the expression to simplify), so it is not
+    correct; only with the problem text and ``reject_problem_echo`` (the reward's rule).
     """
 
     correct: bool
     final_answer: Optional[FinalAnswer]
     matched: Optional[str]
     judgement: Optional[Judgement]
+    problem_echo: bool = False
 
     def __bool__(self) -> bool:
         return self.correct
@@ -74,11 +77,13 @@ def is_correct_batch(
     cas: bool = True,
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
     threads: Optional[int] = None,
+    reject_problem_echo: bool = True,
 ) -> list[Correctness]:
     """:func:`is_correct` for many responses: extraction and the native comparisons each run as
     one parallel call on ``threads`` workers; sympy sees only what they leave undecided.
     ``problems`` (one str or None per response) drops ground-truth alternatives that the problem
-    shows boxed itself (:func:`~apr_fast.ground_truth.ground_truth_alternatives`)."""
+    shows boxed itself (:func:`~apr_fast.ground_truth.ground_truth_alternatives`) and, with
+    ``reject_problem_echo``, does not count an echo of the problem's expression as correct."""
     if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
         raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
@@ -94,9 +99,13 @@ def is_correct_batch(
     pairs = [(f.text, alt) for f, alts in zip(finals, alternatives) if f is not None for alt in alts]
     judgements = iter(equivalent_batch(pairs, policy=policy, cas=cas, cas_timeout=cas_timeout, threads=threads))
     results = []
-    for final, alts in zip(finals, alternatives):
+    for final, alts, problem in zip(finals, alternatives, problems):
         mine = [next(judgements) for _ in alts] if final is not None else []
-        results.append(_decide(final, alts, mine))
+        result = _decide(final, alts, mine)
+        if result.correct and reject_problem_echo and problem is not None and final is not None \
+                and problem_echo(final.text, alts, problem):
+            result = Correctness(False, final, None, result.judgement, problem_echo=True)
+        results.append(result)
     return results
 
 
@@ -108,10 +117,12 @@ def is_correct(
     policy: Optional[Policy] = None,
     cas: bool = True,
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
+    reject_problem_echo: bool = True,
 ) -> Correctness:
     """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives;
-    with ``problem``, not those the problem shows boxed itself)."""
+    with ``problem``, not those the problem shows boxed itself, and not an echo of the problem's
+    expression: see :func:`is_correct_batch`)."""
     if not isinstance(response, str):
         raise TypeError(f"response must be str, got {type(response).__name__}")
     return is_correct_batch([response], [ground_truth], problems=[problem], policy=policy, cas=cas,
-                            cas_timeout=cas_timeout)[0]
+                            cas_timeout=cas_timeout, reject_problem_echo=reject_problem_echo)[0]

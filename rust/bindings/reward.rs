@@ -480,9 +480,21 @@ fn apr_reward(correct: bool, complete: bool, l_ast: usize, beta: f64, floor: Opt
     core_apr_reward(correct, complete, l_ast, beta, floor)
 }
 
+/// Whether `final_answer` restates an expression of `problem` instead of its value (boxing the
+/// expression to simplify), against the accepted answers `ground_truth`: the reward's
+/// `problem_echo` rule.
+#[pyfunction]
+fn problem_echo(py: Python<'_>, final_answer: &PyAny, ground_truth: Vec<String>, problem: &PyAny) -> PyResult<bool> {
+    let final_answer = borrow_str(final_answer, "final_answer")?;
+    let problem = borrow_str(problem, "problem")?;
+    let gts: Vec<&str> = ground_truth.iter().map(String::as_str).collect();
+    Ok(py.allow_threads(|| crate::reward::restates_problem(final_answer, &gts, problem)))
+}
+
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_class::<NativeScorer>()?;
     m.add_function(wrap_pyfunction!(apr_reward, m)?)?;
+    m.add_function(wrap_pyfunction!(problem_echo, m)?)?;
     m.add_function(wrap_pyfunction!(anchor_mode_options, m)?)?;
     m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
     m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;
