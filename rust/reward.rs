@@ -440,24 +440,11 @@ pub struct IdsScore {
     pub error: Option<String>,
 }
 
-/// Scores token-id rollouts: decodes each with `vocabulary` (no re-tokenization), finds
-/// `</think>` by its id, and counts lengths in these very tokens. Trailing special tokens
-/// (end-of-sequence, padding) are not part of the response text or its length.
-pub fn score_ids_batch(
-    rollouts: &[IdsRollout<'_>],
-    vocabulary: &Vocabulary,
-    config: &RewardConfig,
-    threads: Option<usize>,
-) -> Vec<IdsScore> {
-    let scorer = IdsScorer::new(vocabulary, config);
-    map_items(rollouts, threads, |r| scorer.score(r))
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|ItemPanic(message)| scorer.internal_error(&message)))
-        .collect()
-}
-
-/// Scores token-id rollouts one at a time (for callers that prepare each rollout's ids inside
-/// their own parallel loop); [`score_ids_batch`] is this over a batch.
+/// Scores token-id rollouts one at a time: decodes each with the vocabulary (no
+/// re-tokenization), finds `</think>` by its id, and counts lengths in these very tokens.
+/// Trailing special tokens (end-of-sequence, padding) are not part of the response text or its
+/// length. Callers run it inside their own parallel loop (the binding converts each rollout's
+/// ids there too).
 pub struct IdsScorer<'a> {
     vocabulary: &'a Vocabulary,
     config: &'a RewardConfig,
@@ -471,11 +458,16 @@ impl<'a> IdsScorer<'a> {
 
     /// The score of a rollout whose scoring panicked (a bug), with the panic's message.
     pub fn internal_error(&self, message: &str) -> IdsScore {
-        IdsScore {
-            score: failed_score(Status::InternalError, self.config),
-            text: String::new(),
-            error: Some(format!("internal error in apr_fast (please report): {message}")),
-        }
+        self.failed(Status::InternalError, format!("internal error in apr_fast (please report): {message}"))
+    }
+
+    /// The score of a rollout whose ids cannot be read, with why.
+    pub fn invalid_input(&self, message: String) -> IdsScore {
+        self.failed(Status::InvalidInput, message)
+    }
+
+    fn failed(&self, status: Status, message: String) -> IdsScore {
+        IdsScore { score: failed_score(status, self.config), text: String::new(), error: Some(message) }
     }
 
     /// Decodes the ids, finds `</think>` by its id, and scores the text in these tokens.
@@ -491,13 +483,7 @@ impl<'a> IdsScorer<'a> {
         }
         let decoded = match vocabulary.decode_with_offsets(ids, false) {
             Ok(d) => d,
-            Err(e @ DecodeError::UnknownId { .. }) => {
-                return IdsScore {
-                    score: failed_score(Status::InvalidInput, config),
-                    text: String::new(),
-                    error: Some(e.to_string()),
-                }
-            }
+            Err(e @ DecodeError::UnknownId { .. }) => return self.invalid_input(e.to_string()),
         };
         let think_close = self.think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
         let tokens = TokenSpans { ends: &decoded.token_ends, think_close };

@@ -91,7 +91,7 @@ def test_problem_drops_alternatives_the_problem_shows_boxed() -> None:
 @pytest.mark.skipif(not (BENCHMARKS / "minerva.json").exists(), reason="shared benchmarks absent")
 def test_minerva_answer_lists_lose_only_answers_boxed_in_their_problem() -> None:
     from apr_fast import equivalent
-    from apr_fast.ground_truth import _boxed_in
+    from apr_fast._core import boxed_contents
 
     rows = json.loads((BENCHMARKS / "minerva.json").read_text())
     changed = []
@@ -100,7 +100,7 @@ def test_minerva_answer_lists_lose_only_answers_boxed_in_their_problem() -> None
         kept = ground_truth_alternatives(row["answer"], row["problem"])
         assert kept and set(kept) <= set(everything)
         for dropped in set(everything) - set(kept):
-            assert any(equivalent(dropped, box, cas=False).is_equal for box in _boxed_in(row["problem"]))
+            assert any(equivalent(dropped, box, cas=False).is_equal for box in boxed_contents(row["problem"]))
         if kept != everything:
             changed.append(kept)
     # The one item whose list mixes the earlier subproblem's answer with its own (the other

@@ -23,6 +23,7 @@ from typing import Any, Optional, Sequence
 from apr_fast._core import FinalAnswer, extract_final_batch, problem_echo
 from apr_fast.equivalence import DEFAULT_CAS_TIMEOUT, Judgement, Policy, Verdict, equivalent_batch
 from apr_fast.ground_truth import ground_truth_alternatives
+from apr_fast.reward import _problems_list
 
 __all__ = ["Correctness", "is_correct", "is_correct_batch"]
 
@@ -90,10 +91,7 @@ def is_correct_batch(
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != len(responses):
         raise ValueError(f"got {len(ground_truths)} ground truths for {len(responses)} responses")
-    if problems is None:
-        problems = [None] * len(responses)
-    elif isinstance(problems, (str, bytes)) or len(problems) != len(responses):
-        raise ValueError("problems must be a sequence with one problem (str or None) per response")
+    problems = _problems_list(problems, len(responses)) or [None] * len(responses)
     alternatives = [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problems)]
     finals = extract_final_batch(list(responses), threads=threads)
     pairs = [(f.text, alt) for f, alts in zip(finals, alternatives) if f is not None for alt in alts]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from apr_fast import _core
+from apr_fast.equivalence import equivalent_batch
 
 __all__ = ["GoldSupport", "GroundTruth", "gold_support", "ground_truth_alternatives"]
 
@@ -103,39 +104,15 @@ def ground_truth_alternatives(ground_truth: Any, problem: Optional[str] = None) 
 
 @functools.lru_cache(maxsize=1 << 12)
 def _not_boxed_in(alternatives: tuple[str, ...], problem: str) -> tuple[str, ...]:
-    """The alternatives not equal (natively, strict policy) to a box of ``problem``; all of
-    them when none would be left."""
-    boxes = _boxed_in(problem)
+    """The alternatives not equal (natively) to a box of ``problem``; all of them when none
+    would be left."""
+    boxes = dict.fromkeys(_core.boxed_contents(problem))
     if not boxes:
         return alternatives
-    pairs = [(a, b) for a in alternatives for b in boxes]
-    equal = iter(v == "equal" for v, *_ in _core.answer_equivalent_batch(pairs, "strict", "strict", 6, 1e-10, 1))
+    equal = iter(j.is_equal for j in equivalent_batch([(a, b) for a in alternatives for b in boxes], cas=False, threads=1))
     shown = [any([next(equal) for _ in boxes]) for _ in alternatives]
     kept = tuple(a for a, s in zip(alternatives, shown) if not s)
     return kept or alternatives
-
-
-_BOX_COMMAND = re.compile(r"\\(?:boxed|fbox)\s*\{")
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _boxed_in(problem: str) -> tuple[str, ...]:
-    """The contents of every ``\\boxed{}`` / ``\\fbox{}`` in ``problem``, in order, without
-    duplicates (balanced braces; an unclosed box is ignored)."""
-    found: dict[str, None] = {}
-    for m in _BOX_COMMAND.finditer(problem):
-        depth, i = 1, m.end()
-        while i < len(problem) and depth:
-            c = problem[i]
-            if c == "\\":
-                i += 2
-                continue
-            depth += {"{": 1, "}": -1}.get(c, 0)
-            i += 1
-        content = problem[m.end():i - 1].strip()
-        if depth == 0 and content:
-            found[content] = None
-    return tuple(found)
 
 
 # A training step scores every prompt's ground truth once per rollout (8 or 16 times).

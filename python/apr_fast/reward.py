@@ -288,9 +288,7 @@ def _alternatives_list(
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != n:
         raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
-    if problems is None:
-        return [ground_truth_alternatives(g) for g in ground_truths]
-    return [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problems)]
+    return [ground_truth_alternatives(g, problems[i] if problems else None) for i, g in enumerate(ground_truths)]
 
 
 def _problems_list(problems: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:

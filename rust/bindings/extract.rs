@@ -191,6 +191,15 @@ fn extract_final(py: Python<'_>, response: &PyAny) -> PyResult<Option<PyFinalAns
     Ok(py.allow_threads(|| extract::extract_final(response).map(|f| PyFinalAnswer::new(response, f))))
 }
 
+/// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
+/// Raises TypeError if ``text`` is not a str.
+#[pyfunction]
+#[pyo3(text_signature = "(text)")]
+fn boxed_contents(text: &PyAny) -> PyResult<Vec<String>> {
+    let text = borrow_str(text, "text")?;
+    Ok(extract::boxed_contents(text).into_iter().map(str::to_string).collect())
+}
+
 /// ``extract_final`` for every response of a list, in parallel without the GIL.
 ///
 /// ``threads``: worker threads (default: ``APR_FAST_NUM_THREADS``, else all CPUs).
@@ -245,6 +254,7 @@ pub(crate) fn register(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add_class::<PyCandidate>()?;
     m.add_function(wrap_pyfunction!(extract_final, m)?)?;
     m.add_function(wrap_pyfunction!(extract_final_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(boxed_contents, m)?)?;
     m.add_function(wrap_pyfunction!(extract_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(extract_candidates_batch, m)?)?;
     m.add_function(wrap_pyfunction!(problem_values, m)?)?;

@@ -16,7 +16,7 @@ use super::{borrow_str, borrow_str_list, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
 use crate::reward::{
-    apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScore, IdsScorer, ReferenceChoice, RewardConfig,
+    apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
 };
 use crate::parallel::{map_items, ItemPanic};
@@ -418,11 +418,7 @@ impl NativeScorer {
             map_items(&indices, threads, |&i| {
                 let scored = match args[i].to_u32(&format!("token_ids[{i}]")) {
                     Ok(ids) => scorer.score(&IdsRollout { ids: &ids, ground_truth: &gts[i], problem: problems[i] }),
-                    Err(message) => IdsScore {
-                        score: crate::reward::failed_score(Status::InvalidInput, config),
-                        text: String::new(),
-                        error: Some(message),
-                    },
+                    Err(message) => scorer.invalid_input(message),
                 };
                 let chars = with_chars(&scored.text, scored.score, scored.error);
                 (chars, if return_text { scored.text } else { String::new() })

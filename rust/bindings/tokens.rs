@@ -81,29 +81,31 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>>
 impl IdsArg<'_> {
     /// The ids as `u32`, or a message naming the first one that cannot be a token id.
     pub(crate) fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
-        let fail = |i: usize, v: i64| format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)");
-        let id = |v: i64| if (0..=u32::MAX as i64).contains(&v) { Some(v as u32) } else { None };
         match self {
-            IdsArg::Ints(ids) => {
-                let mut out = Vec::with_capacity(ids.len());
-                for (i, &v) in ids.iter().enumerate() {
-                    out.push(id(v).ok_or_else(|| fail(i, v))?);
-                }
-                Ok(out)
-            }
-            IdsArg::Packed(raw) => {
-                let mut out = Vec::with_capacity(raw.len() / 8);
-                for (i, chunk) in raw.chunks_exact(8).enumerate() {
+            IdsArg::Ints(ids) => narrow(ids.iter().copied(), what),
+            IdsArg::Packed(raw) => narrow(
+                raw.chunks_exact(8).map(|c| {
                     let mut le = [0u8; 8];
-                    le.copy_from_slice(chunk);
-                    let v = i64::from_le_bytes(le);
-                    out.push(id(v).ok_or_else(|| fail(i, v))?);
-                }
-                Ok(out)
-            }
+                    le.copy_from_slice(c);
+                    i64::from_le_bytes(le)
+                }),
+                what,
+            ),
             IdsArg::Invalid(message) => Err(message.clone()),
         }
     }
+}
+
+/// The values as `u32` token ids, or a message naming the first that cannot be one.
+fn narrow(values: impl ExactSizeIterator<Item = i64>, what: &str) -> Result<Vec<u32>, String> {
+    let mut out = Vec::with_capacity(values.len());
+    for (i, v) in values.enumerate() {
+        match u32::try_from(v) {
+            Ok(id) => out.push(id),
+            Err(_) => return Err(format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)")),
+        }
+    }
+    Ok(out)
 }
 
 /// One result of `decode_batch`: text, character ends, and the error that replaced them.

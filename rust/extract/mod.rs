@@ -52,6 +52,12 @@ impl ProblemValues {
     }
 }
 
+/// The contents of the outermost `\boxed{}` / `\fbox{}` of `text`, in order (a problem that
+/// quotes an earlier subproblem's boxed solution).
+pub fn boxed_contents(text: &str) -> Vec<&str> {
+    boxes::outermost_boxes(text, 0..text.len()).into_iter().map(|b| &text[b.content]).collect()
+}
+
 /// Whether `problem` holds `text` verbatim, white space aside: a cheap necessary condition for
 /// [`ProblemValues::contains`] (a candidate of the problem is a piece of its text).
 pub fn states_verbatim(problem: &str, text: &str) -> bool {

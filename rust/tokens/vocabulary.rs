@@ -88,6 +88,9 @@ const FALLBACK_BYTE: u8 = 4;
 pub(crate) const INLINE_BYTES: usize = 14;
 /// [`Slot::len`] of a piece longer than [`INLINE_BYTES`] (read from `pieces` instead).
 pub(crate) const LONG_PIECE: u8 = u8::MAX;
+/// Where a [`Slot`] keeps the piece's length and the id's flags.
+const LEN_AT: usize = INLINE_BYTES;
+const FLAGS_AT: usize = INLINE_BYTES + 1;
 
 /// One id's decoding facts in 16 bytes, so that decoding a token reads one cache line: the
 /// piece inline when it is short (nearly all are), its length, and its flags.
@@ -103,28 +106,33 @@ impl Slot {
         let mut bytes = [0u8; 16];
         if piece.len() <= INLINE_BYTES {
             bytes[..piece.len()].copy_from_slice(piece);
-            bytes[14] = piece.len() as u8;
+            bytes[LEN_AT] = piece.len() as u8;
         } else {
-            bytes[14] = LONG_PIECE;
+            bytes[LEN_AT] = LONG_PIECE;
         }
-        bytes[15] = flags;
+        bytes[FLAGS_AT] = flags;
         Slot { bytes }
     }
 
     /// Length of the inline piece, or [`LONG_PIECE`].
     #[inline]
     pub(crate) fn len(&self) -> u8 {
-        self.bytes[14]
+        self.bytes[LEN_AT]
+    }
+
+    #[inline]
+    fn flags(&self) -> u8 {
+        self.bytes[FLAGS_AT]
     }
 
     #[inline]
     pub(crate) fn is_present(&self) -> bool {
-        self.bytes[15] & PRESENT != 0
+        self.flags() & PRESENT != 0
     }
 
     #[inline]
     pub(crate) fn is_special(&self) -> bool {
-        self.bytes[15] & SPECIAL != 0
+        self.flags() & SPECIAL != 0
     }
 }
 
@@ -141,8 +149,8 @@ pub struct Vocabulary {
     added_text: HashMap<u32, String>,
     /// What each id contributes before the decoder steps that depend on neighbours.
     pieces: FlatBytes,
-    flags: Vec<u8>,
-    /// Per id: short piece inline, length and flags (the byte-level decoder's one lookup).
+    /// Per id: short piece inline, length and flags (the byte-level decoder's one lookup; the
+    /// flags' only home).
     slots: Vec<Slot>,
     /// The byte of each byte-fallback token (`<0x0A>` -> 0x0A), 0 elsewhere.
     fallback_bytes: Vec<u8>,
@@ -249,7 +257,6 @@ impl Vocabulary {
             added_ids,
             added_text,
             pieces,
-            flags,
             slots,
             fallback_bytes,
             plan,
@@ -259,11 +266,11 @@ impl Vocabulary {
     /// Number of id slots: one more than the largest id. Ids below it that neither the model nor
     /// `added_tokens` defines (rare holes) are unknown to decoding.
     pub fn len(&self) -> usize {
-        self.flags.len()
+        self.slots.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.flags.is_empty()
+        self.slots.is_empty()
     }
 
     /// Whether `id` has a token.
@@ -302,7 +309,6 @@ impl Vocabulary {
         self.model_pieces.heap_bytes()
             + self.model_order.capacity() * 4
             + self.pieces.heap_bytes()
-            + self.flags.capacity()
             + self.slots.capacity() * std::mem::size_of::<Slot>()
             + self.fallback_bytes.capacity()
             + map_text
@@ -340,7 +346,7 @@ impl Vocabulary {
     }
 
     fn flag(&self, id: u32) -> u8 {
-        self.flags.get(id as usize).copied().unwrap_or(0)
+        self.slots.get(id as usize).map_or(0, Slot::flags)
     }
 }
 
