@@ -3,8 +3,9 @@
 rollout and per core, side by side in one process on the real traces.
 
 * apr-fast: ``APRScorer.score_batch`` is the whole reward; for this issue's comparison the
-  outcome check alone is ``extract_final_batch`` + ``equivalent_batch`` (native, 1 thread,
-  CAS off so every rollout is decided natively or counted as undecided);
+  outcome check alone is ``is_correct_batch`` (final-answer extraction + equivalence with every
+  ground-truth alternative in one native call; 1 thread, CAS off so every rollout is decided
+  natively or counted as undecided);
 * verl ``math_dapo.compute_score`` (the outcome reward of verl's DAPO recipe, last 300
   characters, string comparison after normalisation);
 * HuggingFace math-verify ``parse`` + ``verify`` on the whole response (subset: it is slow).
@@ -37,7 +38,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     import apr_fast
-    from apr_fast.ground_truth import ground_truth_alternatives
 
     rows = load_traces()
     responses = [r["completion"] for r in rows]
@@ -46,22 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     mb = sum(len(r.encode()) for r in responses) / 1e6
 
     def apr_outcome() -> list[bool]:
-        finals = apr_fast.extract_final_batch(responses, threads=1)
-        pairs, owner = [], []
-        for i, (f, g) in enumerate(zip(finals, gts)):
-            if f is not None:
-                for alt in ground_truth_alternatives(g):
-                    pairs.append((f.text, alt))
-                    owner.append(i)
-        judgements = apr_fast.equivalent_batch(pairs, cas=False, threads=1)
-        correct = [False] * n
-        for i, j in zip(owner, judgements):
-            correct[i] |= j.is_equal
-        return correct
+        return [c.correct for c in apr_fast.is_correct_batch(responses, gts, cas=False, threads=1)]
 
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
     timed: dict[str, tuple[Callable[[], Any], int]] = {
-        "apr-fast outcome check (extract_final + equivalent, native)": (apr_outcome, n),
+        "apr-fast outcome check (is_correct_batch, native)": (apr_outcome, n),
         "apr-fast full APR reward (anchor + reward, characters)": (
             lambda: scorer.score_batch(responses, gts, threads=1), n),
     }
@@ -97,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
                              once=frozenset({mv_name} if mv_name else ()))
     rows_out = [(name, times[name][0], count) for name, (_, count) in timed.items()]
-    t_apr, apr_correct = times["apr-fast outcome check (extract_final + equivalent, native)"]
+    t_apr, apr_correct = times["apr-fast outcome check (is_correct_batch, native)"]
     scores = times["apr-fast full APR reward (anchor + reward, characters)"][1]
     dapo_correct = [bool(o["acc"]) for o in times[dapo_name][1]] if dapo_name in times else None
     mv_correct = dict(zip(subset, times[mv_name][1])) if mv_name is not None else None

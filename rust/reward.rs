@@ -12,9 +12,10 @@
 
 use std::ops::Range;
 
-use crate::anchor::{complexity, Anchor, AnchorMode, AnchorOptions, AnchorSearch};
-use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
-use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
+use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch};
+use crate::answer::{Answer, Judgement, Policy, Verdict};
+use crate::extract::{extract_final, FinalAnswer, ProblemValues};
+use crate::outcome::{judge_outcome, OutcomeQuery};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
@@ -266,35 +267,6 @@ fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>) -> (Range<us
     (start..end, close)
 }
 
-/// ŷ against the accepted answers: Equal if any is, NotEqual if all are, else Unknown;
-/// `None` when either side is missing.
-fn judge_correctness(final_answer: Option<&Answer>, ground_truth: &[Answer], policy: &Policy) -> Option<Judgement> {
-    let answer = final_answer?;
-    if ground_truth.is_empty() {
-        return None;
-    }
-    Some(Judgement::any(ground_truth.iter().map(|g| compare(answer, g, policy))))
-}
-
-/// Whether `final_text` restates an expression of the problem instead of stating a value: the
-/// problem states it verbatim (white space aside), no accepted answer appears there, and it is
-/// more complex ([`complexity`]: numeric literals plus operations) than every accepted answer.
-/// `\tan 100^\circ + 4 \sin 100^\circ` for `-\sqrt{3}` is an echo; a multiple-choice value or
-/// an answer the problem itself names ("show that it equals n(n+1)/2") is not.
-pub fn is_problem_echo(final_text: &str, ground_truth: &[&str], problem: &ProblemValues) -> bool {
-    if ground_truth.is_empty() || !problem.contains(final_text) || ground_truth.iter().any(|g| problem.contains(g)) {
-        return false;
-    }
-    let own = complexity(final_text);
-    ground_truth.iter().all(|g| own > complexity(g))
-}
-
-/// [`is_problem_echo`] for a problem given as text: its candidates are extracted only when
-/// `final_text` appears in it (white space aside), so most calls cost one substring search.
-pub fn restates_problem(final_text: &str, ground_truth: &[&str], problem: &str) -> bool {
-    states_verbatim(problem, final_text) && is_problem_echo(final_text, ground_truth, &ProblemValues::from_problem(problem))
-}
-
 /// Scores one rollout.
 pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutScore {
     let response = rollout.response;
@@ -305,14 +277,13 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
     let final_answer = extract_final(response);
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect();
-    let correctness = judge_correctness(final_parsed.as_ref(), &ground_truth, &config.policy);
+    let query = OutcomeQuery { response, ground_truth: rollout.ground_truth, problem: rollout.problem };
+    let outcome = judge_outcome(final_answer, final_parsed.as_ref(), &ground_truth, &query, &config.policy, config.reject_problem_echo);
+    let correctness = outcome.correctness();
     let verdict = correctness.map(|j| j.verdict);
-    let echo = config.reject_problem_echo
-        && match (&final_answer, rollout.problem) {
-            (Some(f), Some(p)) => restates_problem(&f.text, rollout.ground_truth, p),
-            _ => false,
-        };
-    let correct = verdict == Some(Verdict::Equal) && !echo;
+    let echo = outcome.problem_echo;
+    let correct = outcome.correct();
+    let final_answer = outcome.final_answer;
 
     let references: Vec<Answer> = match config.reference {
         ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),

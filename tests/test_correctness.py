@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 import apr_fast
 from apr_fast import is_correct, is_correct_batch
+from apr_fast.equivalence import equivalent_batch
+from apr_fast.ground_truth import ground_truth_alternatives
 
 TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
 needs_shared = pytest.mark.skipif(not TRACES.exists(), reason="../shared/data is not present")
@@ -115,3 +117,21 @@ def test_an_echo_of_the_problem_is_not_correct_with_the_problem() -> None:
     assert result.judgement is not None and result.judgement.is_equal
     assert is_correct(echo, "-\\sqrt{3}", problem=problem, cas=False, reject_problem_echo=False).correct
     assert is_correct(boxed("-\\sqrt{3}"), "-\\sqrt{3}", problem=problem, cas=False).correct
+
+
+@needs_shared
+def test_one_native_call_matches_extraction_then_equivalence_on_real_traces() -> None:
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    outcomes = is_correct_batch(responses, gts, cas=False, threads=2)
+    finals = apr_fast.extract_final_batch(responses)
+    for outcome, final, gt in zip(outcomes, finals, gts):
+        assert outcome.final_answer == final
+        alternatives = ground_truth_alternatives(gt)
+        judgements = equivalent_batch([(final.text, a) for a in alternatives], cas=False) if final else []
+        expected = next((a for a, j in zip(alternatives, judgements) if j.is_equal), None)
+        assert (outcome.correct, outcome.matched) == (expected is not None, expected)
+        if expected is None and judgements:
+            undecided = [j for j in judgements if not j.is_equal and j.verdict.value == "unknown"]
+            assert outcome.judgement == (undecided[0] if undecided else judgements[0])

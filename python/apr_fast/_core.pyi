@@ -130,6 +130,22 @@ def answer_equivalent_batch(
 def answer_normalize(text: str) -> str: ...
 def answer_to_sympy(text: str) -> str | None: ...
 # --- end answer equivalence -------------------------------------------------------------------
+# --- outcome check (rust/bindings/outcome.rs) -------------------------------------------------
+# Per response: (final answer, one (verdict, method, reason) per alternative up to the first
+# equal one, problem echo); see apr_fast.correctness.
+def check_outcome_batch(
+    responses: list[str] | tuple[str, ...],
+    ground_truths: list[list[str]],
+    problems: list[str | None] | None,
+    percent: str,
+    units: str,
+    decimal_min_sig_digits: int,
+    rel_tol: float,
+    reject_problem_echo: bool,
+    threads: int | None,
+) -> list[tuple[FinalAnswer | None, list[tuple[str, str, str]], bool]]: ...
+
+# --- end outcome check -------------------------------------------------------------------------
 
 # --- text: sentences, math regions, cues (rust/bindings/text.rs) ------------------------------
 from typing import Literal, final
@@ -322,7 +338,6 @@ ANCHOR_MODES: tuple[str, ...]
 STATUS_NAMES: tuple[str, ...]
 
 def apr_reward(correct: bool, complete: bool, l_ast: int, beta: float, floor: float | None = None) -> float: ...
-def problem_echo(final_answer: str, ground_truth: list[str], problem: str) -> bool: ...
 @final
 class NativeScorer:
     def __new__(

@@ -20,8 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from apr_fast._core import FinalAnswer, extract_final_batch, problem_echo
-from apr_fast.equivalence import DEFAULT_CAS_TIMEOUT, Judgement, Policy, Verdict, equivalent_batch
+from apr_fast._core import FinalAnswer, check_outcome_batch
+from apr_fast.equivalence import (
+    DEFAULT_CAS_TIMEOUT,
+    Judgement,
+    Policy,
+    Verdict,
+    _check_cas_args,
+    _native_judgement,
+    _policy_arg,
+    equivalent_batch,
+)
 from apr_fast.ground_truth import ground_truth_alternatives
 from apr_fast.reward import _problems_list
 
@@ -80,8 +89,8 @@ def is_correct_batch(
     threads: Optional[int] = None,
     reject_problem_echo: bool = True,
 ) -> list[Correctness]:
-    """:func:`is_correct` for many responses: extraction and the native comparisons each run as
-    one parallel call on ``threads`` workers; sympy sees only what they leave undecided.
+    """:func:`is_correct` for many responses: extraction and the native comparisons run as one
+    parallel call on ``threads`` workers; sympy sees only what they leave undecided.
     ``problems`` (one str or None per response) drops ground-truth alternatives that the problem
     shows boxed itself (:func:`~apr_fast.ground_truth.ground_truth_alternatives`) and, with
     ``reject_problem_echo``, does not count an echo of the problem's expression as correct."""
@@ -91,17 +100,31 @@ def is_correct_batch(
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != len(responses):
         raise ValueError(f"got {len(ground_truths)} ground truths for {len(responses)} responses")
-    problems = _problems_list(problems, len(responses)) or [None] * len(responses)
-    alternatives = [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problems)]
-    finals = extract_final_batch(list(responses), threads=threads)
-    pairs = [(f.text, alt) for f, alts in zip(finals, alternatives) if f is not None for alt in alts]
-    judgements = iter(equivalent_batch(pairs, policy=policy, cas=cas, cas_timeout=cas_timeout, threads=threads))
+    if not isinstance(reject_problem_echo, bool):
+        raise TypeError(f"reject_problem_echo must be bool, got {type(reject_problem_echo).__name__}")
+    policy = _policy_arg(policy)
+    _check_cas_args(cas, cas_timeout)
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
+        raise TypeError(f"threads must be int or None, got {type(threads).__name__}")
+    problem_list = _problems_list(problems, len(responses))
+    if problem_list is None:
+        alternatives = [ground_truth_alternatives(g) for g in ground_truths]
+    else:
+        alternatives = [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problem_list)]
+    natives = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
+                                  reject_problem_echo, threads)
     results = []
-    for final, alts, problem in zip(finals, alternatives, problems):
-        mine = [next(judgements) for _ in alts] if final is not None else []
-        result = _decide(final, alts, mine)
-        if result.correct and reject_problem_echo and problem is not None and final is not None \
-                and problem_echo(final.text, alts, problem):
+    for (final, native, echo), alts in zip(natives, alternatives):
+        judgements = [_native_judgement(*j) for j in native]
+        if cas and final is not None and not any(j.is_equal for j in judgements) \
+                and any(j.verdict is Verdict.UNKNOWN for j in judgements):
+            # Only the undecided comparisons go to sympy (equivalent_batch re-runs them natively
+            # first, then sends what a CAS can settle).
+            pairs = [(final.text, a) for a, j in zip(alts, judgements) if j.verdict is Verdict.UNKNOWN]
+            settled = iter(equivalent_batch(pairs, policy=policy, cas=True, cas_timeout=cas_timeout, threads=1))
+            judgements = [next(settled) if j.verdict is Verdict.UNKNOWN else j for j in judgements]
+        result = _decide(final, alts, judgements)
+        if result.correct and echo:
             result = Correctness(False, final, None, result.judgement, problem_echo=True)
         results.append(result)
     return results

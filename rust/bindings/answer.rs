@@ -15,7 +15,7 @@ use crate::parallel::map_items;
 
 type JudgementTuple = (&'static str, &'static str, String, Option<String>, Option<String>);
 
-fn policy_arg(percent: &str, units: &str, decimal_min_sig_digits: i64, rel_tol: f64) -> PyResult<Policy> {
+pub(crate) fn policy_arg(percent: &str, units: &str, decimal_min_sig_digits: i64, rel_tol: f64) -> PyResult<Policy> {
     let percent = match percent {
         "strict" => PercentPolicy::Strict,
         "as_fraction" => PercentPolicy::AsFraction,
@@ -41,7 +41,7 @@ fn policy_arg(percent: &str, units: &str, decimal_min_sig_digits: i64, rel_tol: 
     Ok(Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true })
 }
 
-fn verdict_name(v: Verdict) -> &'static str {
+pub(crate) fn verdict_name(v: Verdict) -> &'static str {
     match v {
         Verdict::Equal => "equal",
         Verdict::NotEqual => "not_equal",
@@ -49,7 +49,7 @@ fn verdict_name(v: Verdict) -> &'static str {
     }
 }
 
-fn method_name(m: Method) -> &'static str {
+pub(crate) fn method_name(m: Method) -> &'static str {
     match m {
         Method::Exact => "native_exact",
         Method::Numeric => "native_numeric",

@@ -38,7 +38,7 @@ pub(crate) struct PyFinalAnswer {
 }
 
 impl PyFinalAnswer {
-    fn new(response: &str, found: FinalAnswer) -> Self {
+    pub(crate) fn new(response: &str, found: FinalAnswer) -> Self {
         let mut chars = [found.start, found.end];
         bytes_to_chars_sorted(response, &mut chars);
         PyFinalAnswer {

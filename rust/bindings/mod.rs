@@ -17,6 +17,7 @@ mod text;
 mod answer;
 mod extract;
 mod reward;
+mod outcome;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -83,5 +84,6 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     answer::register(m)?;
     extract::register(py, m)?;
     reward::register(m)?;
+    outcome::register(m)?;
     Ok(())
 }

@@ -153,7 +153,7 @@ fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
 }
 
 /// Ground truths: one list of accepted answers per rollout.
-fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py str>>> {
+pub(crate) fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py str>>> {
     let outer = obj
         .downcast::<PyList>()
         .map_err(|_| PyTypeError::new_err("ground_truths must be a list of lists of str"))?;
@@ -171,7 +171,7 @@ fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py s
 }
 
 /// Problems: None, or one `str | None` per rollout.
-fn problem_list<'py>(obj: Option<&'py PyAny>, n: usize) -> PyResult<Vec<Option<&'py str>>> {
+pub(crate) fn problem_list<'py>(obj: Option<&'py PyAny>, n: usize) -> PyResult<Vec<Option<&'py str>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(vec![None; n]);
     };
@@ -476,21 +476,9 @@ fn apr_reward(correct: bool, complete: bool, l_ast: usize, beta: f64, floor: Opt
     core_apr_reward(correct, complete, l_ast, beta, floor)
 }
 
-/// Whether `final_answer` restates an expression of `problem` instead of its value (boxing the
-/// expression to simplify), against the accepted answers `ground_truth`: the reward's
-/// `problem_echo` rule.
-#[pyfunction]
-fn problem_echo(py: Python<'_>, final_answer: &PyAny, ground_truth: Vec<String>, problem: &PyAny) -> PyResult<bool> {
-    let final_answer = borrow_str(final_answer, "final_answer")?;
-    let problem = borrow_str(problem, "problem")?;
-    let gts: Vec<&str> = ground_truth.iter().map(String::as_str).collect();
-    Ok(py.allow_threads(|| crate::reward::restates_problem(final_answer, &gts, problem)))
-}
-
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_class::<NativeScorer>()?;
     m.add_function(wrap_pyfunction!(apr_reward, m)?)?;
-    m.add_function(wrap_pyfunction!(problem_echo, m)?)?;
     m.add_function(wrap_pyfunction!(anchor_mode_options, m)?)?;
     m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
     m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;

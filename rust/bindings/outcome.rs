@@ -1,0 +1,62 @@
+//! The outcome check for Python: final answers against accepted answers, a batch in one call.
+//!
+//! Each response crosses back as `(final_answer, judgements, problem_echo)`: the
+//! `FinalAnswer` (or None), one `(verdict, method, reason)` of stable names per accepted answer
+//! up to the first equal one, and the echo flag. `apr_fast.correctness` turns them into
+//! `Correctness` objects and sends the undecided ones to the CAS.
+use pyo3::prelude::*;
+
+use super::answer::{method_name, policy_arg, verdict_name};
+use super::extract::PyFinalAnswer;
+use super::reward::{ground_truth_lists, problem_list};
+use super::{borrow_str_list, threads_arg};
+use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
+
+type NativeJudgement = (&'static str, &'static str, String);
+type NativeOutcome = (Option<PyFinalAnswer>, Vec<NativeJudgement>, bool);
+
+fn native_outcome(response: &str, outcome: Outcome) -> NativeOutcome {
+    let judgements = outcome.judgements.iter().map(|j| (verdict_name(j.verdict), method_name(j.method), j.reason.name().to_string())).collect();
+    (outcome.final_answer.map(|f| PyFinalAnswer::new(response, f)), judgements, outcome.problem_echo)
+}
+
+/// Checks the final answer of every response against its accepted answers, in parallel
+/// without the GIL. ``ground_truths``: one list of str per response (cleaned alternatives);
+/// ``problems``: None or one str/None per response. A response whose check fails internally
+/// gets an ``("unknown", "error", "internal error: ...")`` judgement.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn check_outcome_batch(
+    py: Python<'_>,
+    responses: &PyAny,
+    ground_truths: &PyAny,
+    problems: Option<&PyAny>,
+    percent: &str,
+    units: &str,
+    decimal_min_sig_digits: i64,
+    rel_tol: f64,
+    reject_problem_echo: bool,
+    threads: Option<i64>,
+) -> PyResult<Vec<NativeOutcome>> {
+    let responses = borrow_str_list(responses, "responses")?;
+    let n = responses.len();
+    let gts = ground_truth_lists(ground_truths, n)?;
+    let problems = problem_list(problems, n)?;
+    let rules = OutcomeRules { policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?, reject_problem_echo };
+    let threads = threads_arg(threads)?;
+    let outcomes = py.allow_threads(|| {
+        let queries: Vec<OutcomeQuery<'_>> =
+            (0..n).map(|i| OutcomeQuery { response: responses[i], ground_truth: &gts[i], problem: problems[i] }).collect();
+        let outcomes = check_outcomes(&queries, &rules, threads);
+        outcomes.into_iter().zip(&responses).map(|(o, r)| o.map(|o| native_outcome(r, o))).collect::<Vec<_>>()
+    });
+    Ok(outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or_else(|panic| (None, vec![("unknown", "error", format!("internal error: {}", panic.0))], false)))
+        .collect())
+}
+
+pub(crate) fn register(m: &PyModule) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(check_outcome_batch, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,186 @@
+//! The outcome check: whether a response's final answer equals one of the accepted answers.
+//!
+//! final answer ([`extract_final`]) -> one [`Judgement`] per accepted answer, in order, stopping
+//! at the first equal one -> correct when one is equal and the answer does not merely restate
+//! the problem ([`restates_problem`]). The reward ([`crate::reward`]) uses the same rules; this
+//! module is the outcome alone, for outcome-only rewards and evaluation, without the anchor
+//! search. An undecided comparison stays [`Verdict::Unknown`]: the Python layer sends it to the
+//! CAS.
+
+use crate::anchor::complexity;
+use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
+use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
+use crate::parallel::{map_items, ItemPanic};
+
+/// One response to check.
+#[derive(Debug, Clone, Copy)]
+pub struct OutcomeQuery<'a> {
+    pub response: &'a str,
+    /// Accepted answers (any one is correct); empty = no answer can be correct.
+    pub ground_truth: &'a [&'a str],
+    /// The problem statement, for the echo rule.
+    pub problem: Option<&'a str>,
+}
+
+/// How to check outcomes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeRules {
+    pub policy: Policy,
+    /// An answer that restates the problem's expression is not correct ([`restates_problem`]).
+    pub reject_problem_echo: bool,
+}
+
+/// The outcome of one response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub final_answer: Option<FinalAnswer>,
+    /// The final answer against the accepted answers, in order, up to the first equal one;
+    /// empty without a final answer.
+    pub judgements: Vec<Judgement>,
+    /// The final answer restates the problem's expression ([`restates_problem`]; checked
+    /// whatever the verdict, so that a CAS "equal" later cannot make an echo correct).
+    pub problem_echo: bool,
+}
+
+impl Outcome {
+    /// The combined verdict: equal if any comparison is, else unknown if any is, else not
+    /// equal; `None` when there was nothing to compare.
+    pub fn correctness(&self) -> Option<Judgement> {
+        (!self.judgements.is_empty()).then(|| Judgement::any(self.judgements.iter().copied()))
+    }
+
+    pub fn correct(&self) -> bool {
+        !self.problem_echo && self.judgements.last().is_some_and(|j| j.verdict == Verdict::Equal)
+    }
+}
+
+/// The final answer against each accepted answer, in order, up to the first equal one.
+pub fn judge_alternatives(final_answer: &Answer, ground_truth: &[Answer], policy: &Policy) -> Vec<Judgement> {
+    let mut judgements = Vec::with_capacity(ground_truth.len());
+    for g in ground_truth {
+        let j = compare(final_answer, g, policy);
+        judgements.push(j);
+        if j.verdict == Verdict::Equal {
+            break;
+        }
+    }
+    judgements
+}
+
+/// Checks one response.
+pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome {
+    let final_answer = extract_final(query.response);
+    let parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
+    let ground_truth: Vec<Answer> = query.ground_truth.iter().map(|g| Answer::parse(g)).collect();
+    judge_outcome(final_answer, parsed.as_ref(), &ground_truth, query, &rules.policy, rules.reject_problem_echo)
+}
+
+/// The outcome of a final answer that is already extracted and parsed (`parsed` is
+/// `final_answer`'s text; `ground_truth` is `query.ground_truth` parsed).
+pub fn judge_outcome(
+    final_answer: Option<FinalAnswer>,
+    parsed: Option<&Answer>,
+    ground_truth: &[Answer],
+    query: &OutcomeQuery<'_>,
+    policy: &Policy,
+    reject_problem_echo: bool,
+) -> Outcome {
+    let judgements = parsed.map(|a| judge_alternatives(a, ground_truth, policy)).unwrap_or_default();
+    let problem_echo = reject_problem_echo
+        && match (&final_answer, query.problem) {
+            (Some(f), Some(p)) => restates_problem(&f.text, query.ground_truth, p),
+            _ => false,
+        };
+    Outcome { final_answer, judgements, problem_echo }
+}
+
+/// Checks a batch on `threads` workers; a query that panics gives its `Err` and the rest are
+/// unaffected.
+pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
+    map_items(queries, threads, |q| check_outcome(q, rules))
+}
+
+/// Whether `final_text` restates an expression of the problem instead of stating a value: the
+/// problem states it verbatim (white space aside), no accepted answer appears there, and it is
+/// more complex ([`complexity`]: numeric literals plus operations) than every accepted answer.
+/// `\tan 100^\circ + 4 \sin 100^\circ` for `-\sqrt{3}` is an echo; a multiple-choice value or
+/// an answer the problem itself names ("show that it equals n(n+1)/2") is not.
+pub fn is_problem_echo(final_text: &str, ground_truth: &[&str], problem: &ProblemValues) -> bool {
+    if ground_truth.is_empty() || !problem.contains(final_text) || ground_truth.iter().any(|g| problem.contains(g)) {
+        return false;
+    }
+    let own = complexity(final_text);
+    ground_truth.iter().all(|g| own > complexity(g))
+}
+
+/// [`is_problem_echo`] for a problem given as text: its candidates are extracted only when
+/// `final_text` appears in it (white space aside), so most calls cost one substring search.
+pub fn restates_problem(final_text: &str, ground_truth: &[&str], problem: &str) -> bool {
+    states_verbatim(problem, final_text) && is_problem_echo(final_text, ground_truth, &ProblemValues::from_problem(problem))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Reason;
+
+    fn rules() -> OutcomeRules {
+        OutcomeRules { policy: Policy::default(), reject_problem_echo: true }
+    }
+
+    fn check(response: &str, gt: &[&str], problem: Option<&str>) -> Outcome {
+        check_outcome(&OutcomeQuery { response, ground_truth: gt, problem }, &rules())
+    }
+
+    #[test]
+    fn stops_at_the_first_equal_alternative() {
+        let o = check("<think>x</think> So $\\boxed{\\frac{1}{2}}$.", &["3", "0.5", "1/2"], None);
+        assert_eq!(o.final_answer.as_ref().unwrap().text, "\\frac{1}{2}");
+        assert_eq!(o.judgements.len(), 2);
+        assert_eq!(o.judgements[0].verdict, Verdict::NotEqual);
+        assert!(o.correct());
+        assert_eq!(o.correctness().unwrap().verdict, Verdict::Equal);
+    }
+
+    #[test]
+    fn nothing_to_compare() {
+        let o = check("<think>x</think> no answer here", &["3"], None);
+        assert!(o.final_answer.is_none() && o.judgements.is_empty() && !o.correct());
+        assert_eq!(o.correctness(), None);
+        let o = check("<think>x</think> $\\boxed{3}$", &[], None);
+        assert!(o.final_answer.is_some() && o.judgements.is_empty() && !o.correct());
+    }
+
+    #[test]
+    fn undecided_stays_unknown() {
+        let o = check("\\boxed{\\int_0^1 x^x dx}", &["0.7834305107"], None);
+        assert!(!o.correct());
+        assert_eq!(o.correctness().unwrap().verdict, Verdict::Unknown);
+    }
+
+    #[test]
+    fn echo_of_the_problem_is_not_correct() {
+        let problem = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$";
+        let response = "<think>...</think> $\\boxed{\\tan 100^\\circ + 4 \\sin 100^\\circ}$";
+        let o = check(response, &["-\\sqrt{3}"], Some(problem));
+        assert_eq!((o.judgements[0].verdict, o.judgements[0].reason), (Verdict::Equal, Reason::NumericValue));
+        assert!(o.problem_echo && !o.correct());
+        let kept = check_outcome(
+            &OutcomeQuery { response, ground_truth: &["-\\sqrt{3}"], problem: Some(problem) },
+            &OutcomeRules { reject_problem_echo: false, ..rules() },
+        );
+        assert!(!kept.problem_echo && kept.correct());
+    }
+
+    #[test]
+    fn batch_matches_one_by_one() {
+        let gts: [&[&str]; 3] = [&["2"], &["3", "4"], &[]];
+        let responses = ["\\boxed{2}", "the answer is 4.", "\\boxed{5}"];
+        let queries: Vec<OutcomeQuery<'_>> =
+            responses.iter().zip(gts).map(|(r, g)| OutcomeQuery { response: r, ground_truth: g, problem: None }).collect();
+        let batch = check_outcomes(&queries, &rules(), Some(2));
+        for (q, b) in queries.iter().zip(batch) {
+            assert_eq!(b.unwrap(), check_outcome(q, &rules()));
+        }
+    }
+}
