@@ -20,8 +20,9 @@
 //! - numerals in a base (`52_8`) by value; against the same digits in base ten, Unknown.
 
 use num_bigint::BigInt;
+use num_rational::BigRational;
 
-use super::expr::Expr;
+use super::expr::{Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{Node, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
@@ -45,7 +46,7 @@ impl Answer {
     /// Parses `text`. Never fails: what cannot be parsed is kept as text (compared by its
     /// canonical form only, Unknown otherwise).
     pub fn parse(text: &str) -> Answer {
-        if let Some(answer) = Answer::parse_integer(text) {
+        if let Some(answer) = Answer::parse_integer(text).or_else(|| Answer::parse_decimal(text)) {
             return answer;
         }
         let tokens = canonical_tokens(text);
@@ -68,6 +69,34 @@ impl Answer {
         let value = Expr::int(canonical_digits.parse().ok()?);
         let canonical = if negative { format!("-{canonical_digits}") } else { canonical_digits.to_string() };
         let expr = if negative { Expr::neg(value) } else { value };
+        Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
+    }
+
+    /// The other common case of outcome checks, a plain decimal (`2.0`, `-0.50`, `007.25`),
+    /// without the general machinery; gives exactly what the general path gives (tested).
+    fn parse_decimal(text: &str) -> Option<Answer> {
+        let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+        let (negative, number) = match trimmed.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        let (int, frac) = number.split_once('.')?;
+        let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !all_digits(int) || !all_digits(frac) || int.len() + frac.len() > 18 {
+            return None;
+        }
+        let int = int.trim_start_matches('0');
+        let int = if int.is_empty() { "0" } else { int };
+        let mantissa: u64 = format!("{int}{frac}").parse().ok()?;
+        let significant = if mantissa == 0 { frac.len() } else { mantissa.to_string().len() };
+        let value = BigRational::new(BigInt::from(mantissa), BigInt::from(10u64).pow(frac.len() as u32));
+        let decimal = Expr::Decimal(Box::new(Decimal {
+            value,
+            significant_digits: significant as u32,
+            last_digit_exponent: -(frac.len() as i64),
+        }));
+        let canonical = format!("{}{int}.{frac}", if negative { "-" } else { "" });
+        let expr = if negative { Expr::neg(decimal) } else { decimal };
         Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
     }
 
@@ -392,6 +421,34 @@ mod tests {
             prop_assert_eq!(&fast.canonical, &general.canonical);
             prop_assert_eq!(&fast.plain, &general.plain);
             prop_assert_eq!(format!("{:?}", fast.root), format!("{:?}", general.root));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn decimal_fast_path_matches_the_general_path(s in "[ ]?-?0{0,2}[0-9]{1,7}\\.[0-9]{1,7}0{0,2}[ ]?") {
+            let fast = Answer::parse_decimal(&s).expect("a decimal");
+            let tokens = canonical_tokens(&s);
+            let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) };
+            prop_assert_eq!(&fast.canonical, &general.canonical);
+            prop_assert_eq!(&fast.plain, &general.plain);
+            prop_assert_eq!(format!("{:?}", fast.root), format!("{:?}", general.root));
+        }
+    }
+
+    #[test]
+    fn decimal_fast_path_edge_cases_match_the_general_path() {
+        for s in ["0.0", "-0.0", "00.000", "2.0", "0.50", "007.250", "123456789.123456789", "-1.5"] {
+            let fast = Answer::parse_decimal(s).expect("a decimal");
+            let tokens = canonical_tokens(s);
+            assert_eq!(fast.canonical, render_canonical(&tokens), "{s}");
+            assert_eq!(fast.plain, plain_text(&tokens), "{s}");
+            assert_eq!(format!("{:?}", fast.root), format!("{:?}", parse(&tokens)), "{s}");
+        }
+        for s in [".5", "5.", "1.2.3", "1e5", "- 1.5", "1,000.5", "1234567890.1234567890"] {
+            assert!(Answer::parse_decimal(s).is_none(), "{s}");
         }
     }
 

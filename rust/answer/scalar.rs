@@ -103,10 +103,10 @@ pub struct Values {
     pub ball: Option<Ball>,
     /// Values at the real points (expressions with free variables only).
     pub real_points: Vec<Option<Ball>>,
-    /// Values at the integer points (expressions with free variables only), computed on first
-    /// use ([`Values::integer_points`]): exact evaluation is costly and only needed once the
-    /// real points disagree.
-    integer_points: OnceLock<Vec<PointValue>>,
+    /// Values at the integer points (expressions with free variables only), each computed on
+    /// first use ([`Values::integer_point`]): exact evaluation is costly, only needed once the
+    /// real points disagree, and usually the first integer point already shows a difference.
+    integer_points: [OnceLock<PointValue>; INTEGER_POINTS],
     /// Divided by 100 (a percentage read as a fraction): applies to the integer points too.
     percent_scaled: bool,
 }
@@ -119,41 +119,33 @@ impl Values {
                 Ok(r) => Ball::from_rational(r).or_else(|| numeric::evaluate(expr, readings, &RealPoint(0))),
                 Err(_) => numeric::evaluate(expr, readings, &RealPoint(0)),
             };
-            return Values { exact, ball, real_points: Vec::new(), integer_points: OnceLock::new(), percent_scaled: false };
+            return Values { exact, ball, real_points: Vec::new(), integer_points: Default::default(), percent_scaled: false };
         }
         let real_points = (0..REAL_POINTS).map(|k| numeric::evaluate(expr, readings, &RealPoint(k))).collect();
-        Values { exact: Err(ExactError::Symbolic), ball: None, real_points, integer_points: OnceLock::new(), percent_scaled: false }
+        Values { exact: Err(ExactError::Symbolic), ball: None, real_points, integer_points: Default::default(), percent_scaled: false }
     }
 
-    /// The values at the integer points of `expr` (the expression these values are of) under
-    /// `readings`; empty for constants.
-    fn integer_points(&self, expr: &Expr, readings: Readings) -> &[PointValue] {
+    /// The value at integer point `k` of `expr` (the expression these values are of) under
+    /// `readings`; `None` for constants.
+    fn integer_point(&self, k: usize, expr: &Expr, readings: Readings) -> Option<&PointValue> {
         if !self.has_points() {
-            return &[];
+            return None;
         }
-        self.integer_points.get_or_init(|| {
-            let hundred = BigRational::from_integer(BigInt::from(100));
-            (0..INTEGER_POINTS)
-                .map(|k| {
-                    let value = match exact::evaluate(expr, readings, &IntegerPoint(k)) {
-                        Ok(r) => PointValue::Exact(r),
-                        Err(ExactError::Undefined) => PointValue::Undefined,
-                        Err(_) => numeric::evaluate(expr, readings, &IntegerPoint(k))
-                            .map_or(PointValue::Undefined, PointValue::Approx),
-                    };
-                    if !self.percent_scaled {
-                        return value;
-                    }
-                    match value {
-                        PointValue::Exact(r) => PointValue::Exact(r / &hundred),
-                        PointValue::Approx(b) => {
-                            b.div(Ball::exact_real(100.0)).map_or(PointValue::Undefined, PointValue::Approx)
-                        }
-                        PointValue::Undefined => PointValue::Undefined,
-                    }
-                })
-                .collect()
-        })
+        Some(self.integer_points[k].get_or_init(|| {
+            let value = match exact::evaluate(expr, readings, &IntegerPoint(k)) {
+                Ok(r) => PointValue::Exact(r),
+                Err(ExactError::Undefined) => PointValue::Undefined,
+                Err(_) => numeric::evaluate(expr, readings, &IntegerPoint(k)).map_or(PointValue::Undefined, PointValue::Approx),
+            };
+            if !self.percent_scaled {
+                return value;
+            }
+            match value {
+                PointValue::Exact(r) => PointValue::Exact(r / BigRational::from_integer(BigInt::from(100))),
+                PointValue::Approx(b) => b.div(Ball::exact_real(100.0)).map_or(PointValue::Undefined, PointValue::Approx),
+                PointValue::Undefined => PointValue::Undefined,
+            }
+        }))
     }
 
     fn has_points(&self) -> bool {
@@ -168,7 +160,7 @@ impl Values {
             exact: self.exact.clone().map(|r| r / &hundred),
             ball: self.ball.and_then(scale),
             real_points: self.real_points.iter().map(|p| p.and_then(scale)).collect(),
-            integer_points: OnceLock::new(),
+            integer_points: Default::default(),
             percent_scaled: true,
         }
     }
@@ -494,12 +486,7 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
         if !policy.prove_not_equal {
             return Judgement::unknown(Reason::DiffersOnReals);
         }
-        let (expr_a, expr_b, readings) = sources;
-        return compare_at_integer_points(
-            (a, a.integer_points(expr_a, readings)),
-            (b, b.integer_points(expr_b, readings)),
-            policy,
-        );
+        return compare_at_integer_points(a, b, policy, sources);
     }
     if undecided {
         return Judgement::unknown(Reason::TooClose);
@@ -511,21 +498,20 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     }
 }
 
-fn compare_at_integer_points(a: (&Values, &[PointValue]), b: (&Values, &[PointValue]), policy: &Policy) -> Judgement {
-    let at = |(v, points): (&Values, &[PointValue]), k: usize| -> PointValue {
-        if v.has_points() {
-            points.get(k).cloned().unwrap_or(PointValue::Undefined)
-        } else {
-            match (&v.exact, v.ball) {
+fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy, (expr_a, expr_b, readings): Sources<'_>) -> Judgement {
+    let at = |v: &Values, expr: &Expr, k: usize| -> PointValue {
+        match v.integer_point(k, expr, readings) {
+            Some(point) => point.clone(),
+            None => match (&v.exact, v.ball) {
                 (Ok(r), _) => PointValue::Exact(r.clone()),
                 (_, Some(b)) => PointValue::Approx(b),
                 _ => PointValue::Undefined,
-            }
+            },
         }
     };
     let mut any_defined = false;
     for k in 0..INTEGER_POINTS {
-        let (x, y) = (at(a, k), at(b, k));
+        let (x, y) = (at(a, expr_a, k), at(b, expr_b, k));
         let differs = match (&x, &y) {
             (PointValue::Exact(p), PointValue::Exact(q)) => p != q,
             _ => match (x.ball(), y.ball()) {
