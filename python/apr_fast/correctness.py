@@ -115,9 +115,16 @@ def is_correct_batch(
                                   reject_problem_echo, threads)
     results = []
     for (final, native, echo), alts in zip(natives, alternatives):
+        if not native:  # no final answer, or no alternative to compare with
+            results.append(Correctness(False, final, None, None))
+            continue
+        if native[-1][0] == "equal":  # the native list stops at the first equal alternative
+            judgement = _native_judgement(*native[-1])
+            matched = None if echo else alts[len(native) - 1]
+            results.append(Correctness(not echo, final, matched, judgement, problem_echo=echo))
+            continue
         judgements = [_native_judgement(*j) for j in native]
-        if cas and final is not None and not any(j.is_equal for j in judgements) \
-                and any(j.verdict is Verdict.UNKNOWN for j in judgements):
+        if cas and any(j.verdict is Verdict.UNKNOWN for j in judgements):
             # Only the undecided comparisons go to sympy (equivalent_batch re-runs them natively
             # first, then sends what a CAS can settle).
             pairs = [(final.text, a) for a, j in zip(alts, judgements) if j.verdict is Verdict.UNKNOWN]
