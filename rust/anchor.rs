@@ -149,7 +149,7 @@ impl AnchorSearch<'_> {
     /// (parsed once by the caller).
     ///
     /// Cheapest test first: a sentence must hold the reference's digits when that is a
-    /// necessary condition ([`Self::required_substrings`]), then its context (cue flags,
+    /// necessary condition ([`Self::prefilters`]), then its context (cue flags,
     /// computed only for sentences that get this far, each at most once), then a candidate
     /// equal to a reference. Nothing after the anchor is read, except the next sentence's cues.
     pub fn locate(
@@ -170,10 +170,8 @@ impl AnchorSearch<'_> {
             *flags[i].get_or_insert_with(|| cues.sentence_flags(&thinking[sentences[i].start..sentences[i].end]))
         };
         let complexities: Vec<usize> = references.iter().map(|r| complexity(r.canonical())).collect();
-        let needles = self.required_substrings(references);
-        let holds_needle = |text: &str| {
-            needles.as_ref().map_or(true, |ns| ns.iter().any(|n| memchr::memmem::find(text.as_bytes(), n.as_bytes()).is_some()))
-        };
+        let prefilters = self.prefilters(references);
+        let holds_needle = |text: &str| prefilters.as_ref().map_or(true, |fs| fs.iter().any(|f| f.may_match(text)));
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..*self.policy };
@@ -263,28 +261,27 @@ impl AnchorSearch<'_> {
         }
     }
 
-    /// Substrings one of which every sentence holding a match must contain, when the options
-    /// make that knowable cheaply; `None` when any sentence may match.
+    /// What every sentence holding a match must show, per reference, when the options make
+    /// that knowable cheaply; `None` when any sentence may match. A sentence that fails every
+    /// reference's prefilter is skipped before candidate extraction (the costly step).
     ///
-    /// With `max_extra_complexity == Some(0)` and no number words, a candidate equal to an
-    /// integer reference N is no more complex than N itself: one numeric literal (`17`, `17.0`,
-    /// `x = 17`), whose text holds N's digits. So a sentence without them is skipped before
-    /// candidate extraction (the costly step). This is part of the rule, not only a shortcut:
-    /// a literal inside a function that is not counted as an operation (`\cos 0` or `0!` for 1)
-    /// is a computation, and such a sentence is not an anchor for N. Those are the only
-    /// admissible candidates it excludes.
-    fn required_substrings(&self, references: &[Answer]) -> Option<Vec<String>> {
+    /// With `max_extra_complexity == Some(0)` and no number words, a candidate is no more
+    /// complex (numeric literals plus operations, [`complexity`]) than the reference:
+    /// - a candidate equal to an integer N is one numeric literal (`17`, `17.0`, `x = 17`), whose
+    ///   text holds N's digits;
+    /// - a candidate equal to a non-integer rational is written as a fraction (`/`, `\frac`,
+    ///   `\div`, `÷`, `½`), a decimal (a `.` before a digit), a power (`4^{-1}`,
+    ///   `10^{-10}`), an e-notation (`1e-10`) or a percentage, so its sentence holds one of
+    ///   those marks.
+    ///
+    /// This is part of the rule, not only a shortcut: what it excludes are values computed by
+    /// a function that is not counted as an operation (`\cos 0` or `0!` for 1, `\log_8 2` for
+    /// 1/3, `\sin 30°` for 1/2). Such a sentence computes the value; it is not an anchor.
+    fn prefilters(&self, references: &[Answer]) -> Option<Vec<Prefilter>> {
         if self.options.max_extra_complexity != Some(0) || self.options.number_words || references.is_empty() {
             return None;
         }
-        references
-            .iter()
-            .map(|r| {
-                let digits = r.canonical().strip_prefix('-').unwrap_or(r.canonical());
-                let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-                integer.then(|| digits.to_string())
-            })
-            .collect()
+        references.iter().map(Prefilter::of).collect()
     }
 
     /// The first candidate of `text` (one sentence) equivalent to a reference, as its span in
@@ -386,6 +383,46 @@ fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
             INEQUALITY_MARKS.iter().any(|m| before.ends_with(m.trim_end()) || after.starts_with(m.trim_end()))
         }
         _ => false,
+    }
+}
+
+/// What a sentence must show to hold a candidate equal to one reference (see
+/// [`AnchorSearch::prefilters`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Prefilter {
+    /// An integer reference: its digits, without the sign.
+    Digits(String),
+    /// A non-integer rational reference: a fraction, decimal, power or percent mark.
+    RationalMarks,
+}
+
+/// Marks that write a non-integer rational (besides a decimal point before a digit).
+const RATIONAL_MARKS: &[&str] = &["/", "^", "%", "frac", "\\div", "\\over", "÷", "∕", "½", "⅓", "⅔", "¼", "¾", "⅕", "⅙", "⅛"];
+
+impl Prefilter {
+    /// The prefilter of a plain number (no unit, no percent sign); `None` for anything else.
+    fn of(reference: &Answer) -> Option<Prefilter> {
+        let digits = reference.canonical().strip_prefix('-').unwrap_or(reference.canonical());
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(Prefilter::Digits(digits.to_string()));
+        }
+        reference.plain_rational().filter(|r| !r.is_integer()).map(|_| Prefilter::RationalMarks)
+    }
+
+    fn may_match(&self, text: &str) -> bool {
+        match self {
+            Prefilter::Digits(digits) => memchr::memmem::find(text.as_bytes(), digits.as_bytes()).is_some(),
+            Prefilter::RationalMarks => {
+                let bytes = text.as_bytes();
+                let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+                // `0.75`, `.5`; `1e-10`, `2.5E3`.
+                let decimal_point = memchr::memchr_iter(b'.', bytes).any(|i| digit_at(i + 1));
+                let exponent = memchr::memchr2_iter(b'e', b'E', bytes).any(|i| {
+                    i > 0 && digit_at(i - 1) && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2)))
+                });
+                decimal_point || exponent || RATIONAL_MARKS.iter().any(|m| text.contains(m))
+            }
+        }
     }
 }
 
@@ -511,6 +548,30 @@ mod tests {
         let a = locate("", "1", AnchorMode::Paper);
         assert_eq!(a.sentence, None);
         assert!(!a.found);
+    }
+
+    #[test]
+    fn rational_prefilter_keeps_every_written_form_and_skips_computations() {
+        let marks = Prefilter::of(&Answer::parse("\\frac{3}{4}")).expect("a rational");
+        assert_eq!(marks, Prefilter::RationalMarks);
+        for text in ["So it is 3/4.", "We get \\dfrac{6}{8}.", "That is 0.75 of it.", "So .75 it is.", "It equals 3 \\div 4.",
+            "So 3÷4.", "Hence ¾.", "So 4^{-1}.", "That gives 7.5e-1.", "So 75\\% of it.", "x = {3 \\over 4}."] {
+            assert!(marks.may_match(text), "{text}");
+        }
+        for text in ["So the answer is 3.", "We compute \\sin 30° here.", "Then 2e and 3.", "Wait."] {
+            assert!(!marks.may_match(text), "{text}");
+        }
+        assert_eq!(Prefilter::of(&Answer::parse("-17")), Some(Prefilter::Digits("17".to_string())));
+        for not_plain in ["\\sqrt{2}", "x + 1", "12.5\\%", "3/4 cm", "(1, 2)"] {
+            assert_eq!(Prefilter::of(&Answer::parse(not_plain)), None, "{not_plain}");
+        }
+        // A value computed by a function is no anchor; the fraction stated later is. (With a
+        // mark, `\\sin 30^\\circ`, the sentence is searched and the rule is the complexity
+        // bound's.)
+        let t = "So we need \\sin 30°. Thus \\cos 60° is it. So the answer is 1/2.";
+        assert_eq!(crate::answer::equivalent("\\sin 30°", "1/2", &Policy::default()).verdict, Verdict::Equal);
+        let a = locate(t, "\\frac{1}{2}", AnchorMode::Default);
+        assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("1/2"));
     }
 
     #[test]

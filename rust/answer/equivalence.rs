@@ -100,6 +100,16 @@ impl Answer {
         Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
     }
 
+    /// The exact value of a plain number (no unit, no percent sign, one reading): `3/4`,
+    /// `0.75`, `-\frac{1}{2}`; `None` for anything else.
+    pub fn plain_rational(&self) -> Option<&BigRational> {
+        let Node::Scalar(scalar) = &self.root else { return None };
+        if scalar.percent || scalar.unit.is_some() || scalar.info.readings != 0 {
+            return None;
+        }
+        scalar.exact()
+    }
+
     /// The canonical string ([`super::normalize`]).
     pub fn canonical(&self) -> &str {
         &self.canonical
