@@ -396,8 +396,27 @@ enum Prefilter {
     RationalMarks,
 }
 
-/// Marks that write a non-integer rational (besides a decimal point before a digit).
-const RATIONAL_MARKS: &[&str] = &["/", "^", "%", "frac", "\\div", "\\over", "÷", "∕", "½", "⅓", "⅔", "¼", "¾", "⅕", "⅙", "⅛"];
+/// Marks outside ASCII that write a non-integer rational (their first bytes are 0xC2, 0xC3
+/// or 0xE2).
+const NON_ASCII_RATIONAL_MARKS: &[&str] = &["÷", "∕", "½", "⅓", "⅔", "¼", "¾", "⅕", "⅙", "⅛"];
+
+/// Whether `text` shows a mark of a non-integer rational: `/`, `^`, `%`, `frac`, `\div`,
+/// `\over`, a decimal point before a digit (`0.75`, `.5`), an e-notation (`1e-10`) or one of
+/// [`NON_ASCII_RATIONAL_MARKS`]. One pass over the bytes: most sentences show none.
+fn has_rational_mark(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    let rest_starts = |i: usize, s: &[u8]| bytes.get(i..).is_some_and(|r| r.starts_with(s));
+    (0..bytes.len()).any(|i| match bytes[i] {
+        b'/' | b'^' | b'%' => true,
+        b'.' => digit_at(i + 1),
+        b'e' | b'E' => i > 0 && digit_at(i - 1) && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2))),
+        b'f' => rest_starts(i, b"frac"),
+        b'\\' => rest_starts(i + 1, b"div") || rest_starts(i + 1, b"over"),
+        0xC2 | 0xC3 | 0xE2 => NON_ASCII_RATIONAL_MARKS.iter().any(|m| rest_starts(i, m.as_bytes())),
+        _ => false,
+    })
+}
 
 impl Prefilter {
     /// The prefilter of a plain number (no unit, no percent sign); `None` for anything else.
@@ -412,16 +431,7 @@ impl Prefilter {
     fn may_match(&self, text: &str) -> bool {
         match self {
             Prefilter::Digits(digits) => memchr::memmem::find(text.as_bytes(), digits.as_bytes()).is_some(),
-            Prefilter::RationalMarks => {
-                let bytes = text.as_bytes();
-                let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
-                // `0.75`, `.5`; `1e-10`, `2.5E3`.
-                let decimal_point = memchr::memchr_iter(b'.', bytes).any(|i| digit_at(i + 1));
-                let exponent = memchr::memchr2_iter(b'e', b'E', bytes).any(|i| {
-                    i > 0 && digit_at(i - 1) && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2)))
-                });
-                decimal_point || exponent || RATIONAL_MARKS.iter().any(|m| text.contains(m))
-            }
+            Prefilter::RationalMarks => has_rational_mark(text),
         }
     }
 }
