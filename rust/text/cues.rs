@@ -426,49 +426,55 @@ fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Optio
     None
 }
 
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
+/// Whether `b` is an ASCII word byte: `[0-9A-Za-z_]`. Written as range tests rather than a
+/// table lookup so that a loop over a block compiles to SIMD compares.
+#[inline(always)]
+fn is_ascii_word_byte(b: u8) -> bool {
+    (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
 }
 
-/// Collects bit 7 of each byte of `m` (all other bits clear) into one byte, byte `i` -> bit `i`.
-#[inline]
-fn pack_high_bits(m: u64) -> u64 {
+/// Gathers bit 0 of each byte of `x` (all other bits clear), byte `i` -> bit `i`.
+#[inline(always)]
+fn gather_low_bits(x: u64) -> u64 {
     // Multiplying by this constant moves bit 8i to bit 56+i; the other products fall outside
     // bits 56..64 without carrying into them.
-    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    x.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
-/// For 8 bytes read little-endian: bit `i` of the first result is set when byte `i` is an ASCII
-/// word byte (`[0-9A-Za-z_]`), of the second when it is not ASCII. SWAR arithmetic on 7-bit
-/// lanes, so nothing carries between bytes and nothing branches.
-#[inline]
-fn classify8(x: u64) -> (u64, u64) {
-    const LOW7: u64 = splat(0x7f);
-    const HIGH: u64 = splat(0x80);
-    let high = x & HIGH;
-    let v = x & LOW7;
-    let lower = v | splat(0x20);
-    let letter = lower.wrapping_add(splat(0x80 - b'a')) & !lower.wrapping_add(splat(0x80 - b'z' - 1));
-    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x80 - b'9' - 1));
-    let t = v ^ splat(b'_');
-    let underscore = !(t.wrapping_add(LOW7) | t);
-    let word = (letter | digit | underscore) & HIGH & !high;
-    (pack_high_bits(word), pack_high_bits(high))
-}
-
-/// Bit masks of one 64-byte block: ASCII word bytes, non-ASCII bytes.
-#[inline]
+/// Bit masks of one 64-byte block: ASCII word bytes, and non-ASCII bytes.
+///
+/// The per-byte flags come from a loop the compiler vectorises (16 bytes per compare); only
+/// packing them into bits is scalar, one multiply per 8 bytes. Most blocks of a trace are pure
+/// ASCII, so the non-ASCII mask is only packed when some byte has its high bit set.
+#[inline(always)]
 fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+    let mut flags = [0u8; 64];
+    for (f, &b) in flags.iter_mut().zip(block) {
+        *f = u8::from(is_ascii_word_byte(b)) | (b >> 7) << 1;
+    }
     let mut word = 0u64;
-    let mut high = 0u64;
-    for (j, lane) in block.chunks_exact(8).enumerate() {
+    let mut any_high = 0u64;
+    let lane = |j: usize| {
         let mut eight = [0u8; 8];
-        eight.copy_from_slice(lane);
-        let (w, h) = classify8(u64::from_le_bytes(eight));
-        word |= w << (8 * j);
-        high |= h << (8 * j);
+        eight.copy_from_slice(&flags[8 * j..8 * j + 8]);
+        u64::from_le_bytes(eight)
+    };
+    for j in 0..8 {
+        let x = lane(j);
+        word |= gather_low_bits(x & splat(1)) << (8 * j);
+        any_high |= x;
+    }
+    let mut high = 0u64;
+    if any_high & splat(2) != 0 {
+        for j in 0..8 {
+            high |= gather_low_bits(lane(j) >> 1 & splat(1)) << (8 * j);
+        }
     }
     (word, high)
+}
+
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
 }
 
 /// Calls `f(start, end)` for every maximal run of word characters in `text`, in order.
@@ -481,33 +487,50 @@ fn classify_block(block: &[u8; 64]) -> (u64, u64) {
 pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut open: Option<usize> = None;
-    // Whether the byte before the current block belongs to a word character.
-    let mut prev_word = false;
+    let mut walk = WordWalk { open: None, prev_word: false };
+    let mut blocks = bytes.chunks_exact(64);
     let mut base = 0;
-    while base < n {
-        let len = (n - base).min(64);
-        let mut block = [0u8; 64]; // NUL padding is a non-word byte
-        block[..len].copy_from_slice(&bytes[base..base + len]);
-        let (mut word, high) = classify_block(&block);
-        let mut rest = high;
-        // Continuation bytes at the start of the block continue the previous block's character.
-        let mut char_is_word = prev_word;
-        while rest != 0 {
-            let k = rest.trailing_zeros() as usize;
-            if block[k] >= 0xC0 {
-                char_is_word = char_at(text, base + k).is_some_and(is_word);
-            }
-            word |= u64::from(char_is_word) << k;
-            rest &= rest - 1;
+    for block in &mut blocks {
+        let mut whole = [0u8; 64];
+        whole.copy_from_slice(block);
+        walk.block(text, base, &whole, 64, &mut f);
+        base += 64;
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let mut padded = [0u8; 64]; // NUL padding is a non-word byte
+        padded[..tail.len()].copy_from_slice(tail);
+        walk.block(text, base, &padded, tail.len(), &mut f);
+    }
+    if let Some(start) = walk.open {
+        f(start, n);
+    }
+}
+
+/// The state [`for_each_word`] carries from one block to the next.
+struct WordWalk {
+    /// Start of a word still open at the end of the last block.
+    open: Option<usize>,
+    /// Whether the last byte of the last block belongs to a word character.
+    prev_word: bool,
+}
+
+impl WordWalk {
+    /// Reports the words that end in `block` (text bytes `base..base + len`, NUL padded).
+    #[inline(always)]
+    fn block(&mut self, text: &str, base: usize, block: &[u8; 64], len: usize, f: &mut impl FnMut(usize, usize)) {
+        let (mut word, high) = classify_block(block);
+        if high != 0 {
+            word |= non_ascii_word_bits(text, base, block, high, self.prev_word);
         }
+        let prev_word = self.prev_word;
         let before = (word << 1) | u64::from(prev_word);
         let mut starts = word & !before;
         let mut ends = !word & before;
         // A word left open by the previous block ends at the first end here (if any); after
         // that, starts and ends alternate, so they pair up in order without a branch per edge.
         if ends != 0 {
-            if let Some(start) = open.take() {
+            if let Some(start) = self.open.take() {
                 f(start, base + ends.trailing_zeros() as usize);
                 ends &= ends - 1;
             }
@@ -516,18 +539,33 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
             let start = base + starts.trailing_zeros() as usize;
             starts &= starts - 1;
             if ends == 0 {
-                open = Some(start);
+                self.open = Some(start);
                 break;
             }
             f(start, base + ends.trailing_zeros() as usize);
             ends &= ends - 1;
         }
-        prev_word = word >> (len - 1) & 1 == 1;
-        base += len;
+        self.prev_word = word >> (len - 1) & 1 == 1;
     }
-    if let Some(start) = open {
-        f(start, n);
+}
+
+/// Word bits of the non-ASCII bytes `high` of a block: every byte of a character takes the
+/// class of the character. Continuation bytes at the start of the block continue the previous
+/// block's character, whose class is `prev_word`.
+#[inline(never)]
+fn non_ascii_word_bits(text: &str, base: usize, block: &[u8; 64], high: u64, prev_word: bool) -> u64 {
+    let mut word = 0u64;
+    let mut rest = high;
+    let mut char_is_word = prev_word;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        if block[k] >= 0xC0 {
+            char_is_word = char_at(text, base + k).is_some_and(is_word);
+        }
+        word |= u64::from(char_is_word) << k;
+        rest &= rest - 1;
     }
+    word
 }
 
 fn normalize_list<S: AsRef<str>>(cues: &[S], kind: CueKind) -> Result<Vec<String>, CueError> {
@@ -628,6 +666,25 @@ mod tests {
 
     fn only(cues: &[&str], inflections: bool) -> CueMatcher {
         CueMatcher::new(cues, &[], inflections).unwrap()
+    }
+
+    #[test]
+    fn word_walk_across_block_edges() {
+        fn words(text: &str) -> Vec<&str> {
+            let mut out = Vec::new();
+            for_each_word(text, |s, e| out.push(&text[s..e]));
+            out
+        }
+        // Words that end exactly at, straddle, or continue past a 64-byte block edge, with
+        // multi-byte characters split by the edge.
+        let a63 = "a".repeat(63);
+        assert_eq!(words(&format!("{a63} b")), vec![a63.as_str(), "b"]);
+        assert_eq!(words(&format!("{a63}bc d")), vec![format!("{a63}bc").as_str(), "d"]);
+        assert_eq!(words(&format!("{a63}é√x")), vec![format!("{a63}é").as_str(), "x"]);
+        assert_eq!(words(&format!("{}²√π", " ".repeat(63))), vec!["²", "π"]);
+        assert_eq!(words(&"x".repeat(200)), vec!["x".repeat(200).as_str()]);
+        assert_eq!(words(""), Vec::<&str>::new());
+        assert_eq!(words("_ a1 ’b 日本 ×c"), vec!["_", "a1", "b", "日本", "c"]);
     }
 
     #[test]

@@ -6,7 +6,9 @@
 use proptest::prelude::*;
 
 use crate::text::chars::{is_space, word_boundary_after, word_boundary_before};
-use crate::text::cues::{normalize_cue, segment, CueMatcher, PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES};
+use crate::text::cues::{
+    for_each_word, normalize_cue, segment, CueMatcher, PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES,
+};
 use crate::text::math_regions::math_regions;
 use crate::text::sentences::{split_sentences, SplitOptions};
 
@@ -26,6 +28,32 @@ fn tokenish() -> impl Strategy<Value = String> {
 
 fn any_text() -> impl Strategy<Value = String> {
     prop_oneof![tokenish(), any::<String>(), "[\\x00-\\x7f]{0,64}", "[ .!?\\n$\\\\{}()\\[\\]a-c0-9]{0,64}"]
+}
+
+/// Texts long enough to span several of the 64-byte blocks the word walk works in.
+fn long_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(any_text(), 0..8).prop_map(|t| t.concat())
+}
+
+/// The maximal runs of word characters, found one character at a time: what
+/// [`for_each_word`] computes with block masks.
+fn words_one_by_one(text: &str) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut open = None;
+    for (i, c) in text.char_indices() {
+        match (c == '_' || c.is_alphanumeric(), open) {
+            (true, None) => open = Some(i),
+            (false, Some(start)) => {
+                words.push((start, i));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = open {
+        words.push((start, text.len()));
+    }
+    words
 }
 
 fn small_bounds() -> impl Strategy<Value = SplitOptions> {
@@ -120,6 +148,13 @@ proptest! {
             seg.sentences.iter().any(|s| s.sentence.start <= h.start && h.end <= s.sentence.end)
         }).count();
         prop_assert_eq!(inside, seg.hits.len());
+    }
+
+    #[test]
+    fn the_word_walk_finds_every_maximal_word(text in long_text()) {
+        let mut words = Vec::new();
+        for_each_word(&text, |start, end| words.push((start, end)));
+        prop_assert_eq!(words, words_one_by_one(&text));
     }
 
     #[test]
