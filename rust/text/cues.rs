@@ -176,12 +176,17 @@ struct CueSpec {
     inflectable: bool,
 }
 
-/// Cues that share an anchor word.
+/// One spelling of an anchor that a word of the text may have: the anchor itself, or (with
+/// inflections) the anchor plus one of [`INFLECTION_SUFFIXES`].
 #[derive(Debug, Clone)]
-struct Anchor {
-    /// ASCII lower case.
-    word: Vec<u8>,
-    cues: Vec<usize>,
+struct Form {
+    /// ASCII lower case, suffix included.
+    spelling: Box<[u8]>,
+    /// Whether `spelling` carries a suffix: the word then ends the cue.
+    inflected: bool,
+    /// The cues anchored on this form: all cues of the anchor for the anchor itself, the
+    /// inflectable ones that end with their anchor for an inflected form.
+    cues: Box<[usize]>,
 }
 
 /// Finds conclusion and verification cues; build once, use from many threads.
@@ -191,25 +196,42 @@ pub struct CueMatcher {
     verification: Vec<String>,
     inflections: bool,
     specs: Vec<CueSpec>,
-    /// Anchors by their first byte.
-    anchors: Vec<Vec<Anchor>>,
-    /// Bit `min(len, 63)` of bucket `filter_bucket(first, last)` is set when a word with these
-    /// first and last bytes (ASCII lower case) and this length may be an anchor, inflected forms
-    /// included. Most words of a text ("in" against "it", "this" against "that") fail this one
-    /// test and never reach the anchor lists.
+    /// Forms sorted by filter bucket; those of bucket `b` are `forms[form_starts[b]..form_starts[b + 1]]`.
+    forms: Vec<Form>,
+    form_starts: Box<[u32; FILTER_BUCKETS + 1]>,
+    /// Bit `len % 64` of bucket `filter_bucket(first, last)` is set when a word with these
+    /// first and last bytes and this length may be an anchor, inflected forms included. Most
+    /// words of a text ("in" against "it", "this" against "that") fail this one test and never
+    /// reach the anchor lists.
     word_filter: Box<[u64; FILTER_BUCKETS]>,
 }
 
-const FILTER_BUCKETS: usize = 1024;
+const FILTER_BUCKETS: usize = 32 * 32;
 
-#[inline]
+/// The filter class of a word's first or last byte: an ASCII letter by its lower-case form
+/// (1..=26), any other byte hashed into 27..=31. A table, so that a word costs two loads here
+/// instead of two case foldings and a multiply.
+static FILTER_CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let lower = (b as u8).to_ascii_lowercase();
+        class[b] = if lower.is_ascii_lowercase() { lower - b'a' + 1 } else { 27 + (b % 5) as u8 };
+        b += 1;
+    }
+    class
+};
+
+#[inline(always)]
 fn filter_bucket(first: u8, last: u8) -> usize {
-    (usize::from(first.to_ascii_lowercase()) * 37 + usize::from(last.to_ascii_lowercase())) % FILTER_BUCKETS
+    usize::from(FILTER_CLASS[usize::from(first)]) << 5 | usize::from(FILTER_CLASS[usize::from(last)])
 }
 
-#[inline]
+/// The length bit of the filter. Lengths 64 apart share a bit: a false positive costs only
+/// the exact comparison that follows.
+#[inline(always)]
 fn length_bit(len: usize) -> u64 {
-    1u64 << len.min(63)
+    1u64 << (len % 64)
 }
 
 /// The longest run of word characters in `cue` (the first of equally long ones), as a byte range.
@@ -241,8 +263,8 @@ impl CueMatcher {
         let conclusion = normalize_list(conclusion, CueKind::Conclusion)?;
         let verification = normalize_list(verification, CueKind::Verification)?;
         let mut specs = Vec::new();
-        let mut anchors: Vec<Vec<Anchor>> = vec![Vec::new(); 256];
-        let mut word_filter = Box::new([0u64; FILTER_BUCKETS]);
+        // Anchor spellings and their cues, in order of first appearance.
+        let mut anchors: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
         let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
         for (kind, list) in lists {
             for (index, cue) in list.iter().enumerate() {
@@ -256,24 +278,43 @@ impl CueMatcher {
                     after: cue.as_bytes()[end..].to_vec(),
                     inflectable: inflections && cue.ends_with(|c: char| c.is_ascii_alphabetic()),
                 };
-                let (first, last) = (word[0], word[word.len() - 1]);
-                word_filter[filter_bucket(first, last)] |= length_bit(word.len());
-                if spec.inflectable && spec.after.is_empty() {
-                    for suffix in INFLECTION_SUFFIXES {
-                        let suffix_last = suffix.as_bytes()[suffix.len() - 1];
-                        word_filter[filter_bucket(first, suffix_last)] |=
-                            length_bit(word.len() + suffix.len());
-                    }
-                }
                 let id = specs.len();
                 specs.push(spec);
-                match anchors[usize::from(first)].iter_mut().find(|a| a.word == word) {
-                    Some(a) => a.cues.push(id),
-                    None => anchors[usize::from(first)].push(Anchor { word: word.to_vec(), cues: vec![id] }),
+                match anchors.iter_mut().find(|(w, _)| w == word) {
+                    Some((_, cues)) => cues.push(id),
+                    None => anchors.push((word.to_vec(), vec![id])),
                 }
             }
         }
-        Ok(CueMatcher { conclusion, verification, inflections, specs, anchors, word_filter })
+        let mut forms = Vec::new();
+        for (word, cues) in &anchors {
+            forms.push(Form { spelling: word.clone().into(), inflected: false, cues: cues.clone().into() });
+            // An inflected anchor ends its cue.
+            let inflectable: Vec<usize> =
+                cues.iter().copied().filter(|&id| specs[id].inflectable && specs[id].after.is_empty()).collect();
+            if !inflectable.is_empty() {
+                for suffix in INFLECTION_SUFFIXES {
+                    forms.push(Form {
+                        spelling: [word.as_slice(), suffix.as_bytes()].concat().into(),
+                        inflected: true,
+                        cues: inflectable.clone().into(),
+                    });
+                }
+            }
+        }
+        let bucket_of = |f: &Form| filter_bucket(f.spelling[0], f.spelling[f.spelling.len() - 1]);
+        forms.sort_by_key(bucket_of); // stable: forms of one bucket keep their order
+        let mut word_filter = Box::new([0u64; FILTER_BUCKETS]);
+        let mut form_starts = Box::new([0u32; FILTER_BUCKETS + 1]);
+        for form in &forms {
+            let bucket = bucket_of(form);
+            word_filter[bucket] |= length_bit(form.spelling.len());
+            form_starts[bucket + 1] += 1;
+        }
+        for b in 0..FILTER_BUCKETS {
+            form_starts[b + 1] += form_starts[b];
+        }
+        Ok(CueMatcher { conclusion, verification, inflections, specs, forms, form_starts, word_filter })
     }
 
     /// The paper's lists, whole words.
@@ -300,12 +341,14 @@ impl CueMatcher {
 
     /// Every cue occurrence in `text`, sorted by `(start, end, kind, cue)`.
     pub fn find(&self, text: &str) -> Vec<CueHit> {
-        let mut hits = Vec::new();
+        // About one hit per 60 bytes of a trace: reserve enough to rarely grow.
+        let mut hits = Vec::with_capacity(text.len() / 48 + 4);
         let bytes = text.as_bytes();
         for_each_word(text, |start, end| {
             // Most words fail this one test; keep it inline and the rest out of line.
-            if self.word_filter[filter_bucket(bytes[start], bytes[end - 1])] & length_bit(end - start) != 0 {
-                self.match_anchor(text, start, end, &mut hits);
+            let bucket = filter_bucket(bytes[start], bytes[end - 1]);
+            if self.word_filter[bucket] & length_bit(end - start) != 0 {
+                self.match_word(text, start, end, bucket, &mut hits);
             }
         });
         // Hits come out in anchor order; only a cue with words before its anchor can break
@@ -317,49 +360,31 @@ impl CueMatcher {
         hits
     }
 
-    /// Hits of the cues anchored on the text's word `start..end`.
+    /// Hits of the cues anchored on the text's word `start..end`, whose filter bucket is `bucket`.
     #[inline(never)]
-    fn match_anchor(&self, text: &str, start: usize, end: usize, hits: &mut Vec<CueHit>) {
+    fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, hits: &mut Vec<CueHit>) {
         let word = &text.as_bytes()[start..end];
-        for anchor in &self.anchors[usize::from(word[0].to_ascii_lowercase())] {
-            let n = anchor.word.len();
-            if n == word.len() && word.eq_ignore_ascii_case(&anchor.word) {
-                for &id in &anchor.cues {
-                    let spec = &self.specs[id];
-                    // The word is maximal, so with nothing before or after the anchor the word
-                    // boundaries hold already.
-                    let hit_start = if spec.before.is_empty() {
-                        Some(start)
-                    } else {
-                        match_before(text, start, &spec.before)
-                    };
-                    let hit_end = match hit_start {
-                        Some(_) if spec.after.is_empty() => Some(end),
-                        Some(_) => match_after(text, end, &spec.after, spec.inflectable),
-                        None => None,
-                    };
-                    if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
-                        hits.push(CueHit {
-                            kind: spec.kind,
-                            cue: spec.index,
-                            start: hit_start,
-                            end: hit_end,
-                        });
-                    }
-                }
-            } else if self.inflections && n < word.len() && word[..n].eq_ignore_ascii_case(&anchor.word) {
-                // The anchor ends the cue and the word is the anchor plus a suffix.
-                let suffix = &word[n..];
-                if !INFLECTION_SUFFIXES.iter().any(|s| suffix.eq_ignore_ascii_case(s.as_bytes())) {
-                    continue;
-                }
-                for &id in &anchor.cues {
-                    let spec = &self.specs[id];
-                    if spec.inflectable && spec.after.is_empty() {
-                        if let Some(hit_start) = match_before(text, start, &spec.before) {
-                            hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end });
-                        }
-                    }
+        let forms = &self.forms[self.form_starts[bucket] as usize..self.form_starts[bucket + 1] as usize];
+        for form in forms {
+            if form.spelling.len() != word.len() || !word.eq_ignore_ascii_case(&form.spelling) {
+                continue;
+            }
+            for &id in form.cues.iter() {
+                let spec = &self.specs[id];
+                // The word is maximal, so with nothing before or after the anchor the word
+                // boundaries hold already.
+                let hit_start = if spec.before.is_empty() {
+                    Some(start)
+                } else {
+                    match_before(text, start, &spec.before)
+                };
+                let hit_end = match hit_start {
+                    Some(_) if form.inflected || spec.after.is_empty() => Some(end),
+                    Some(_) => match_after(text, end, &spec.after, spec.inflectable),
+                    None => None,
+                };
+                if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
+                    hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
                 }
             }
         }
