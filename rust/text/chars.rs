@@ -77,7 +77,7 @@ pub fn char_before(text: &str, i: usize) -> Option<char> {
 pub fn space_at(text: &str, i: usize) -> bool {
     match text.as_bytes().get(i) {
         // ASCII fast path: the six ASCII White_Space characters.
-        Some(&b) if b < 0x80 => matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'),
+        Some(&b) if b < 0x80 => is_ascii_space_byte(b),
         Some(_) => char_at(text, i).is_some_and(is_space),
         None => false,
     }
@@ -96,21 +96,46 @@ pub fn utf8_len(b: u8) -> usize {
     }
 }
 
+/// Whether `b` is one of the six ASCII White_Space characters.
+#[inline]
+fn is_ascii_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
 /// First byte offset `>= i` that does not start a whitespace character (or `text.len()`).
+#[inline]
 pub fn skip_space(text: &str, mut i: usize) -> usize {
     let bytes = text.as_bytes();
-    while i < bytes.len() && space_at(text, i) {
-        i += utf8_len(bytes[i]);
+    // ASCII fast path: the runs after a sentence are nearly always `' '` or `"\n"` runs.
+    while let Some(&b) = bytes.get(i) {
+        if is_ascii_space_byte(b) {
+            i += 1;
+        } else if b < 0x80 || !space_at(text, i) {
+            return i;
+        } else {
+            i += utf8_len(b);
+        }
     }
     i.min(bytes.len())
 }
 
 /// Smallest offset `j` with `floor <= j <= i` such that `text[j..i]` is all whitespace.
+#[inline]
 pub fn trim_space_back(text: &str, mut i: usize, floor: usize) -> usize {
+    let bytes = text.as_bytes();
     while i > floor {
-        match char_before(text, i) {
-            Some(c) if is_space(c) => i -= c.len_utf8(),
-            _ => break,
+        // ASCII fast path; a byte >= 0x80 ends a multi-byte character, decoded in full.
+        match bytes.get(i - 1) {
+            Some(&b) if b < 0x80 => {
+                if !is_ascii_space_byte(b) {
+                    break;
+                }
+                i -= 1;
+            }
+            _ => match char_before(text, i) {
+                Some(c) if is_space(c) => i -= c.len_utf8(),
+                _ => break,
+            },
         }
     }
     i

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use crate::text::chars::{is_space, word_boundary_after, word_boundary_before};
+use crate::text::chars::{is_space, skip_space, trim_space_back, word_boundary_after, word_boundary_before};
 use crate::text::cues::{
     for_each_word, normalize_cue, segment, CueKind, CueMatcher, INFLECTION_SUFFIXES, PAPER_CONCLUSION_CUES,
     PAPER_VERIFICATION_CUES,
@@ -232,6 +232,26 @@ proptest! {
             seg.sentences.iter().any(|s| s.sentence.start <= h.start && h.end <= s.sentence.end)
         }).count();
         prop_assert_eq!(inside, seg.hits.len());
+    }
+
+    #[test]
+    fn whitespace_skipping_matches_char_by_char(text in any_text()) {
+        // Every offset, char boundary or not, and past the end: the helpers are total.
+        for i in 0..=text.len() + 1 {
+            let forward = match text.get(i..) {
+                Some(rest) => i + rest.len() - rest.trim_start_matches(is_space).len(),
+                None => i.min(text.len()),
+            };
+            prop_assert_eq!(skip_space(&text, i), forward, "skip_space at {}", i);
+            // Callers pass a sentence start as the floor: a char boundary.
+            for floor in [0, i / 2, i].into_iter().filter(|&f| text.is_char_boundary(f)) {
+                let back = match text.get(..i) {
+                    Some(head) => floor.max(head.trim_end_matches(is_space).len()),
+                    None => i,
+                };
+                prop_assert_eq!(trim_space_back(&text, i, floor), back, "trim_space_back at {} from {}", i, floor);
+            }
+        }
     }
 
     #[test]
