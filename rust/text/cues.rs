@@ -650,27 +650,28 @@ impl Segmentation {
 /// that crosses a sentence boundary (a phrase broken by a line break) is dropped.
 pub fn segment(text: &str, opts: &SplitOptions, matcher: &CueMatcher) -> Segmentation {
     let sentences = split_sentences(text, opts);
-    let found = matcher.find(text);
-    let mut hits = Vec::with_capacity(found.len());
+    // The kept hits are compacted in place: `hits[..kept]` are those assigned so far.
+    let mut hits = matcher.find(text);
+    let mut kept = 0;
+    let mut next = 0;
     let mut out = Vec::with_capacity(sentences.len());
-    let mut next = found.iter().peekable();
     for sentence in sentences {
-        let first = hits.len();
+        let first = kept;
+        let (mut conclusion, mut verification) = (false, false);
         // Hits are sorted by start and sentences tile the text from 0, so every hit starting
         // before this sentence's end starts inside it.
-        while let Some(hit) = next.next_if(|h| h.start < sentence.end) {
+        while let Some(&hit) = hits.get(next).filter(|h| h.start < sentence.end) {
+            next += 1;
             if hit.end <= sentence.end {
-                hits.push(*hit);
+                conclusion |= hit.kind == CueKind::Conclusion;
+                verification |= hit.kind == CueKind::Verification;
+                hits[kept] = hit;
+                kept += 1;
             }
         }
-        let mine = &hits[first..];
-        out.push(SentenceCues {
-            sentence,
-            hits: first..hits.len(),
-            conclusion: mine.iter().any(|h| h.kind == CueKind::Conclusion),
-            verification: mine.iter().any(|h| h.kind == CueKind::Verification),
-        });
+        out.push(SentenceCues { sentence, hits: first..kept, conclusion, verification });
     }
+    hits.truncate(kept);
     Segmentation { sentences: out, hits }
 }
 
