@@ -182,11 +182,57 @@ struct CueSpec {
 struct Form {
     /// ASCII lower case, suffix included.
     spelling: Box<[u8]>,
+    /// The first 8 bytes of `spelling`, zero padded, as [`fold8`] gives them.
+    head: u64,
     /// Whether `spelling` carries a suffix: the word then ends the cue.
     inflected: bool,
     /// The cues anchored on this form: all cues of the anchor for the anchor itself, the
     /// inflectable ones that end with their anchor for an inflected form.
     cues: Box<[usize]>,
+}
+
+impl Form {
+    fn new(spelling: Vec<u8>, inflected: bool, cues: Vec<usize>) -> Self {
+        let head = fold8(head8(&spelling, 0, spelling.len()));
+        Form { spelling: spelling.into(), head, inflected, cues: cues.into() }
+    }
+
+    /// Whether the text's word `bytes[start..end]` spells this form (ASCII case-insensitive).
+    #[inline]
+    fn spelled_by(&self, bytes: &[u8], start: usize, end: usize) -> bool {
+        let len = end - start;
+        len == self.spelling.len()
+            && fold8(head8(bytes, start, end)) == self.head
+            && (len <= 8 || bytes[start + 8..end].eq_ignore_ascii_case(&self.spelling[8..]))
+    }
+}
+
+/// The bytes `bytes[start..end]`, at most 8 of them, zero padded, as a little-endian `u64`.
+#[inline]
+fn head8(bytes: &[u8], start: usize, end: usize) -> u64 {
+    let len = (end - start).min(8);
+    match bytes.get(start..start + 8) {
+        // One load, then the bytes past the word cleared.
+        Some(eight) => {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(eight);
+            u64::from_le_bytes(word) & u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0)
+        }
+        // Near the end of the text.
+        None => bytes[start..start + len].iter().rev().fold(0, |acc, &b| acc << 8 | u64::from(b)),
+    }
+}
+
+/// ASCII upper-case letters of 8 packed bytes in lower case, other bytes unchanged:
+/// `fold8(x) == fold8(y)` exactly when the 8 bytes are equal ignoring ASCII case. SWAR on
+/// 7-bit lanes (no carry crosses a byte), bytes >= 0x80 excluded.
+#[inline]
+fn fold8(x: u64) -> u64 {
+    let v = x & splat(0x7f);
+    let at_least_a = v.wrapping_add(splat(0x80 - b'A'));
+    let past_z = v.wrapping_add(splat(0x80 - b'Z' - 1));
+    let upper = at_least_a & !past_z & !x & splat(0x80);
+    x | upper >> 2
 }
 
 /// Finds conclusion and verification cues; build once, use from many threads.
@@ -288,17 +334,13 @@ impl CueMatcher {
         }
         let mut forms = Vec::new();
         for (word, cues) in &anchors {
-            forms.push(Form { spelling: word.clone().into(), inflected: false, cues: cues.clone().into() });
+            forms.push(Form::new(word.clone(), false, cues.clone()));
             // An inflected anchor ends its cue.
             let inflectable: Vec<usize> =
                 cues.iter().copied().filter(|&id| specs[id].inflectable && specs[id].after.is_empty()).collect();
             if !inflectable.is_empty() {
                 for suffix in INFLECTION_SUFFIXES {
-                    forms.push(Form {
-                        spelling: [word.as_slice(), suffix.as_bytes()].concat().into(),
-                        inflected: true,
-                        cues: inflectable.clone().into(),
-                    });
+                    forms.push(Form::new([word.as_slice(), suffix.as_bytes()].concat(), true, inflectable.clone()));
                 }
             }
         }
@@ -363,10 +405,9 @@ impl CueMatcher {
     /// Hits of the cues anchored on the text's word `start..end`, whose filter bucket is `bucket`.
     #[inline(never)]
     fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, hits: &mut Vec<CueHit>) {
-        let word = &text.as_bytes()[start..end];
         let forms = &self.forms[self.form_starts[bucket] as usize..self.form_starts[bucket + 1] as usize];
         for form in forms {
-            if form.spelling.len() != word.len() || !word.eq_ignore_ascii_case(&form.spelling) {
+            if !form.spelled_by(text.as_bytes(), start, end) {
                 continue;
             }
             for &id in form.cues.iter() {
@@ -711,6 +752,35 @@ mod tests {
         assert_eq!(words(&"x".repeat(200)), vec!["x".repeat(200).as_str()]);
         assert_eq!(words(""), Vec::<&str>::new());
         assert_eq!(words("_ a1 ’b 日本 ×c"), vec!["_", "a1", "b", "日本", "c"]);
+    }
+
+    #[test]
+    fn packed_comparison_is_ascii_case_insensitive_equality() {
+        // Every byte pair, in every lane, next to neighbours of every kind (no carry between lanes).
+        let neighbours = [0x00u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xC3, 0xFF];
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for lane in 0..8 {
+                    let n = neighbours[(usize::from(a) + lane) % neighbours.len()];
+                    let mut x = [n; 8];
+                    let mut y = [n; 8];
+                    x[lane] = a;
+                    y[lane] = b;
+                    let packed = |v: [u8; 8]| fold8(u64::from_le_bytes(v));
+                    assert_eq!(packed(x) == packed(y), a.eq_ignore_ascii_case(&b), "{a:#x} {b:#x} lane {lane}");
+                }
+            }
+        }
+        // head8 reads the same bytes with 8 of them available or not.
+        let text = b"xWAITx-So-straightforward";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let n = (end - start).min(8);
+                let mut want = [0u8; 8];
+                want[..n].copy_from_slice(&text[start..start + n]);
+                assert_eq!(head8(text, start, end), u64::from_le_bytes(want), "{start}..{end}");
+            }
+        }
     }
 
     #[test]
