@@ -37,7 +37,7 @@ mod tests {
         let text = "aé€😀b日本語x\u{a0}y".repeat(20);
         for start in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
             for end in (start..=text.len()).filter(|&i| text.is_char_boundary(i)) {
-                assert_eq!(count_chars(text[start..end].as_bytes()), text[start..end].chars().count());
+                assert_eq!(count_chars(&text.as_bytes()[start..end]), text[start..end].chars().count());
             }
         }
         // Any bytes, not only UTF-8: the count of non-continuation bytes.
