@@ -103,7 +103,7 @@ fn is_ascii_space_byte(b: u8) -> bool {
 }
 
 /// First byte offset `>= i` that does not start a whitespace character (or `text.len()`).
-#[inline]
+#[inline(always)]
 pub fn skip_space(text: &str, mut i: usize) -> usize {
     let bytes = text.as_bytes();
     // ASCII fast path: the runs after a sentence are nearly always `' '` or `"\n"` runs.
@@ -120,7 +120,7 @@ pub fn skip_space(text: &str, mut i: usize) -> usize {
 }
 
 /// Smallest offset `j` with `floor <= j <= i` such that `text[j..i]` is all whitespace.
-#[inline]
+#[inline(always)]
 pub fn trim_space_back(text: &str, mut i: usize, floor: usize) -> usize {
     let bytes = text.as_bytes();
     while i > floor {
