@@ -22,10 +22,13 @@
 //!
 //! How: every hit contains its cue's *anchor*, the cue's longest run of word characters ("only"
 //! in "the only", "right" in "is that right"), and that run is a whole word of the text. One
-//! pass walks the text's words ([`for_each_word`]) and looks each up in an index of anchors (a
-//! bit test on first byte, last byte and length rejects most words, then a byte compare); a
-//! candidate is then checked character by character for the rest of its cue, backwards to the
-//! cue's start and forwards to its end, including the boundaries. Longest-word anchors keep
+//! pass walks the text's words ([`for_each_word`], 64-byte blocks turned into bit masks) and
+//! looks each up in an index of anchor *forms* (each anchor, and with inflections each anchor
+//! plus a suffix): a bit test on the classes of the word's first and last bytes and its length
+//! rejects about nine words in ten; a word that passes is compared, as one case-folded 8-byte
+//! word, with the forms of its filter bucket only. A form that matches is then checked
+//! character by character for the rest of each of its cues, backwards to the cue's start and
+//! forwards to its end, including the boundaries. Longest-word anchors keep
 //! candidates rare: in the shared traces "the" (193k occurrences) and "is" (116k) would
 //! otherwise be checked as the start of "the only" and of the three "is that ..." cues.
 //!
@@ -176,12 +179,63 @@ struct CueSpec {
     inflectable: bool,
 }
 
-/// Cues that share an anchor word.
+/// One spelling of an anchor that a word of the text may have: the anchor itself, or (with
+/// inflections) the anchor plus one of [`INFLECTION_SUFFIXES`].
 #[derive(Debug, Clone)]
-struct Anchor {
-    /// ASCII lower case.
-    word: Vec<u8>,
-    cues: Vec<usize>,
+struct Form {
+    /// ASCII lower case, suffix included.
+    spelling: Box<[u8]>,
+    /// The first 8 bytes of `spelling`, zero padded, as [`fold8`] gives them.
+    head: u64,
+    /// Whether `spelling` carries a suffix: the word then ends the cue.
+    inflected: bool,
+    /// The cues anchored on this form: all cues of the anchor for the anchor itself, the
+    /// inflectable ones that end with their anchor for an inflected form.
+    cues: Box<[usize]>,
+}
+
+impl Form {
+    fn new(spelling: Vec<u8>, inflected: bool, cues: Vec<usize>) -> Self {
+        let head = fold8(head8(&spelling, 0, spelling.len()));
+        Form { spelling: spelling.into(), head, inflected, cues: cues.into() }
+    }
+
+    /// Whether the text's word `bytes[start..end]` spells this form (ASCII case-insensitive).
+    #[inline]
+    fn spelled_by(&self, bytes: &[u8], start: usize, end: usize) -> bool {
+        let len = end - start;
+        len == self.spelling.len()
+            && fold8(head8(bytes, start, end)) == self.head
+            && (len <= 8 || bytes[start + 8..end].eq_ignore_ascii_case(&self.spelling[8..]))
+    }
+}
+
+/// The bytes `bytes[start..end]`, at most 8 of them, zero padded, as a little-endian `u64`.
+#[inline]
+fn head8(bytes: &[u8], start: usize, end: usize) -> u64 {
+    let len = (end - start).min(8);
+    match bytes.get(start..start + 8) {
+        // One load, then the bytes past the word cleared.
+        Some(eight) => {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(eight);
+            u64::from_le_bytes(word) & u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0)
+        }
+        // Near the end of the text.
+        None => bytes[start..start + len].iter().rev().fold(0, |acc, &b| acc << 8 | u64::from(b)),
+    }
+}
+
+/// ASCII upper-case letters of 8 packed bytes in lower case, other bytes unchanged:
+/// `fold8(x) == fold8(y)` exactly when the 8 bytes are equal ignoring ASCII case. SWAR on
+/// 7-bit lanes (no carry crosses a byte), bytes >= 0x80 excluded.
+#[inline]
+fn fold8(x: u64) -> u64 {
+    let v = x & splat(0x7f);
+    let at_least_a = v.wrapping_add(splat(0x80 - b'A'));
+    let past_z = v.wrapping_add(splat(0x80 - b'Z' - 1));
+    let upper = at_least_a & !past_z & !x & splat(0x80);
+    x | upper >> 2
 }
 
 /// Finds conclusion and verification cues; build once, use from many threads.
@@ -191,25 +245,42 @@ pub struct CueMatcher {
     verification: Vec<String>,
     inflections: bool,
     specs: Vec<CueSpec>,
-    /// Anchors by their first byte.
-    anchors: Vec<Vec<Anchor>>,
-    /// Bit `min(len, 63)` of bucket `filter_bucket(first, last)` is set when a word with these
-    /// first and last bytes (ASCII lower case) and this length may be an anchor, inflected forms
-    /// included. Most words of a text ("in" against "it", "this" against "that") fail this one
-    /// test and never reach the anchor lists.
+    /// Forms sorted by filter bucket; those of bucket `b` are `forms[form_starts[b]..form_starts[b + 1]]`.
+    forms: Vec<Form>,
+    form_starts: Box<[u32; FILTER_BUCKETS + 1]>,
+    /// Bit `len % 64` of bucket `filter_bucket(first, last)` is set when a word with these
+    /// first and last bytes and this length may be an anchor, inflected forms included. Most
+    /// words of a text ("in" against "it", "this" against "that") fail this one test and never
+    /// reach the anchor lists.
     word_filter: Box<[u64; FILTER_BUCKETS]>,
 }
 
-const FILTER_BUCKETS: usize = 1024;
+const FILTER_BUCKETS: usize = 32 * 32;
 
-#[inline]
+/// The filter class of a word's first or last byte: an ASCII letter by its lower-case form
+/// (1..=26), any other byte hashed into 27..=31. A table, so that a word costs two loads here
+/// instead of two case foldings and a multiply.
+static FILTER_CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let lower = (b as u8).to_ascii_lowercase();
+        class[b] = if lower.is_ascii_lowercase() { lower - b'a' + 1 } else { 27 + (b % 5) as u8 };
+        b += 1;
+    }
+    class
+};
+
+#[inline(always)]
 fn filter_bucket(first: u8, last: u8) -> usize {
-    (usize::from(first.to_ascii_lowercase()) * 37 + usize::from(last.to_ascii_lowercase())) % FILTER_BUCKETS
+    usize::from(FILTER_CLASS[usize::from(first)]) << 5 | usize::from(FILTER_CLASS[usize::from(last)])
 }
 
-#[inline]
+/// The length bit of the filter. Lengths 64 apart share a bit: a false positive costs only
+/// the exact comparison that follows.
+#[inline(always)]
 fn length_bit(len: usize) -> u64 {
-    1u64 << len.min(63)
+    1u64 << (len % 64)
 }
 
 /// The longest run of word characters in `cue` (the first of equally long ones), as a byte range.
@@ -241,8 +312,8 @@ impl CueMatcher {
         let conclusion = normalize_list(conclusion, CueKind::Conclusion)?;
         let verification = normalize_list(verification, CueKind::Verification)?;
         let mut specs = Vec::new();
-        let mut anchors: Vec<Vec<Anchor>> = vec![Vec::new(); 256];
-        let mut word_filter = Box::new([0u64; FILTER_BUCKETS]);
+        // Anchor spellings and their cues, in order of first appearance.
+        let mut anchors: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
         let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
         for (kind, list) in lists {
             for (index, cue) in list.iter().enumerate() {
@@ -256,24 +327,39 @@ impl CueMatcher {
                     after: cue.as_bytes()[end..].to_vec(),
                     inflectable: inflections && cue.ends_with(|c: char| c.is_ascii_alphabetic()),
                 };
-                let (first, last) = (word[0], word[word.len() - 1]);
-                word_filter[filter_bucket(first, last)] |= length_bit(word.len());
-                if spec.inflectable && spec.after.is_empty() {
-                    for suffix in INFLECTION_SUFFIXES {
-                        let suffix_last = suffix.as_bytes()[suffix.len() - 1];
-                        word_filter[filter_bucket(first, suffix_last)] |=
-                            length_bit(word.len() + suffix.len());
-                    }
-                }
                 let id = specs.len();
                 specs.push(spec);
-                match anchors[usize::from(first)].iter_mut().find(|a| a.word == word) {
-                    Some(a) => a.cues.push(id),
-                    None => anchors[usize::from(first)].push(Anchor { word: word.to_vec(), cues: vec![id] }),
+                match anchors.iter_mut().find(|(w, _)| w == word) {
+                    Some((_, cues)) => cues.push(id),
+                    None => anchors.push((word.to_vec(), vec![id])),
                 }
             }
         }
-        Ok(CueMatcher { conclusion, verification, inflections, specs, anchors, word_filter })
+        let mut forms = Vec::new();
+        for (word, cues) in &anchors {
+            forms.push(Form::new(word.clone(), false, cues.clone()));
+            // An inflected anchor ends its cue.
+            let inflectable: Vec<usize> =
+                cues.iter().copied().filter(|&id| specs[id].inflectable && specs[id].after.is_empty()).collect();
+            if !inflectable.is_empty() {
+                for suffix in INFLECTION_SUFFIXES {
+                    forms.push(Form::new([word.as_slice(), suffix.as_bytes()].concat(), true, inflectable.clone()));
+                }
+            }
+        }
+        let bucket_of = |f: &Form| filter_bucket(f.spelling[0], f.spelling[f.spelling.len() - 1]);
+        forms.sort_by_key(bucket_of); // stable: forms of one bucket keep their order
+        let mut word_filter = Box::new([0u64; FILTER_BUCKETS]);
+        let mut form_starts = Box::new([0u32; FILTER_BUCKETS + 1]);
+        for form in &forms {
+            let bucket = bucket_of(form);
+            word_filter[bucket] |= length_bit(form.spelling.len());
+            form_starts[bucket + 1] += 1;
+        }
+        for b in 0..FILTER_BUCKETS {
+            form_starts[b + 1] += form_starts[b];
+        }
+        Ok(CueMatcher { conclusion, verification, inflections, specs, forms, form_starts, word_filter })
     }
 
     /// The paper's lists, whole words.
@@ -300,12 +386,14 @@ impl CueMatcher {
 
     /// Every cue occurrence in `text`, sorted by `(start, end, kind, cue)`.
     pub fn find(&self, text: &str) -> Vec<CueHit> {
-        let mut hits = Vec::new();
+        // About one hit per 60 bytes of a trace: reserve enough to rarely grow.
+        let mut hits = Vec::with_capacity(text.len() / 48 + 4);
         let bytes = text.as_bytes();
         for_each_word(text, |start, end| {
             // Most words fail this one test; keep it inline and the rest out of line.
-            if self.word_filter[filter_bucket(bytes[start], bytes[end - 1])] & length_bit(end - start) != 0 {
-                self.match_anchor(text, start, end, &mut hits);
+            let bucket = filter_bucket(bytes[start], bytes[end - 1]);
+            if self.word_filter[bucket] & length_bit(end - start) != 0 {
+                self.match_word(text, start, end, bucket, &mut hits);
             }
         });
         // Hits come out in anchor order; only a cue with words before its anchor can break
@@ -317,49 +405,30 @@ impl CueMatcher {
         hits
     }
 
-    /// Hits of the cues anchored on the text's word `start..end`.
+    /// Hits of the cues anchored on the text's word `start..end`, whose filter bucket is `bucket`.
     #[inline(never)]
-    fn match_anchor(&self, text: &str, start: usize, end: usize, hits: &mut Vec<CueHit>) {
-        let word = &text.as_bytes()[start..end];
-        for anchor in &self.anchors[usize::from(word[0].to_ascii_lowercase())] {
-            let n = anchor.word.len();
-            if n == word.len() && word.eq_ignore_ascii_case(&anchor.word) {
-                for &id in &anchor.cues {
-                    let spec = &self.specs[id];
-                    // The word is maximal, so with nothing before or after the anchor the word
-                    // boundaries hold already.
-                    let hit_start = if spec.before.is_empty() {
-                        Some(start)
-                    } else {
-                        match_before(text, start, &spec.before)
-                    };
-                    let hit_end = match hit_start {
-                        Some(_) if spec.after.is_empty() => Some(end),
-                        Some(_) => match_after(text, end, &spec.after, spec.inflectable),
-                        None => None,
-                    };
-                    if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
-                        hits.push(CueHit {
-                            kind: spec.kind,
-                            cue: spec.index,
-                            start: hit_start,
-                            end: hit_end,
-                        });
-                    }
-                }
-            } else if self.inflections && n < word.len() && word[..n].eq_ignore_ascii_case(&anchor.word) {
-                // The anchor ends the cue and the word is the anchor plus a suffix.
-                let suffix = &word[n..];
-                if !INFLECTION_SUFFIXES.iter().any(|s| suffix.eq_ignore_ascii_case(s.as_bytes())) {
-                    continue;
-                }
-                for &id in &anchor.cues {
-                    let spec = &self.specs[id];
-                    if spec.inflectable && spec.after.is_empty() {
-                        if let Some(hit_start) = match_before(text, start, &spec.before) {
-                            hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end });
-                        }
-                    }
+    fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, hits: &mut Vec<CueHit>) {
+        let forms = &self.forms[self.form_starts[bucket] as usize..self.form_starts[bucket + 1] as usize];
+        for form in forms {
+            if !form.spelled_by(text.as_bytes(), start, end) {
+                continue;
+            }
+            for &id in form.cues.iter() {
+                let spec = &self.specs[id];
+                // The word is maximal, so with nothing before or after the anchor the word
+                // boundaries hold already.
+                let hit_start = if spec.before.is_empty() {
+                    Some(start)
+                } else {
+                    match_before(text, start, &spec.before)
+                };
+                let hit_end = match hit_start {
+                    Some(_) if form.inflected || spec.after.is_empty() => Some(end),
+                    Some(_) => match_after(text, end, &spec.after, spec.inflectable),
+                    None => None,
+                };
+                if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
+                    hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
                 }
             }
         }
@@ -426,49 +495,55 @@ fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Optio
     None
 }
 
-const fn splat(b: u8) -> u64 {
-    u64::from_ne_bytes([b; 8])
+/// Whether `b` is an ASCII word byte: `[0-9A-Za-z_]`. Written as range tests rather than a
+/// table lookup so that a loop over a block compiles to SIMD compares.
+#[inline(always)]
+fn is_ascii_word_byte(b: u8) -> bool {
+    (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
 }
 
-/// Collects bit 7 of each byte of `m` (all other bits clear) into one byte, byte `i` -> bit `i`.
-#[inline]
-fn pack_high_bits(m: u64) -> u64 {
+/// Gathers bit 0 of each byte of `x` (all other bits clear), byte `i` -> bit `i`.
+#[inline(always)]
+fn gather_low_bits(x: u64) -> u64 {
     // Multiplying by this constant moves bit 8i to bit 56+i; the other products fall outside
     // bits 56..64 without carrying into them.
-    (m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    x.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
-/// For 8 bytes read little-endian: bit `i` of the first result is set when byte `i` is an ASCII
-/// word byte (`[0-9A-Za-z_]`), of the second when it is not ASCII. SWAR arithmetic on 7-bit
-/// lanes, so nothing carries between bytes and nothing branches.
-#[inline]
-fn classify8(x: u64) -> (u64, u64) {
-    const LOW7: u64 = splat(0x7f);
-    const HIGH: u64 = splat(0x80);
-    let high = x & HIGH;
-    let v = x & LOW7;
-    let lower = v | splat(0x20);
-    let letter = lower.wrapping_add(splat(0x80 - b'a')) & !lower.wrapping_add(splat(0x80 - b'z' - 1));
-    let digit = v.wrapping_add(splat(0x80 - b'0')) & !v.wrapping_add(splat(0x80 - b'9' - 1));
-    let t = v ^ splat(b'_');
-    let underscore = !(t.wrapping_add(LOW7) | t);
-    let word = (letter | digit | underscore) & HIGH & !high;
-    (pack_high_bits(word), pack_high_bits(high))
-}
-
-/// Bit masks of one 64-byte block: ASCII word bytes, non-ASCII bytes.
-#[inline]
+/// Bit masks of one 64-byte block: ASCII word bytes, and non-ASCII bytes.
+///
+/// The per-byte flags come from a loop the compiler vectorises (16 bytes per compare); only
+/// packing them into bits is scalar, one multiply per 8 bytes. Most blocks of a trace are pure
+/// ASCII, so the non-ASCII mask is only packed when some byte has its high bit set.
+#[inline(always)]
 fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+    let mut flags = [0u8; 64];
+    for (f, &b) in flags.iter_mut().zip(block) {
+        *f = u8::from(is_ascii_word_byte(b)) | (b >> 7) << 1;
+    }
     let mut word = 0u64;
-    let mut high = 0u64;
-    for (j, lane) in block.chunks_exact(8).enumerate() {
+    let mut any_high = 0u64;
+    let lane = |j: usize| {
         let mut eight = [0u8; 8];
-        eight.copy_from_slice(lane);
-        let (w, h) = classify8(u64::from_le_bytes(eight));
-        word |= w << (8 * j);
-        high |= h << (8 * j);
+        eight.copy_from_slice(&flags[8 * j..8 * j + 8]);
+        u64::from_le_bytes(eight)
+    };
+    for j in 0..8 {
+        let x = lane(j);
+        word |= gather_low_bits(x & splat(1)) << (8 * j);
+        any_high |= x;
+    }
+    let mut high = 0u64;
+    if any_high & splat(2) != 0 {
+        for j in 0..8 {
+            high |= gather_low_bits(lane(j) >> 1 & splat(1)) << (8 * j);
+        }
     }
     (word, high)
+}
+
+const fn splat(b: u8) -> u64 {
+    u64::from_ne_bytes([b; 8])
 }
 
 /// Calls `f(start, end)` for every maximal run of word characters in `text`, in order.
@@ -481,33 +556,50 @@ fn classify_block(block: &[u8; 64]) -> (u64, u64) {
 pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut open: Option<usize> = None;
-    // Whether the byte before the current block belongs to a word character.
-    let mut prev_word = false;
+    let mut walk = WordWalk { open: None, prev_word: false };
+    let mut blocks = bytes.chunks_exact(64);
     let mut base = 0;
-    while base < n {
-        let len = (n - base).min(64);
-        let mut block = [0u8; 64]; // NUL padding is a non-word byte
-        block[..len].copy_from_slice(&bytes[base..base + len]);
-        let (mut word, high) = classify_block(&block);
-        let mut rest = high;
-        // Continuation bytes at the start of the block continue the previous block's character.
-        let mut char_is_word = prev_word;
-        while rest != 0 {
-            let k = rest.trailing_zeros() as usize;
-            if block[k] >= 0xC0 {
-                char_is_word = char_at(text, base + k).is_some_and(is_word);
-            }
-            word |= u64::from(char_is_word) << k;
-            rest &= rest - 1;
+    for block in &mut blocks {
+        let mut whole = [0u8; 64];
+        whole.copy_from_slice(block);
+        walk.block(text, base, &whole, 64, &mut f);
+        base += 64;
+    }
+    let tail = blocks.remainder();
+    if !tail.is_empty() {
+        let mut padded = [0u8; 64]; // NUL padding is a non-word byte
+        padded[..tail.len()].copy_from_slice(tail);
+        walk.block(text, base, &padded, tail.len(), &mut f);
+    }
+    if let Some(start) = walk.open {
+        f(start, n);
+    }
+}
+
+/// The state [`for_each_word`] carries from one block to the next.
+struct WordWalk {
+    /// Start of a word still open at the end of the last block.
+    open: Option<usize>,
+    /// Whether the last byte of the last block belongs to a word character.
+    prev_word: bool,
+}
+
+impl WordWalk {
+    /// Reports the words that end in `block` (text bytes `base..base + len`, NUL padded).
+    #[inline(always)]
+    fn block(&mut self, text: &str, base: usize, block: &[u8; 64], len: usize, f: &mut impl FnMut(usize, usize)) {
+        let (mut word, high) = classify_block(block);
+        if high != 0 {
+            word |= non_ascii_word_bits(text, base, block, high, self.prev_word);
         }
+        let prev_word = self.prev_word;
         let before = (word << 1) | u64::from(prev_word);
         let mut starts = word & !before;
         let mut ends = !word & before;
         // A word left open by the previous block ends at the first end here (if any); after
         // that, starts and ends alternate, so they pair up in order without a branch per edge.
         if ends != 0 {
-            if let Some(start) = open.take() {
+            if let Some(start) = self.open.take() {
                 f(start, base + ends.trailing_zeros() as usize);
                 ends &= ends - 1;
             }
@@ -516,18 +608,33 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
             let start = base + starts.trailing_zeros() as usize;
             starts &= starts - 1;
             if ends == 0 {
-                open = Some(start);
+                self.open = Some(start);
                 break;
             }
             f(start, base + ends.trailing_zeros() as usize);
             ends &= ends - 1;
         }
-        prev_word = word >> (len - 1) & 1 == 1;
-        base += len;
+        self.prev_word = word >> (len - 1) & 1 == 1;
     }
-    if let Some(start) = open {
-        f(start, n);
+}
+
+/// Word bits of the non-ASCII bytes `high` of a block: every byte of a character takes the
+/// class of the character. Continuation bytes at the start of the block continue the previous
+/// block's character, whose class is `prev_word`.
+#[inline(never)]
+fn non_ascii_word_bits(text: &str, base: usize, block: &[u8; 64], high: u64, prev_word: bool) -> u64 {
+    let mut word = 0u64;
+    let mut rest = high;
+    let mut char_is_word = prev_word;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        if block[k] >= 0xC0 {
+            char_is_word = char_at(text, base + k).is_some_and(is_word);
+        }
+        word |= u64::from(char_is_word) << k;
+        rest &= rest - 1;
     }
+    word
 }
 
 fn normalize_list<S: AsRef<str>>(cues: &[S], kind: CueKind) -> Result<Vec<String>, CueError> {
@@ -587,27 +694,28 @@ impl Segmentation {
 /// that crosses a sentence boundary (a phrase broken by a line break) is dropped.
 pub fn segment(text: &str, opts: &SplitOptions, matcher: &CueMatcher) -> Segmentation {
     let sentences = split_sentences(text, opts);
-    let found = matcher.find(text);
-    let mut hits = Vec::with_capacity(found.len());
+    // The kept hits are compacted in place: `hits[..kept]` are those assigned so far.
+    let mut hits = matcher.find(text);
+    let mut kept = 0;
+    let mut next = 0;
     let mut out = Vec::with_capacity(sentences.len());
-    let mut next = found.iter().peekable();
     for sentence in sentences {
-        let first = hits.len();
+        let first = kept;
+        let (mut conclusion, mut verification) = (false, false);
         // Hits are sorted by start and sentences tile the text from 0, so every hit starting
         // before this sentence's end starts inside it.
-        while let Some(hit) = next.next_if(|h| h.start < sentence.end) {
+        while let Some(&hit) = hits.get(next).filter(|h| h.start < sentence.end) {
+            next += 1;
             if hit.end <= sentence.end {
-                hits.push(*hit);
+                conclusion |= hit.kind == CueKind::Conclusion;
+                verification |= hit.kind == CueKind::Verification;
+                hits[kept] = hit;
+                kept += 1;
             }
         }
-        let mine = &hits[first..];
-        out.push(SentenceCues {
-            sentence,
-            hits: first..hits.len(),
-            conclusion: mine.iter().any(|h| h.kind == CueKind::Conclusion),
-            verification: mine.iter().any(|h| h.kind == CueKind::Verification),
-        });
+        out.push(SentenceCues { sentence, hits: first..kept, conclusion, verification });
     }
+    hits.truncate(kept);
     Segmentation { sentences: out, hits }
 }
 
@@ -628,6 +736,54 @@ mod tests {
 
     fn only(cues: &[&str], inflections: bool) -> CueMatcher {
         CueMatcher::new(cues, &[], inflections).unwrap()
+    }
+
+    #[test]
+    fn word_walk_across_block_edges() {
+        fn words(text: &str) -> Vec<&str> {
+            let mut out = Vec::new();
+            for_each_word(text, |s, e| out.push(&text[s..e]));
+            out
+        }
+        // Words that end exactly at, straddle, or continue past a 64-byte block edge, with
+        // multi-byte characters split by the edge.
+        let a63 = "a".repeat(63);
+        assert_eq!(words(&format!("{a63} b")), vec![a63.as_str(), "b"]);
+        assert_eq!(words(&format!("{a63}bc d")), vec![format!("{a63}bc").as_str(), "d"]);
+        assert_eq!(words(&format!("{a63}é√x")), vec![format!("{a63}é").as_str(), "x"]);
+        assert_eq!(words(&format!("{}²√π", " ".repeat(63))), vec!["²", "π"]);
+        assert_eq!(words(&"x".repeat(200)), vec!["x".repeat(200).as_str()]);
+        assert_eq!(words(""), Vec::<&str>::new());
+        assert_eq!(words("_ a1 ’b 日本 ×c"), vec!["_", "a1", "b", "日本", "c"]);
+    }
+
+    #[test]
+    fn packed_comparison_is_ascii_case_insensitive_equality() {
+        // Every byte pair, in every lane, next to neighbours of every kind (no carry between lanes).
+        let neighbours = [0x00u8, b'@', b'A', b'Z', b'[', b'a', b'z', 0x7f, 0x80, 0xC3, 0xFF];
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for lane in 0..8 {
+                    let n = neighbours[(usize::from(a) + lane) % neighbours.len()];
+                    let mut x = [n; 8];
+                    let mut y = [n; 8];
+                    x[lane] = a;
+                    y[lane] = b;
+                    let packed = |v: [u8; 8]| fold8(u64::from_le_bytes(v));
+                    assert_eq!(packed(x) == packed(y), a.eq_ignore_ascii_case(&b), "{a:#x} {b:#x} lane {lane}");
+                }
+            }
+        }
+        // head8 reads the same bytes with 8 of them available or not.
+        let text = b"xWAITx-So-straightforward";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let n = (end - start).min(8);
+                let mut want = [0u8; 8];
+                want[..n].copy_from_slice(&text[start..start + n]);
+                assert_eq!(head8(text, start, end), u64::from_le_bytes(want), "{start}..{end}");
+            }
+        }
     }
 
     #[test]

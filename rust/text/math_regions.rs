@@ -28,7 +28,9 @@
 //!
 //! Time is linear in the text: one lexing pass records every opener and every closer token
 //! (braces matched with an explicit stack), then each opener looks up its first closer through
-//! a cursor that only moves forward. Nothing recurses and nothing is rescanned.
+//! a cursor that only moves forward. The line-break and blank-line tests search forward from
+//! the opener only when asked and keep their answer for the next opener, so a text's many line
+//! breaks are never all listed. Nothing recurses and nothing is rescanned.
 
 use crate::text::chars::{char_at, char_before, is_space, utf8_len};
 use crate::text::sentences::SplitOptions;
@@ -148,10 +150,6 @@ struct Lexed {
     env_closers: Vec<Vec<usize>>,
     /// For the n-th `\boxed{`/`\fbox{`: offset of the `}` that closes its argument, if any.
     boxed_close: Vec<Option<usize>>,
-    /// Offsets of every `\n` and `\r`.
-    line_breaks: Vec<usize>,
-    /// Offsets of `\n` characters that begin a blank line (`\n`, whitespace without `\n`, `\n`).
-    blank_lines: Vec<usize>,
 }
 
 /// The environment named at `bytes[i..]` (`name` or `name*` then `}`): its closer-list index and
@@ -236,10 +234,6 @@ fn lex(text: &str) -> Lexed {
         i = (i + 1 + utf8_len(next)).min(n);
     }
     lx.boxed_close = match_boxed_braces(bytes, &boxed_braces);
-    // Only openers need line breaks, and many texts have none.
-    if !lx.openers.is_empty() {
-        (lx.line_breaks, lx.blank_lines) = line_breaks(text);
-    }
     lx
 }
 
@@ -278,30 +272,68 @@ fn match_boxed_braces(bytes: &[u8], boxed_braces: &[usize]) -> Vec<Option<usize>
     close
 }
 
-/// Offsets of all line breaks (`\n`, `\r`), and of the `\n` characters that begin a blank line.
-/// Plain text, not tokens: a `\` before a line break hides it from TeX no more than from us.
-/// Each whitespace run is walked only by the newline in front of it, so this is linear.
-fn line_breaks(text: &str) -> (Vec<usize>, Vec<usize>) {
-    let mut breaks = Vec::new();
-    let mut blank = Vec::new();
-    for i in memchr::memchr2_iter(b'\n', b'\r', text.as_bytes()) {
-        breaks.push(i);
-        if text.as_bytes()[i] != b'\n' {
-            continue;
-        }
-        let mut j = i + 1;
-        while let Some(c) = char_at(text, j) {
-            if c == '\n' {
-                blank.push(i);
-                break;
+/// Finds line breaks (`\n`, `\r`) and blank lines for queries that never move backwards:
+/// each answer is kept until a query passes it, so the text is searched at most once however
+/// many openers ask. Only openers that found a closer ask (a few per trace), so the line breaks
+/// of a text (hundreds) are never all listed.
+struct LineFinder<'t> {
+    text: &'t str,
+    /// First line break at or after the last query (`None` before the first query).
+    line_break: Option<usize>,
+    /// First `\n` at or after the last query that begins a blank line: `\n`, whitespace
+    /// without `\n`, `\n`. Plain text, not tokens: a `\` before a line break hides it from TeX
+    /// no more than from us.
+    blank_line: Option<usize>,
+}
+
+impl<'t> LineFinder<'t> {
+    fn new(text: &'t str) -> Self {
+        LineFinder { text, line_break: None, blank_line: None }
+    }
+
+    /// Offset of the first line break at or after `from` (`text.len()` if none).
+    fn line_break(&mut self, from: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        match self.line_break {
+            Some(p) if p >= from => p,
+            _ => {
+                let p = memchr::memchr2(b'\n', b'\r', &bytes[from..]).map_or(bytes.len(), |k| from + k);
+                self.line_break = Some(p);
+                p
             }
-            if !is_space(c) {
-                break;
-            }
-            j += c.len_utf8();
         }
     }
-    (breaks, blank)
+
+    /// Offset of the first `\n` at or after `from` that begins a blank line (`text.len()` if
+    /// none). Each whitespace run is walked only by the newline in front of it.
+    fn blank_line(&mut self, from: usize) -> usize {
+        if let Some(p) = self.blank_line.filter(|&p| p >= from) {
+            return p;
+        }
+        let (text, bytes) = (self.text, self.text.as_bytes());
+        let mut i = from;
+        let found = loop {
+            let Some(k) = memchr::memchr(b'\n', &bytes[i..]) else {
+                break bytes.len();
+            };
+            i += k;
+            let mut j = i + 1;
+            let blank = loop {
+                match char_at(text, j) {
+                    Some('\n') => break true,
+                    Some(c) if is_space(c) => j += c.len_utf8(),
+                    _ => break false,
+                }
+            };
+            if blank {
+                break i;
+            }
+            // The run after this newline holds no newline: the next one is where it stopped.
+            i = j.max(i + 1);
+        };
+        self.blank_line = Some(found);
+        found
+    }
 }
 
 /// First element `>= from` of an ascending list, advancing `cursor` (queries must not decrease).
@@ -319,7 +351,7 @@ pub fn math_regions(text: &str, opts: &SplitOptions) -> Vec<MathRegion> {
     let mut regions = Vec::new();
     let mut covered_until = 0;
     let (mut c_dollar, mut c_double, mut c_paren, mut c_bracket) = (0, 0, 0, 0);
-    let (mut c_line, mut c_blank) = (0, 0);
+    let mut lines = LineFinder::new(text);
     let mut c_env = vec![0usize; lx.env_closers.len()];
     for op in &lx.openers {
         if op.start < covered_until {
@@ -356,16 +388,12 @@ pub fn math_regions(text: &str, opts: &SplitOptions) -> Vec<MathRegion> {
         if end - op.start > kind.max_bytes(opts) {
             continue;
         }
-        let blank = next_at_or_after(&lx.blank_lines, &mut c_blank, op.start);
-        if blank.is_some_and(|p| p < close_start) {
+        // Openers come in text order, so these queries only move forward.
+        if lines.blank_line(op.start) < close_start {
             continue;
         }
-        if kind.is_inline() {
-            // Inline openers come in text order, so this cursor only moves forward too.
-            let line_break = next_at_or_after(&lx.line_breaks, &mut c_line, op.start);
-            if line_break.is_some_and(|p| p < close_start) {
-                continue;
-            }
+        if kind.is_inline() && lines.line_break(op.start) < close_start {
+            continue;
         }
         regions.push(MathRegion { start: op.start, end, kind });
         covered_until = end;
@@ -468,6 +496,12 @@ mod tests {
         assert_eq!(texts("$a\nb$ $c$"), vec!["$c$"]);
         // The opener is literal, the next one is tried.
         assert_eq!(texts("\\( a\n\n\\(b\\)"), vec!["\\(b\\)"]);
+        // Answers kept from one opener to the next, and searched again once passed.
+        assert_eq!(
+            texts("\\[a\\] \\[b\n \nc\\] \\[d\\]\n\n\\[e\\] \\[f\n\r\ng\\]"),
+            vec!["\\[a\\]", "\\[d\\]", "\\[e\\]"]
+        );
+        assert_eq!(texts("$x$ $y\nz$ $w$\n$v$ \\(u\rt\\) $s$"), vec!["$x$", "$w$", "$v$", "$s$"]);
     }
 
     #[test]

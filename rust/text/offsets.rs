@@ -18,17 +18,14 @@ pub fn bytes_to_chars_sorted(text: &str, byte_offsets: &mut [usize]) {
 
 /// Number of code points in a UTF-8 byte slice (counts non-continuation bytes).
 ///
-/// Counted in `u8` lanes over blocks of 255 bytes: the inner loop then vectorises (16 or 32
-/// bytes a step), where a `usize` count per byte does not (about 2 GB/s against 15+ here).
+/// Counted per chunk of at most 64 bytes into a `u8` (no overflow): the compiler then adds 16
+/// byte flags per SIMD instruction. Counting straight into a `usize` made it widen every flag
+/// to 64 bits, 2 to 4 bytes per instruction, and the character offsets of a trace's sentences
+/// (counted sentence by sentence, a few dozen bytes at a time) cost as much as splitting it.
+#[inline]
 pub fn count_chars(bytes: &[u8]) -> usize {
-    const BLOCK: usize = 255;
-    let is_char_start = |b: u8| u8::from((b as i8) >= -0x40);
-    let mut blocks = bytes.chunks_exact(BLOCK);
-    let mut total = 0usize;
-    for block in &mut blocks {
-        total += usize::from(block.iter().fold(0u8, |n, &b| n.wrapping_add(is_char_start(b))));
-    }
-    total + blocks.remainder().iter().map(|&b| usize::from(is_char_start(b))).sum::<usize>()
+    let count_chunk = |chunk: &[u8]| usize::from(chunk.iter().fold(0u8, |n, &b| n + u8::from((b as i8) >= -0x40)));
+    bytes.chunks(64).map(count_chunk).sum()
 }
 
 #[cfg(test)]
@@ -36,12 +33,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_chars_across_blocks() {
-        for text in ["", "a", &"é".repeat(300), &"a€😀".repeat(200), &"x".repeat(255), &"ü".repeat(128)] {
-            for end in [0, 1, 254, 255, 256, 510, text.len()] {
-                let end = (0..=end.min(text.len())).rev().find(|&e| text.is_char_boundary(e)).unwrap();
-                assert_eq!(count_chars(text[..end].as_bytes()), text[..end].chars().count(), "{end}");
+    fn counts_chars_of_every_length_and_alignment() {
+        let text = "aé€😀b日本語x\u{a0}y".repeat(20);
+        for start in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            for end in (start..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                assert_eq!(count_chars(&text.as_bytes()[start..end]), text[start..end].chars().count());
             }
+        }
+        // Any bytes, not only UTF-8: the count of non-continuation bytes.
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+        for len in 0..bytes.len() {
+            let want = bytes[..len].iter().filter(|&&b| !(0x80..0xC0).contains(&b)).count();
+            assert_eq!(count_chars(&bytes[..len]), want, "{len}");
         }
     }
 

@@ -5,8 +5,11 @@
 
 use proptest::prelude::*;
 
-use crate::text::chars::{is_space, word_boundary_after, word_boundary_before};
-use crate::text::cues::{normalize_cue, segment, CueMatcher, PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES};
+use crate::text::chars::{is_space, skip_space, trim_space_back, word_boundary_after, word_boundary_before};
+use crate::text::cues::{
+    for_each_word, normalize_cue, segment, CueKind, CueMatcher, INFLECTION_SUFFIXES, PAPER_CONCLUSION_CUES,
+    PAPER_VERIFICATION_CUES,
+};
 use crate::text::math_regions::math_regions;
 use crate::text::sentences::{split_sentences, SplitOptions};
 
@@ -26,6 +29,115 @@ fn tokenish() -> impl Strategy<Value = String> {
 
 fn any_text() -> impl Strategy<Value = String> {
     prop_oneof![tokenish(), any::<String>(), "[\\x00-\\x7f]{0,64}", "[ .!?\\n$\\\\{}()\\[\\]a-c0-9]{0,64}"]
+}
+
+/// Texts long enough to span several of the 64-byte blocks the word walk works in.
+fn long_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(any_text(), 0..8).prop_map(|t| t.concat())
+}
+
+/// The maximal runs of word characters, found one character at a time: what
+/// [`for_each_word`] computes with block masks.
+fn words_one_by_one(text: &str) -> Vec<(usize, usize)> {
+    let mut words = Vec::new();
+    let mut open = None;
+    for (i, c) in text.char_indices() {
+        match (c == '_' || c.is_alphanumeric(), open) {
+            (true, None) => open = Some(i),
+            (false, Some(start)) => {
+                words.push((start, i));
+                open = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = open {
+        words.push((start, text.len()));
+    }
+    words
+}
+
+/// Every hit of `cues` in `text` by brute force: each cue is tried at every character boundary,
+/// character by character (what [`CueMatcher::find`] computes from anchor words). See the
+/// [`crate::text::cues`] documentation for the rules spelled out here.
+fn hits_by_brute_force(text: &str, matcher: &CueMatcher) -> Vec<(usize, usize, CueKind, usize)> {
+    let is_word = |c: char| c == '_' || c.is_alphanumeric();
+    let boundary_before = |i: usize| !text[..i].chars().next_back().is_some_and(is_word);
+    let boundary_after = |i: usize| !text[i..].chars().next().is_some_and(is_word);
+    // End of `cue` matched from `i`, before any suffix.
+    let spell = |cue: &str, mut i: usize| -> Option<usize> {
+        for c in cue.chars() {
+            let rest = &text[i..];
+            if c == ' ' {
+                let run = rest.len() - rest.trim_start_matches(char::is_whitespace).len();
+                if run == 0 {
+                    return None;
+                }
+                i += run;
+            } else if c == '\'' && rest.starts_with('’') {
+                i += '’'.len_utf8();
+            } else {
+                let t = rest.chars().next()?;
+                if !(t == c || (t.is_ascii() && t.to_ascii_lowercase() == c)) {
+                    return None;
+                }
+                i += t.len_utf8();
+            }
+        }
+        Some(i)
+    };
+    let mut hits = Vec::new();
+    for kind in [CueKind::Conclusion, CueKind::Verification] {
+        for (index, cue) in matcher.cues(kind).iter().enumerate() {
+            let inflectable = matcher.inflections() && cue.ends_with(|c: char| c.is_ascii_alphabetic());
+            for start in (0..=text.len()).filter(|&i| text.is_char_boundary(i) && boundary_before(i)) {
+                let Some(end) = spell(cue, start) else { continue };
+                if boundary_after(end) {
+                    hits.push((start, end, kind, index));
+                } else if inflectable {
+                    let suffixed = INFLECTION_SUFFIXES.iter().find_map(|s| {
+                        let e = end + s.len();
+                        let spelled = text.get(end..e).is_some_and(|t| t.eq_ignore_ascii_case(s));
+                        (spelled && boundary_after(e)).then_some(e)
+                    });
+                    if let Some(e) = suffixed {
+                        hits.push((start, e, kind, index));
+                    }
+                }
+            }
+        }
+    }
+    hits.sort();
+    hits
+}
+
+#[rustfmt::skip]
+const CUE_TOKENS: &[&str] = &[
+    "so", "So", "SO", "also", "wait", "WAIT", "a", "A", "b", "c", "x", "X", "x_1", "1", "(", ")", "-", "+",
+    "'", "’", "tis", "called", "été", "ÉTÉ", "don", "t", "we", "get", "check", "let", "me", "it", "is",
+    "that", "the", "only", "double", "seem", "set", "s", "es", "d", "ed", "ing", "ED", " ", "  ", "\n",
+    "\u{a0}", "\u{3000}", ".", ",", "é", "²", "日", "_", "therefore", "maximum", "possible", "make",
+    "sure", "miss", "anything", "right", "correct", "all",
+];
+
+/// Texts made of cue pieces, for the brute-force comparison.
+fn cue_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(prop::sample::select(CUE_TOKENS), 0..80).prop_map(|t| t.concat()),
+        long_text(),
+    ]
+}
+
+/// Cue lists for the brute-force comparison: the paper's, and cues with punctuation around or
+/// inside the anchor, non-ASCII letters, digits and shared anchors.
+fn cue_lists() -> impl Strategy<Value = (Vec<&'static str>, Vec<&'static str>)> {
+    prop_oneof![
+        Just((PAPER_CONCLUSION_CUES.to_vec(), PAPER_VERIFICATION_CUES.to_vec())),
+        Just((
+            vec!["(a)", "'tis so", "-x", "so-called x", "c++", "été x", "x_1", "don’t", "so", "also so", "we get"],
+            vec!["so", "wait", "wait a", "check", "a b c", "x"],
+        )),
+    ]
 }
 
 fn small_bounds() -> impl Strategy<Value = SplitOptions> {
@@ -113,13 +225,47 @@ proptest! {
                 let spelled = normalize_cue(&text[h.start..h.end]).unwrap_or_default();
                 prop_assert!(spelled.starts_with(cue.as_str()), "{:?} is not {:?}", spelled, cue);
             }
-            prop_assert_eq!(s.conclusion, seg.hits_of(i).iter().any(|h| h.kind == crate::text::cues::CueKind::Conclusion));
+            prop_assert_eq!(s.conclusion, seg.hits_of(i).iter().any(|h| h.kind == CueKind::Conclusion));
         }
         // segment() keeps exactly the hits of find() that fit in one sentence.
         let inside = matcher.find(&text).into_iter().filter(|h| {
             seg.sentences.iter().any(|s| s.sentence.start <= h.start && h.end <= s.sentence.end)
         }).count();
         prop_assert_eq!(inside, seg.hits.len());
+    }
+
+    #[test]
+    fn whitespace_skipping_matches_char_by_char(text in any_text()) {
+        // Every offset, char boundary or not, and past the end: the helpers are total.
+        for i in 0..=text.len() + 1 {
+            let forward = match text.get(i..) {
+                Some(rest) => i + rest.len() - rest.trim_start_matches(is_space).len(),
+                None => i.min(text.len()),
+            };
+            prop_assert_eq!(skip_space(&text, i), forward, "skip_space at {}", i);
+            // Callers pass a sentence start as the floor: a char boundary.
+            for floor in [0, i / 2, i].into_iter().filter(|&f| text.is_char_boundary(f)) {
+                let back = match text.get(..i) {
+                    Some(head) => floor.max(head.trim_end_matches(is_space).len()),
+                    None => i,
+                };
+                prop_assert_eq!(trim_space_back(&text, i, floor), back, "trim_space_back at {} from {}", i, floor);
+            }
+        }
+    }
+
+    #[test]
+    fn the_word_walk_finds_every_maximal_word(text in long_text()) {
+        let mut words = Vec::new();
+        for_each_word(&text, |start, end| words.push((start, end)));
+        prop_assert_eq!(words, words_one_by_one(&text));
+    }
+
+    #[test]
+    fn find_matches_brute_force(text in cue_text(), lists in cue_lists(), inflections in any::<bool>()) {
+        let matcher = CueMatcher::new(&lists.0, &lists.1, inflections).unwrap();
+        let found: Vec<_> = matcher.find(&text).into_iter().map(|h| (h.start, h.end, h.kind, h.cue)).collect();
+        prop_assert_eq!(found, hits_by_brute_force(&text, &matcher));
     }
 
     #[test]
