@@ -7,6 +7,8 @@
 //! search. An undecided comparison stays [`Verdict::Unknown`]: the Python layer sends it to the
 //! CAS.
 
+use std::collections::HashMap;
+
 use crate::anchor::complexity;
 use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
@@ -55,8 +57,8 @@ impl Outcome {
 }
 
 /// The final answer against each accepted answer, in order, up to the first equal one.
-pub fn judge_alternatives(final_answer: &Answer, ground_truth: &[Answer], policy: &Policy) -> Vec<Judgement> {
-    let mut judgements = Vec::with_capacity(ground_truth.len());
+pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIterator<Item = &'a Answer>, policy: &Policy) -> Vec<Judgement> {
+    let mut judgements = Vec::new();
     for g in ground_truth {
         let j = compare(final_answer, g, policy);
         judgements.push(j);
@@ -77,10 +79,10 @@ pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome 
 
 /// The outcome of a final answer that is already extracted and parsed (`parsed` is
 /// `final_answer`'s text; `ground_truth` is `query.ground_truth` parsed).
-pub fn judge_outcome(
+pub fn judge_outcome<'a>(
     final_answer: Option<FinalAnswer>,
     parsed: Option<&Answer>,
-    ground_truth: &[Answer],
+    ground_truth: impl IntoIterator<Item = &'a Answer>,
     query: &OutcomeQuery<'_>,
     policy: &Policy,
     reject_problem_echo: bool,
@@ -95,9 +97,43 @@ pub fn judge_outcome(
 }
 
 /// Checks a batch on `threads` workers; a query that panics gives its `Err` and the rest are
-/// unaffected.
+/// unaffected. Each distinct answer text (final answers and accepted answers alike) is parsed
+/// once per batch: a training step's rollouts of one prompt share its ground truth, and
+/// often their final answers too.
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
-    map_items(queries, threads, |q| check_outcome(q, rules))
+    let finals = map_items(queries, threads, |q| extract_final(q.response));
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut distinct: Vec<&str> = Vec::new();
+    let mut intern = |text| {
+        *index.entry(text).or_insert_with(|| {
+            distinct.push(text);
+            distinct.len() - 1
+        })
+    };
+    let ids: Vec<(Option<usize>, Vec<usize>)> = queries
+        .iter()
+        .zip(&finals)
+        .map(|(q, f)| {
+            let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| intern(f.text.as_str()));
+            (final_id, q.ground_truth.iter().map(|g| intern(g)).collect())
+        })
+        .collect();
+    let parsed = map_items(&distinct, threads, |text| Answer::parse(text));
+    let jobs: Vec<usize> = (0..queries.len()).collect();
+    map_items(&jobs, threads, |&i| {
+        // A panic in an earlier stage fails this query only (map_items catches it again).
+        let final_answer = finals[i].clone().unwrap_or_else(|panic| panic!("final-answer extraction failed: {}", panic.0));
+        let answer = |id: usize| parsed[id].as_ref().unwrap_or_else(|panic| panic!("answer parsing failed: {}", panic.0));
+        let (final_id, gt_ids) = &ids[i];
+        judge_outcome(
+            final_answer,
+            final_id.map(answer),
+            gt_ids.iter().map(|&id| answer(id)),
+            &queries[i],
+            &rules.policy,
+            rules.reject_problem_echo,
+        )
+    })
 }
 
 /// Whether `final_text` restates an expression of the problem instead of stating a value: the
