@@ -246,8 +246,11 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
                     pick_key(batch[0], args.ground_truth_key, GROUND_TRUTH_KEYS, "ground truth", True),
                     pick_key(batch[0], args.problem_key, PROBLEM_KEYS, "problem", False),
                 )
+            assert keys is not None
             rk, gk, pk = keys
-            responses, gts, problems = [], [], []
+            responses: list[str] = []
+            gts: list[Any] = []
+            problems: list[Optional[str]] = []
             for row in batch:
                 response = lookup(row, rk)
                 if not isinstance(response, str):
@@ -286,7 +289,7 @@ def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
     for batch in batched(rows, args.batch_size):
         if key is None:
             key = pick_key(batch[0], args.text_key, ("thinking",) + RESPONSE_KEYS, "text", True)
-        texts = []
+        texts: list[str] = []
         for row in batch:
             text = lookup(row, key)  # type: ignore[arg-type]
             if not isinstance(text, str):

@@ -124,7 +124,7 @@ def is_correct_batch(
             results.append(Correctness(not echo, final, matched, judgement, problem_echo=echo))
             continue
         judgements = [_native_judgement(*j) for j in native]
-        if cas and any(j.verdict is Verdict.UNKNOWN for j in judgements):
+        if cas and final is not None and any(j.verdict is Verdict.UNKNOWN for j in judgements):
             # Only the undecided comparisons go to sympy (equivalent_batch re-runs them natively
             # first, then sends what a CAS can settle).
             pairs = [(final.text, a) for a, j in zip(alts, judgements) if j.verdict is Verdict.UNKNOWN]
