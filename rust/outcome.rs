@@ -7,10 +7,8 @@
 //! search. An undecided comparison stays [`Verdict::Unknown`]: the Python layer sends it to the
 //! CAS.
 
-use std::collections::HashMap;
-
 use crate::anchor::complexity;
-use crate::answer::{compare, Answer, Judgement, Policy, Verdict};
+use crate::answer::{compare, Answer, DistinctTexts, Judgement, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
 
@@ -98,27 +96,19 @@ pub fn judge_outcome<'a>(
 
 /// Checks a batch on `threads` workers; a query that panics gives its `Err` and the rest are
 /// unaffected. Each distinct answer text (final answers and accepted answers alike) is parsed
-/// once per batch: a training step's rollouts of one prompt share its ground truth, and
-/// often their final answers too.
+/// once per batch ([`DistinctTexts`]).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_items(queries, threads, |q| extract_final(q.response));
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut distinct: Vec<&str> = Vec::new();
-    let mut intern = |text| {
-        *index.entry(text).or_insert_with(|| {
-            distinct.push(text);
-            distinct.len() - 1
-        })
-    };
+    let mut distinct = DistinctTexts::default();
     let ids: Vec<(Option<usize>, Vec<usize>)> = queries
         .iter()
         .zip(&finals)
         .map(|(q, f)| {
-            let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| intern(f.text.as_str()));
-            (final_id, q.ground_truth.iter().map(|g| intern(g)).collect())
+            let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| distinct.id(f.text.as_str()));
+            (final_id, q.ground_truth.iter().map(|g| distinct.id(g)).collect())
         })
         .collect();
-    let parsed = map_items(&distinct, threads, |text| Answer::parse(text));
+    let parsed = distinct.parse(threads);
     let jobs: Vec<usize> = (0..queries.len()).collect();
     map_items(&jobs, threads, |&i| {
         // A panic in an earlier stage fails this query only (map_items catches it again).

@@ -33,6 +33,7 @@
 //! notation or the question is genuinely ambiguous; never a NotEqual without evidence, never an
 //! Equal without a match.
 
+mod distinct;
 mod equivalence;
 mod exact;
 mod expr;
@@ -50,6 +51,7 @@ mod sets;
 mod sympy;
 mod units;
 
+pub use distinct::DistinctTexts;
 pub use equivalence::{compare, equivalent, Answer};
 pub use judgement::{Judgement, Method, Reason, Verdict};
 pub use normalize::normalize;

@@ -3,14 +3,13 @@
 //! A judgement crosses the boundary as a tuple `(verdict, method, reason, sympy_a, sympy_b)` of
 //! stable names; `apr_fast.equivalence` turns it into enums and runs the CAS fallback. The sympy
 //! forms are only filled in when the verdict is unknown and a CAS could still decide it.
-use std::collections::HashMap;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::{borrow_str, threads_arg};
-use crate::answer::{self, Answer, Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
+use crate::answer::{self, Answer, DistinctTexts, Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
 use crate::parallel::map_items;
 
 type JudgementTuple = (&'static str, &'static str, String, Option<String>, Option<String>);
@@ -148,14 +147,9 @@ fn answer_equivalent_batch(
     let policy = policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?;
     let threads = threads_arg(threads)?;
     Ok(py.allow_threads(|| {
-        let mut index: HashMap<&str, usize> = HashMap::new();
-        let mut distinct: Vec<&str> = Vec::new();
-        let mut ids: Vec<(usize, usize)> = Vec::with_capacity(pairs.len());
-        for &(a, b) in &pairs {
-            let pair = (intern(a, &mut index, &mut distinct), intern(b, &mut index, &mut distinct));
-            ids.push(pair);
-        }
-        let parsed = map_items(&distinct, threads, |s| Answer::parse(s));
+        let mut distinct = DistinctTexts::default();
+        let ids: Vec<(usize, usize)> = pairs.iter().map(|&(a, b)| (distinct.id(a), distinct.id(b))).collect();
+        let parsed = distinct.parse(threads);
         map_items(&ids, threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
             (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b),
             (Err(panic), _) | (_, Err(panic)) => internal_error(&panic.0),
@@ -164,14 +158,6 @@ fn answer_equivalent_batch(
         .map(|r| r.unwrap_or_else(|panic| internal_error(&panic.0)))
         .collect()
     }))
-}
-
-/// The position of `s` among the distinct strings, adding it on first sight.
-fn intern<'s>(s: &'s str, index: &mut HashMap<&'s str, usize>, distinct: &mut Vec<&'s str>) -> usize {
-    *index.entry(s).or_insert_with(|| {
-        distinct.push(s);
-        distinct.len() - 1
-    })
 }
 
 /// The canonical string of an answer.

@@ -1,0 +1,46 @@
+//! The distinct answer texts of a batch, so that each is parsed once however often it recurs
+//! (a training step's rollouts of one prompt share its ground truth, and often their answers).
+
+use std::collections::HashMap;
+
+use super::equivalence::Answer;
+use crate::parallel::{map_items, ItemPanic};
+
+/// Texts numbered in order of first sight.
+#[derive(Debug, Default)]
+pub struct DistinctTexts<'s> {
+    index: HashMap<&'s str, usize>,
+    texts: Vec<&'s str>,
+}
+
+impl<'s> DistinctTexts<'s> {
+    /// The number of `text`, adding it on first sight.
+    pub fn id(&mut self, text: &'s str) -> usize {
+        let texts = &mut self.texts;
+        *self.index.entry(text).or_insert_with(|| {
+            texts.push(text);
+            texts.len() - 1
+        })
+    }
+
+    /// Every distinct text parsed, on `threads` workers, indexed by [`Self::id`]; a text whose
+    /// parse panics gives its `Err`.
+    pub fn parse(&self, threads: Option<usize>) -> Vec<Result<Answer, ItemPanic>> {
+        map_items(&self.texts, threads, |text| Answer::parse(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_each_text_once_in_order_of_first_sight() {
+        let mut d = DistinctTexts::default();
+        let ids: Vec<usize> = ["1/2", "3", "1/2", "x", "3"].iter().map(|t| d.id(t)).collect();
+        assert_eq!(ids, [0, 1, 0, 2, 1]);
+        let parsed = d.parse(Some(2));
+        assert_eq!(parsed.len(), 3);
+        assert_eq!(parsed[1].as_ref().unwrap().canonical(), "3");
+    }
+}
