@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::answer::{compare, Answer, Policy, Reason, Verdict};
-use crate::extract::{extract_candidates, Candidate, CandidateKind, ProblemValues};
+use crate::extract::{extract_candidates_with, Candidate, CandidateKind, ProblemValues, WordValues};
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
 
@@ -171,7 +171,7 @@ impl AnchorSearch<'_> {
         };
         let complexities: Vec<usize> = references.iter().map(|r| complexity(r.canonical())).collect();
         let prefilters = self.prefilters(references);
-        let holds_needle = |text: &str| prefilters.as_ref().map_or(true, |fs| fs.iter().any(|f| f.may_match(text)));
+        let holds_needle = |text: &str| may_match(prefilters.as_deref(), text);
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..*self.policy };
@@ -198,7 +198,7 @@ impl AnchorSearch<'_> {
                 if !in_context {
                     continue;
                 }
-                if let Some(m) = search.first_match(text, references, &complexities, problem, &mut memo, &mut undecided) {
+                if let Some(m) = search.first_match(text, references, &complexities, prefilters.as_deref(), problem, &mut memo, &mut undecided) {
                     found = Some((i, m));
                     break;
                 }
@@ -234,7 +234,7 @@ impl AnchorSearch<'_> {
                 i -= 1;
                 let text = text_of(i);
                 let m = if holds_needle(text) {
-                    search.first_match(text, references, &complexities, problem, &mut memo, &mut undecided)
+                    search.first_match(text, references, &complexities, prefilters.as_deref(), problem, &mut memo, &mut undecided)
                 } else {
                     None
                 };
@@ -291,13 +291,20 @@ impl AnchorSearch<'_> {
         text: &str,
         references: &[Answer],
         complexities: &[usize],
+        prefilters: Option<&[Prefilter]>,
         problem: Option<&ProblemValues>,
         memo: &mut HashMap<String, Verdict>,
         undecided: &mut usize,
     ) -> Option<(Range<usize>, String)> {
-        let candidates = extract_candidates(text);
+        // Plain-number references (prefilters) equal no choice letter or text answer.
+        let words = WordValues { number_words: self.options.number_words, stated_words: prefilters.is_none() };
+        let candidates = extract_candidates_with(text, words);
         for (c, candidate) in candidates.iter().enumerate() {
             if !self.options.number_words && candidate.kind == CandidateKind::NumberWord {
+                continue;
+            }
+            // What holds for the sentence holds for each candidate's own text: most fail here.
+            if !may_match(prefilters, &candidate.text) {
                 continue;
             }
             if !self.options.list_items && inside_enumeration(&candidates, c) {
@@ -351,6 +358,11 @@ impl AnchorSearch<'_> {
         }
         None
     }
+}
+
+/// Whether `text` passes any reference's prefilter (always, without prefilters).
+fn may_match(prefilters: Option<&[Prefilter]>, text: &str) -> bool {
+    prefilters.map_or(true, |fs| fs.iter().any(|f| f.may_match(text)))
 }
 
 /// Whether candidate `c` lies strictly inside another candidate that enumerates several values.
@@ -439,7 +451,8 @@ impl Prefilter {
 /// How much writing an answer takes: numeric literals (a maximal digit run, decimal point
 /// included) plus operations (`+ * / ^ × ÷ · √`, a binary `-`, `\frac`, `\sqrt`, `\cdot`,
 /// `\times`, `\div`, `sqrt`). A stated value is no more complex than the final answer; an
-/// expression still being simplified usually is.
+/// expression still being simplified usually is. (A superscript exponent, `x³`, is not counted:
+/// counting it moved anchors later on real traces, where `4*(π)²` restates `4π²`.)
 pub fn complexity(text: &str) -> usize {
     const COMMANDS: &[&str] = &["\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "\\cdot", "\\times", "\\div", "sqrt"];
     let bytes = text.as_bytes();
@@ -460,7 +473,7 @@ pub fn complexity(text: &str) -> usize {
             after_operand = true;
             continue;
         }
-        if let Some(cmd) = COMMANDS.iter().find(|c| text[i..].starts_with(**c)) {
+        if let Some(cmd) = COMMANDS.iter().find(|c| c.as_bytes()[0] == b && text[i..].starts_with(**c)) {
             count += 1;
             i += cmd.len();
             after_operand = false;
@@ -627,6 +640,16 @@ mod tests {
         assert_eq!(complexity("(5/2 * 56) / (-10)"), 7);
         assert_eq!(complexity("\\frac{14}{3}"), complexity("14/3"));
         assert_eq!(complexity("x = 5"), 1);
+    }
+
+    #[test]
+    fn the_prefilter_holds_for_each_candidate() {
+        // A sentence holding 1000 is searched, but only candidates holding its digits can
+        // match: `10³` computes 1000, `1000` states it.
+        let t = "So 10³, which is 1000. Hence 10³.";
+        let a = locate(t, "1000", AnchorMode::Default);
+        assert_eq!((a.sentence, a.matched.as_ref().map(|m| m.1.as_str())), (Some(0), Some("1000")));
+        assert!(!locate("So it is 10³.", "1000", AnchorMode::Default).found);
     }
 
     #[test]

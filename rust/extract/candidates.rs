@@ -139,10 +139,33 @@ pub struct Candidate {
 /// Spans are byte offsets into `text` on char boundaries; no two candidates share a span.
 /// Runs in time linear in the length of `text`; text past [`MAX_TEXT_BYTES`] is not read.
 pub fn extract_candidates(text: &str) -> Vec<Candidate> {
+    extract_candidates_with(text, WordValues::ALL)
+}
+
+/// Which values written in words [`extract_candidates_with`] reads. A caller that cannot use
+/// them (a search for a number written with digits) skips the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WordValues {
+    /// Number words: "twelve", "two thirds" ([`CandidateKind::NumberWord`]).
+    pub number_words: bool,
+    /// Choice letters and text answers stated as the answer ([`CandidateKind::Choice`],
+    /// [`CandidateKind::Text`]).
+    pub stated_words: bool,
+}
+
+impl WordValues {
+    pub const ALL: WordValues = WordValues { number_words: true, stated_words: true };
+    pub const NONE: WordValues = WordValues { number_words: false, stated_words: false };
+}
+
+/// [`extract_candidates`] reading only the word values `words` asks for: the result is
+/// `extract_candidates(text)` without the candidates of the kinds left out, except that a span
+/// one of those took may keep its other reading (`twenty-one` as an equation side).
+pub fn extract_candidates_with(text: &str, words: WordValues) -> Vec<Candidate> {
     let text = prefix_within(text, MAX_TEXT_BYTES);
     let regions = find_math_regions(text);
     let tokens = tokenize(text, &regions);
-    let mut scanner = Scanner::new(text, &tokens);
+    let mut scanner = Scanner::new(text, &tokens, words);
     scanner.boxes();
     scanner.math_regions();
     scanner.prose();
@@ -180,6 +203,7 @@ struct Scanner<'t> {
     /// For every bracket of the run being analysed, its partner within that run.
     partner: Vec<u32>,
     found: Vec<Candidate>,
+    words: WordValues,
 }
 
 /// What a token does in prose when runs are built.
@@ -223,7 +247,7 @@ struct List {
 }
 
 impl<'t> Scanner<'t> {
-    fn new(text: &'t str, tokens: &'t [Token]) -> Self {
+    fn new(text: &'t str, tokens: &'t [Token], words: WordValues) -> Self {
         let mut brace_partner = vec![NO_PARTNER; tokens.len()];
         let (mut braces, mut environments): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
         for (i, t) in tokens.iter().enumerate() {
@@ -239,7 +263,7 @@ impl<'t> Scanner<'t> {
                 brace_partner[i] = o as u32;
             }
         }
-        Scanner { text, tokens, brace_partner, partner: vec![NO_PARTNER; tokens.len()], found: Vec::new() }
+        Scanner { text, tokens, brace_partner, partner: vec![NO_PARTNER; tokens.len()], found: Vec::new(), words }
     }
 
     // ---------------------------------------------------------------- token helpers
@@ -388,7 +412,9 @@ impl<'t> Scanner<'t> {
                 None => open = Some(i),
                 Some(o) => {
                     self.analyze(o + 1..i, Source::Math);
-                    self.choices_in_math(o + 1..i);
+                    if self.words.stated_words {
+                        self.choices_in_math(o + 1..i);
+                    }
                 }
             }
         }
@@ -440,8 +466,12 @@ impl<'t> Scanner<'t> {
         if let Some((start, last)) = run {
             self.prose_run(start..last + 1, &segment);
         }
-        self.number_words(segment.clone());
-        self.stated_words(segment);
+        if self.words.number_words {
+            self.number_words(segment.clone());
+        }
+        if self.words.stated_words {
+            self.stated_words(segment);
+        }
     }
 
     fn prose_role(&self, i: usize, segment: &Range<usize>) -> ProseRole {
@@ -1387,11 +1417,13 @@ impl<'t> Scanner<'t> {
             let choice_letter = word.len() == 1 && matches!(word.as_bytes()[0], b'A'..=b'E');
             let start = self.tokens[i].start as usize;
             let end = self.tokens[i].end as usize;
-            let stated_choice = self.parenthesised_letter(i, &segment)
-                || (self.after_answer_words(i, &segment, true) && self.letter_stands_alone(i, &segment));
-            if choice_letter && stated_choice {
-                self.push(start, end, word.to_string(), CandidateKind::Choice);
-            } else if !choice_letter && is_proper_word(word) && self.after_answer_words(i, &segment, false) {
+            if choice_letter {
+                let stated = self.parenthesised_letter(i, &segment)
+                    || (self.after_answer_words(i, &segment, true) && self.letter_stands_alone(i, &segment));
+                if stated {
+                    self.push(start, end, word.to_string(), CandidateKind::Choice);
+                }
+            } else if is_proper_word(word) && self.after_answer_words(i, &segment, false) {
                 self.push(start, end, format!("\\text{{{word}}}"), CandidateKind::Text);
             }
         }

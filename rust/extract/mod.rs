@@ -12,7 +12,7 @@ mod lexer;
 mod math_regions;
 mod number_words;
 
-pub use candidates::{extract_candidates, Candidate, CandidateKind};
+pub use candidates::{extract_candidates, extract_candidates_with, Candidate, CandidateKind, WordValues};
 pub use final_answer::{extract_final, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES, THINK_CLOSE};
 pub use lexer::MAX_TEXT_BYTES;
 
@@ -131,6 +131,25 @@ mod properties {
         #[test]
         fn candidates_are_well_formed_on_mathy_text(text in mathy()) {
             check_candidates(&text);
+        }
+
+        #[test]
+        fn leaving_word_values_out_only_drops_their_kinds(text in mathy(), number_words: bool, stated_words: bool) {
+            let words = WordValues { number_words, stated_words };
+            let kept = |c: &Candidate| match c.kind {
+                CandidateKind::NumberWord => number_words,
+                CandidateKind::Choice | CandidateKind::Text => stated_words,
+                _ => true,
+            };
+            let (all, left_out): (Vec<Candidate>, Vec<Candidate>) = extract_candidates(&text).into_iter().partition(kept);
+            let some = extract_candidates_with(&text, words);
+            for c in &all {
+                prop_assert!(some.contains(c), "{:?} lost", c);
+            }
+            // A span a left-out reading took may keep its other reading.
+            for c in some.iter().filter(|c| !all.contains(c)) {
+                prop_assert!(left_out.iter().any(|o| (o.start, o.end) == (c.start, c.end)), "{:?} new", c);
+            }
         }
 
         #[test]

@@ -13,10 +13,12 @@ pub(crate) fn cardinal(word: &str) -> Option<u32> {
         ("eighteen", 18), ("nineteen", 19), ("twenty", 20), ("thirty", 30), ("forty", 40),
         ("fifty", 50), ("sixty", 60), ("seventy", 70), ("eighty", 80), ("ninety", 90),
     ];
-    if word.len() > 9 {
+    // Most words are not numbers: reject by length and first letter before comparing.
+    let first = word.as_bytes().first()?.to_ascii_lowercase();
+    if !(3..=9).contains(&word.len()) || !matches!(first, b'e' | b'f' | b'n' | b'o' | b's' | b't' | b'z') {
         return None;
     }
-    WORDS.iter().find(|(w, _)| w.eq_ignore_ascii_case(word)).map(|&(_, v)| v)
+    WORDS.iter().find(|(w, _)| w.len() == word.len() && w.as_bytes()[0] == first && w.eq_ignore_ascii_case(word)).map(|&(_, v)| v)
 }
 
 /// The denominator named by a fraction word: "half" 2, "thirds" 3, "quarter" 4, ... "tenth" 10.
