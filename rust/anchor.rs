@@ -169,9 +169,12 @@ impl AnchorSearch<'_> {
             }
             *flags[i].get_or_insert_with(|| cues.sentence_flags(&thinking[sentences[i].start..sentences[i].end]))
         };
-        let complexities: Vec<usize> = references.iter().map(|r| complexity(r.canonical())).collect();
-        let prefilters = self.prefilters(references);
-        let holds_needle = |text: &str| may_match(prefilters.as_deref(), text);
+        let targets = Targets {
+            answers: references,
+            complexities: references.iter().map(|r| complexity(r.canonical())).collect(),
+            prefilters: self.prefilters(references),
+        };
+        let holds_needle = |text: &str| targets.may_match(text);
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..*self.policy };
@@ -198,7 +201,7 @@ impl AnchorSearch<'_> {
                 if !in_context {
                     continue;
                 }
-                if let Some(m) = search.first_match(text, references, &complexities, prefilters.as_deref(), problem, &mut memo, &mut undecided) {
+                if let Some(m) = search.first_match(text, &targets, problem, &mut memo, &mut undecided) {
                     found = Some((i, m));
                     break;
                 }
@@ -234,7 +237,7 @@ impl AnchorSearch<'_> {
                 i -= 1;
                 let text = text_of(i);
                 let m = if holds_needle(text) {
-                    search.first_match(text, references, &complexities, prefilters.as_deref(), problem, &mut memo, &mut undecided)
+                    search.first_match(text, &targets, problem, &mut memo, &mut undecided)
                 } else {
                     None
                 };
@@ -289,22 +292,21 @@ impl AnchorSearch<'_> {
     fn first_match(
         &self,
         text: &str,
-        references: &[Answer],
-        complexities: &[usize],
-        prefilters: Option<&[Prefilter]>,
+        targets: &Targets<'_>,
         problem: Option<&ProblemValues>,
         memo: &mut HashMap<String, Verdict>,
         undecided: &mut usize,
     ) -> Option<(Range<usize>, String)> {
         // Plain-number references (prefilters) equal no choice letter or text answer.
-        let words = WordValues { number_words: self.options.number_words, stated_words: prefilters.is_none() };
+        let words = WordValues { number_words: self.options.number_words, stated_words: targets.prefilters.is_none() };
+        let (references, complexities) = (targets.answers, &targets.complexities);
         let candidates = extract_candidates_with(text, words);
         for (c, candidate) in candidates.iter().enumerate() {
             if !self.options.number_words && candidate.kind == CandidateKind::NumberWord {
                 continue;
             }
             // What holds for the sentence holds for each candidate's own text: most fail here.
-            if !may_match(prefilters, &candidate.text) {
+            if !targets.may_match(&candidate.text) {
                 continue;
             }
             if !self.options.list_items && inside_enumeration(&candidates, c) {
@@ -360,9 +362,20 @@ impl AnchorSearch<'_> {
     }
 }
 
-/// Whether `text` passes any reference's prefilter (always, without prefilters).
-fn may_match(prefilters: Option<&[Prefilter]>, text: &str) -> bool {
-    prefilters.map_or(true, |fs| fs.iter().any(|f| f.may_match(text)))
+/// The references of one search with what is derived from them once.
+struct Targets<'r> {
+    answers: &'r [Answer],
+    /// [`complexity`] of each reference.
+    complexities: Vec<usize>,
+    /// See [`AnchorSearch::prefilters`].
+    prefilters: Option<Vec<Prefilter>>,
+}
+
+impl Targets<'_> {
+    /// Whether `text` passes any reference's prefilter (always, without prefilters).
+    fn may_match(&self, text: &str) -> bool {
+        self.prefilters.as_ref().map_or(true, |fs| fs.iter().any(|f| f.may_match(text)))
+    }
 }
 
 /// Whether candidate `c` lies strictly inside another candidate that enumerates several values.
