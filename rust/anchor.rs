@@ -399,13 +399,21 @@ const INEQUALITY_MARKS: &[&str] = &[
 /// an inequality mark in the statement, or right before or after the side.
 fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
-    let is_inequality = |t: &str| INEQUALITY_MARKS.iter().any(|m| t.contains(m));
+    // Every mark starts with `<`, `>`, `\\` or the lead byte 0xE2 of `≤ ≥ ≠`.
+    let may_hold_mark = |t: &[u8]| t.iter().any(|b| matches!(b, b'<' | b'>' | b'\\' | 0xE2));
+    let is_inequality = |t: &str| may_hold_mark(t.as_bytes()) && INEQUALITY_MARKS.iter().any(|m| t.contains(m));
     match me.kind {
         CandidateKind::Equation => is_inequality(&me.text),
         CandidateKind::EquationSide => {
             let before = text.get(..me.start).unwrap_or("").trim_end();
             let after = text.get(me.end..).unwrap_or("").trim_start();
-            INEQUALITY_MARKS.iter().any(|m| before.ends_with(m.trim_end()) || after.starts_with(m.trim_end()))
+            // The longest mark, `\\geqslant`, has 9 bytes.
+            let near = |t: &str, before: bool| {
+                let b = t.as_bytes();
+                may_hold_mark(if before { &b[b.len().saturating_sub(9)..] } else { &b[..b.len().min(9)] })
+            };
+            (near(before, true) || near(after, false))
+                && INEQUALITY_MARKS.iter().any(|m| before.ends_with(m.trim_end()) || after.starts_with(m.trim_end()))
         }
         _ => false,
     }

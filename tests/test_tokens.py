@@ -207,6 +207,20 @@ def test_numpy_ids_of_every_integer_dtype() -> None:
     assert vocab.decode([np.int64(i) for i in ids]) == expected[0]
 
 
+def test_native_layer_reads_int64_arrays_in_place_and_checks_their_layout() -> None:
+    tok, vocab = VOCABS["llama"]
+    ids = tok.encode("So the answer is 42.").ids
+    native = vocab._native
+    assert native.decode(np.array(ids, dtype=np.int64), False) == vocab.decode(ids)
+    for array, message in [
+        (np.array(ids, dtype=np.int32), "native int64"),
+        (np.array([ids, ids], dtype=np.int64), "1-D"),
+        (np.repeat(np.array(ids, dtype=np.int64), 2)[::2], "C-contiguous"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            native.decode(array, False)
+
+
 def test_torch_ids() -> None:
     torch = pytest.importorskip("torch")
     tok, vocab = VOCABS["llama"]

@@ -12,6 +12,10 @@ class TokenizerError(AprError): ...
 def default_threads() -> int: ...
 
 # --- tokens: token ids -> text with per-token offsets (wrapped by apr_fast.tokens) ---
+# Ids: a list/tuple of int, little-endian int64 bytes, or a 1-D C-contiguous native int64
+# numpy array (any object with such an ``__array_interface__``), read in place.
+_Ids = bytes | list[int] | tuple[int, ...] | Any
+
 @final
 class NativeVocabulary:
     @staticmethod
@@ -26,13 +30,13 @@ class NativeVocabulary:
     def decoder_kind(self) -> str: ...
     @property
     def nbytes(self) -> int: ...
-    def decode(self, ids: bytes | list[int] | tuple[int, ...], skip_special_tokens: bool) -> str: ...
+    def decode(self, ids: _Ids, skip_special_tokens: bool) -> str: ...
     def decode_with_offsets(
-        self, ids: bytes | list[int] | tuple[int, ...], skip_special_tokens: bool
+        self, ids: _Ids, skip_special_tokens: bool
     ) -> tuple[str, list[int]]: ...
     def decode_batch(
         self,
-        batch: list[bytes | list[int] | tuple[int, ...]],
+        batch: list[_Ids],
         skip_special_tokens: bool,
         threads: int | None,
     ) -> list[tuple[str, list[int], str | None]]: ...
@@ -367,7 +371,7 @@ class NativeScorer:
     ) -> list[tuple[Any, ...]]: ...
     def score_ids(
         self,
-        token_ids: list[bytes | list[int] | tuple[int, ...]],
+        token_ids: list[_Ids],
         ground_truths: list[list[str]],
         problems: list[str | None] | None = None,
         threads: int | None = None,

@@ -44,7 +44,9 @@ class _IntArray(Protocol):
 #: Token ids: a list/tuple of int, or a 1-D integer numpy array or torch tensor (any device).
 TokenIds = Union[Sequence[int], _IntArray]
 
-_NativeIds = Union[bytes, list[int], tuple[int, ...]]
+#: What the native layer reads: a list/tuple of int, packed little-endian int64 bytes, or a
+#: 1-D C-contiguous int64 numpy array (read in place).
+_NativeIds = Union[bytes, list[int], tuple[int, ...], Any]
 
 
 class DecodedIds(NamedTuple):
@@ -60,7 +62,7 @@ class DecodedIds(NamedTuple):
     error: str | None
 
 
-def _numpy_ids(array: Any, what: str) -> bytes:
+def _numpy_ids(array: Any, what: str) -> Any:
     import numpy as np  # already imported by whoever made the array
 
     if array.ndim != 1:
@@ -69,12 +71,12 @@ def _numpy_ids(array: Any, what: str) -> bytes:
         raise TypeError(f"{what} must have an integer dtype, got {array.dtype}")
     if array.dtype == np.uint64 and array.size and int(array.max()) > np.iinfo(np.int64).max:
         raise ValueError(f"{what} holds {int(array.max())}, which is not a token id")
-    # int64 little-endian is what the native side reads; for int64 input this is no copy
-    # before tobytes().
-    return np.ascontiguousarray(array, dtype="<i8").tobytes()
+    # The native side reads a C-contiguous native int64 array in place (no copy for such
+    # input, one conversion for any other).
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
-def _torch_ids(tensor: Any, what: str) -> bytes:
+def _torch_ids(tensor: Any, what: str) -> Any:
     import torch  # type: ignore[import-not-found,unused-ignore]  # imported by whoever made the tensor
 
     if tensor.ndim != 1:
@@ -87,7 +89,7 @@ def _torch_ids(tensor: Any, what: str) -> bytes:
 
 
 def _native_ids(ids: object, what: str) -> _NativeIds:
-    """What the native layer accepts: the list/tuple itself, or arrays as packed int64."""
+    """What the native layer accepts: the list/tuple itself, or arrays as contiguous int64."""
     if isinstance(ids, (list, tuple)):
         return ids  # the native side checks each item
     # By module name, so that neither numpy nor torch is imported here.

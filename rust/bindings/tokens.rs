@@ -1,12 +1,15 @@
 //! Bindings of `crate::tokens`: the native vocabulary behind `apr_fast.tokens.Vocabulary`.
 //!
-//! Ids arrive either as a `list`/`tuple` of `int`, or as `bytes` holding little-endian int64
-//! (how the Python layer passes numpy arrays and torch tensors: abi3 has no buffer protocol,
-//! and one `tobytes()` copy is far cheaper than building a list). Values are range-checked
-//! here, so a negative or oversized id is a clear `ValueError`, never a wrapped-around id.
+//! Ids arrive as a `list`/`tuple` of `int`, as `bytes` holding little-endian int64, or as a
+//! 1-D C-contiguous int64 numpy array (how the Python layer passes numpy arrays and torch
+//! tensors). abi3 has no buffer protocol, so an array is read in place through the address
+//! its own `__array_interface__` reports, while the call holds a reference to it: no copy
+//! (a `tobytes()` copy of a training step's ids cost more than decoding them, mostly in page
+//! faults). Values are range-checked here, so a negative or oversized id is a clear
+//! `ValueError`, never a wrapped-around id.
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use super::{borrow_str, threads_arg, AprError, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
@@ -32,6 +35,9 @@ fn internal_error(p: ItemPanic) -> String {
 pub(crate) enum IdsArg<'py> {
     /// Little-endian int64, 8 bytes per id.
     Packed(&'py [u8]),
+    /// Native-endian int64 read in place: the memory of an array the caller's argument holds
+    /// (and so keeps alive for the call).
+    Array(&'py [i64]),
     Ints(Vec<i64>),
     /// An int too large even for int64, found while extracting: the message to report.
     Invalid(String),
@@ -47,6 +53,9 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>>
             )));
         }
         return Ok(IdsArg::Packed(raw));
+    }
+    if let Some(values) = int64_array(obj, what)? {
+        return Ok(IdsArg::Array(values));
     }
     let items: Vec<&PyAny> = if let Ok(list) = obj.downcast::<PyList>() {
         list.iter().collect()
@@ -78,11 +87,42 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>>
     Ok(IdsArg::Ints(ids))
 }
 
+/// The values of a 1-D C-contiguous native-endian int64 numpy array, in place; `None` for an
+/// object without `__array_interface__`.
+fn int64_array<'py>(obj: &'py PyAny, what: &str) -> PyResult<Option<&'py [i64]>> {
+    let Ok(interface) = obj.getattr(pyo3::intern!(obj.py(), "__array_interface__")) else { return Ok(None) };
+    let bad = |why: String| PyValueError::new_err(format!("{what}: {why}"));
+    let interface: &PyDict = interface.downcast().map_err(|_| bad("__array_interface__ is not a dict".into()))?;
+    let field = |key: &str| interface.get_item(key).ok_or_else(|| bad(format!("__array_interface__ has no {key:?}")));
+    let native = if cfg!(target_endian = "little") { "<i8" } else { ">i8" };
+    let typestr: String = field("typestr")?.extract()?;
+    if typestr != native {
+        return Err(bad(format!("the array must hold native int64 ({native}), got {typestr}")));
+    }
+    let shape: Vec<usize> = field("shape")?.extract()?;
+    let [len] = shape[..] else { return Err(bad(format!("the array must be 1-D, got shape {shape:?}"))) };
+    let contiguous = interface.get_item("strides").map_or(true, |s| s.is_none() || s.extract::<Vec<isize>>().ok() == Some(vec![8]));
+    if !contiguous {
+        return Err(bad("the array must be C-contiguous".into()));
+    }
+    let (address, _read_only): (usize, bool) = field("data")?.extract()?;
+    if len == 0 {
+        return Ok(Some(&[]));
+    }
+    if address == 0 || address % std::mem::align_of::<i64>() != 0 {
+        return Err(bad(format!("the array's data address {address:#x} is not an aligned int64 buffer")));
+    }
+    // SAFETY: the array reports `len` contiguous aligned int64 values at `address`; `obj`
+    // (borrowed for 'py) keeps it, and so its memory, alive while the slice is used.
+    Ok(Some(unsafe { std::slice::from_raw_parts(address as *const i64, len) }))
+}
+
 impl IdsArg<'_> {
     /// The ids as `u32`, or a message naming the first one that cannot be a token id.
     pub(crate) fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
         match self {
             IdsArg::Ints(ids) => narrow(ids.iter().copied(), what),
+            IdsArg::Array(values) => narrow(values.iter().copied(), what),
             IdsArg::Packed(raw) => narrow(
                 raw.chunks_exact(8).map(|c| {
                     let mut le = [0u8; 8];
