@@ -574,7 +574,7 @@ impl<'t> Scanner<'t> {
                     _ => false,
                 })
             };
-            return glued_operator(prev, false) || glued_operator(next, true) || (is_variable_product(word) && spaced());
+            return glued_operator(prev, false) || glued_operator(next, true) || (spaced() && is_variable_product(word));
         }
         let glued_to_math = |j: Option<usize>, after: bool| -> bool {
             j.is_some_and(|j| match self.kind(j) {
@@ -1127,11 +1127,13 @@ impl<'t> Scanner<'t> {
 
     fn trims_at_start(&self, i: usize) -> bool {
         // A sign is glued to its operand ("-3"); "+ 3n" at the start continues a sum.
-        let sign = matches!(self.slice(i), "-" | "+" | "−" | "±" | "∓")
-            && self.tokens.get(i + 1).is_some_and(|t| t.kind != TokenKind::Space);
+        let sign = || {
+            matches!(self.slice(i), "-" | "+" | "−" | "±" | "∓")
+                && self.tokens.get(i + 1).is_some_and(|t| t.kind != TokenKind::Space)
+        };
         self.trims_anywhere(i)
             || matches!(self.kind(i), TokenKind::Close(_) | TokenKind::Postfix | TokenKind::Prime)
-            || (self.kind(i) == TokenKind::Operator && !sign && !matches!(self.slice(i), "√" | "∛" | "∜" | "|"))
+            || (self.kind(i) == TokenKind::Operator && !sign() && !matches!(self.slice(i), "√" | "∛" | "∜" | "|"))
     }
 
     fn trims_at_end(&self, i: usize) -> bool {
