@@ -311,9 +311,25 @@ fn ends_abbreviation(text: &str, dot: usize) -> bool {
         b'o' => word_ends_at(text, dot, "no") && next_word_starts_with(text, dot + 1, |b| b.is_ascii_digit()),
         // The cheap test on the last letter first: most dots follow a letter no abbreviation
         // ends in.
-        _ => ABBREVIATIONS.iter().any(|a| a.as_bytes().last() == Some(&last) && word_ends_at(text, dot, a)),
+        _ => {
+            last.is_ascii_lowercase()
+                && ABBREVIATION_ENDS >> (last - b'a') & 1 == 1
+                && ABBREVIATIONS.iter().any(|a| a.as_bytes().last() == Some(&last) && word_ends_at(text, dot, a))
+        }
     }
 }
+
+/// Bit `c - b'a'` is set when an abbreviation of [`ABBREVIATIONS`] ends in the letter `c`.
+const ABBREVIATION_ENDS: u32 = {
+    let mut ends = 0;
+    let mut k = 0;
+    while k < ABBREVIATIONS.len() {
+        let word = ABBREVIATIONS[k].as_bytes();
+        ends |= 1 << (word[word.len() - 1] - b'a');
+        k += 1;
+    }
+    ends
+};
 
 /// Number of bytes before `end` (at most `max`) that satisfy `pred`.
 fn count_back(bytes: &[u8], end: usize, max: usize, pred: impl Fn(u8) -> bool) -> usize {
@@ -356,10 +372,15 @@ fn is_label_dot(bytes: &[u8], dot: usize) -> bool {
         let is_step = [&b"step"[..], b"case", b"part"].iter().any(|w| word.eq_ignore_ascii_case(w));
         return is_step && at_line_prefix(bytes, word_end - 4);
     }
-    let letters = count_back(bytes, dot, 6, |b| b.is_ascii_alphabetic());
-    let token = &bytes[dot - letters..dot];
-    let roman = letters <= 5 && token.iter().all(|b| matches!(b.to_ascii_lowercase(), b'i' | b'v' | b'x'));
-    letters > 0 && (letters == 1 || roman) && at_line_prefix(bytes, dot - letters)
+    // A single letter or up to five roman letters, and no other letter before them. Most dots
+    // follow a longer word: rejected by its last two letters, with no run to count.
+    let is_letter = |k: usize| k > 0 && bytes[k - 1].is_ascii_alphabetic();
+    if !is_letter(dot) {
+        return false;
+    }
+    let roman = count_back(bytes, dot, 6, |b| matches!(b | 0x20, b'i' | b'v' | b'x'));
+    let letters = roman.max(1);
+    letters <= 5 && !is_letter(dot - letters) && at_line_prefix(bytes, dot - letters)
 }
 
 #[cfg(test)]
