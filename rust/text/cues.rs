@@ -698,23 +698,27 @@ pub fn segment(text: &str, opts: &SplitOptions, matcher: &CueMatcher) -> Segment
     let mut hits = matcher.find(text);
     let mut kept = 0;
     let mut next = 0;
-    let mut out = Vec::with_capacity(sentences.len());
-    for sentence in sentences {
-        let first = kept;
-        let (mut conclusion, mut verification) = (false, false);
-        // Hits are sorted by start and sentences tile the text from 0, so every hit starting
-        // before this sentence's end starts inside it.
-        while let Some(&hit) = hits.get(next).filter(|h| h.start < sentence.end) {
-            next += 1;
-            if hit.end <= sentence.end {
-                conclusion |= hit.kind == CueKind::Conclusion;
-                verification |= hit.kind == CueKind::Verification;
-                hits[kept] = hit;
-                kept += 1;
+    // Built by `map` over the sentences, not pushed one by one: the length is known, so there
+    // is no capacity check per sentence.
+    let out = sentences
+        .iter()
+        .map(|&sentence| {
+            let first = kept;
+            let (mut conclusion, mut verification) = (false, false);
+            // Hits are sorted by start and sentences tile the text from 0, so every hit starting
+            // before this sentence's end starts inside it.
+            while let Some(&hit) = hits.get(next).filter(|h| h.start < sentence.end) {
+                next += 1;
+                if hit.end <= sentence.end {
+                    conclusion |= hit.kind == CueKind::Conclusion;
+                    verification |= hit.kind == CueKind::Verification;
+                    hits[kept] = hit;
+                    kept += 1;
+                }
             }
-        }
-        out.push(SentenceCues { sentence, hits: first..kept, conclusion, verification });
-    }
+            SentenceCues { sentence, hits: first..kept, conclusion, verification }
+        })
+        .collect();
     hits.truncate(kept);
     Segmentation { sentences: out, hits }
 }

@@ -138,8 +138,10 @@ enum Closer {
     Boxed(usize),
 }
 
+/// Number of environment closer lists: each environment, plain and starred.
+const ENV_IDS: usize = MATH_ENVIRONMENTS.len() * 2;
+
 /// Everything one lexing pass learns about the delimiters of a text.
-#[derive(Default)]
 struct Lexed {
     openers: Vec<Opener>,
     /// Start offsets of closer tokens, ascending.
@@ -147,7 +149,9 @@ struct Lexed {
     double_dollars: Vec<usize>,
     paren_closers: Vec<usize>,
     bracket_closers: Vec<usize>,
-    env_closers: Vec<Vec<usize>>,
+    /// Kept in place, not in a `Vec` of lists: environments are rare, and empty lists cost no
+    /// allocation.
+    env_closers: [Vec<usize>; ENV_IDS],
     /// For the n-th `\boxed{`/`\fbox{`: offset of the `}` that closes its argument, if any.
     boxed_close: Vec<Option<usize>>,
 }
@@ -176,7 +180,16 @@ fn env_closer_len(id: usize) -> usize {
 fn lex(text: &str) -> Lexed {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut lx = Lexed { env_closers: vec![Vec::new(); MATH_ENVIRONMENTS.len() * 2], ..Lexed::default() };
+    let mut lx = Lexed {
+        // Traces average one opener per ~400 bytes: reserve enough to rarely grow.
+        openers: Vec::with_capacity(n / 256 + 4),
+        dollar_closers: Vec::new(),
+        double_dollars: Vec::new(),
+        paren_closers: Vec::new(),
+        bracket_closers: Vec::new(),
+        env_closers: std::array::from_fn(|_| Vec::new()),
+        boxed_close: Vec::new(),
+    };
     // Offsets of the `{` that each `\boxed`/`\fbox` token announces, in order.
     let mut boxed_braces = Vec::new();
     let mut i = 0;
@@ -348,11 +361,12 @@ fn next_at_or_after(list: &[usize], cursor: &mut usize, from: usize) -> Option<u
 /// the rules and bounds.
 pub fn math_regions(text: &str, opts: &SplitOptions) -> Vec<MathRegion> {
     let lx = lex(text);
-    let mut regions = Vec::new();
+    // At most one region per opener.
+    let mut regions = Vec::with_capacity(lx.openers.len());
     let mut covered_until = 0;
     let (mut c_dollar, mut c_double, mut c_paren, mut c_bracket) = (0, 0, 0, 0);
     let mut lines = LineFinder::new(text);
-    let mut c_env = vec![0usize; lx.env_closers.len()];
+    let mut c_env = [0usize; ENV_IDS];
     for op in &lx.openers {
         if op.start < covered_until {
             continue; // inside an accepted region

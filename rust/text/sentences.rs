@@ -104,89 +104,139 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
     let mut i = skip_space(text, 0);
     let mut r = 0;
     let mut stops = StopFinder::new(bytes);
-    while i < n {
-        while r < regions.len() && regions[r].end <= i {
+    while let Some(p) = stops.next(i) {
+        // Candidates only move forward, so regions that end before this one never matter again.
+        while r < regions.len() && regions[r].end <= p {
             r += 1;
         }
         if let Some(region) = regions.get(r) {
-            if region.start <= i {
+            if region.start <= p {
                 i = region.end;
                 r += 1;
                 continue;
             }
         }
-        let limit = regions.get(r).map_or(n, |g| g.start.min(n));
-        let Some(p) = stops.next(i, limit) else {
-            i = limit;
-            continue;
-        };
-        if matches!(bytes[p], 0xE3 | 0xEF) && cjk_terminator_len(bytes, p) == 0 {
-            // Another character of those blocks (`、`, `，`, kana): not a stop.
+        if bytes[p] >= 0xE3 && cjk_terminator_len(bytes, p) == 0 {
+            // Another character of those blocks (`、`, `，`, kana, emoji): not a stop.
             i = p + 1;
             continue;
         }
         let break_at = if is_line_break_byte(bytes[p]) {
-            Some(p)
+            p
         } else {
             let (j, cjk) = terminator_run(bytes, p);
             if cjk || ((j == n || space_at(text, j)) && !dot_continues_sentence(text, p)) {
-                Some(j)
+                j
             } else {
                 // Every later terminator in the run ends at the same `j`: skip the run.
                 i = j;
-                None
+                continue;
             }
         };
-        if let Some(b) = break_at {
-            let next = skip_space(text, b);
-            if next >= n {
-                break;
-            }
-            out.push(Sentence { start, end: next, content_end: trim_space_back(text, b, start) });
-            start = next;
-            i = next;
+        let next = skip_space(text, break_at);
+        if next >= n {
+            break;
         }
+        out.push(Sentence { start, end: next, content_end: trim_space_back(text, break_at, start) });
+        start = next;
+        i = next;
     }
     out.push(Sentence { start, end: n, content_end: trim_space_back(text, n, start) });
     out
 }
 
-/// Finds terminators and line breaks: `.`, `\n` and `?` with one vectorised search; the rarer
-/// `!`, `\r` and the lead bytes of the CJK marks (0xE3, 0xEF) with two more whose answers are
-/// kept until the scan passes them (queries never move backwards, so every search stays linear
-/// overall).
+/// Finds terminators and line breaks (`.`, `!`, `?`, `\n`, `\r`) and the lead bytes of the CJK
+/// marks (any byte from 0xE3 up: the few others are rejected by the caller), one 64-byte block
+/// at a time: each block becomes a bit mask, whose set bits are the candidates in order.
+///
+/// Why blocks rather than `memchr3` from each candidate to the next: a trace has a candidate
+/// every 16 bytes or so, and each search paid a call and a short-haystack start-up (about 40
+/// instructions) plus two more searches for the rarer bytes; a block costs about 110
+/// instructions for 64 bytes, whatever it holds.
 struct StopFinder<'t> {
     bytes: &'t [u8],
-    /// Offsets of the first `!`/`\r`/0xE3 and of the first 0xEF at or after the last query
-    /// (`bytes.len()` if none); `None` before the first query.
-    rare: [Option<usize>; 2],
+    /// Offset of the block held (a multiple of 64).
+    base: usize,
+    /// Candidates of that block not yet passed: bit `k` is byte `base + k`.
+    mask: u64,
 }
 
 impl<'t> StopFinder<'t> {
     fn new(bytes: &'t [u8]) -> Self {
-        StopFinder { bytes, rare: [None, None] }
+        StopFinder { bytes, base: 0, mask: stop_mask(bytes, 0) }
     }
 
-    /// First offset in `from..limit` holding a terminator, a line break or a CJK lead byte
-    /// (`from` must not decrease from one call to the next).
-    fn next(&mut self, from: usize, limit: usize) -> Option<usize> {
-        let window = self.bytes.get(from..limit)?;
-        let bytes = self.bytes;
-        let refresh = |slot: &mut Option<usize>, search: &dyn Fn(&[u8]) -> Option<usize>| match *slot {
-            Some(r) if r >= from => r,
-            _ => {
-                let r = search(&bytes[from..]).map_or(bytes.len(), |k| from + k);
-                *slot = Some(r);
-                r
+    /// First candidate at or after `from` (`from` must not decrease from one call to the next).
+    #[inline(always)]
+    fn next(&mut self, from: usize) -> Option<usize> {
+        let n = self.bytes.len();
+        if from >= self.base {
+            if from - self.base >= 64 {
+                // Jumped past the block (over a math region or a long run): load `from`'s.
+                if from >= n {
+                    return None;
+                }
+                self.base = from & !63;
+                self.mask = stop_mask(self.bytes, self.base);
             }
-        };
-        let [first, second] = &mut self.rare;
-        let rare = refresh(first, &|b| memchr::memchr3(b'!', b'\r', 0xE3, b))
-            .min(refresh(second, &|b| memchr::memchr(0xEF, b)));
-        let common = memchr::memchr3(b'.', b'\n', b'?', window).map_or(limit, |k| from + k);
-        let stop = common.min(rare);
-        (stop < limit).then_some(stop)
+            self.mask &= u64::MAX << (from - self.base);
+        }
+        while self.mask == 0 {
+            self.base += 64;
+            if self.base >= n {
+                return None;
+            }
+            self.mask = stop_mask(self.bytes, self.base);
+        }
+        Some(self.base + self.mask.trailing_zeros() as usize)
     }
+}
+
+/// Bit `k` set when byte `base + k` is `.`, `!`, `?`, `\n`, `\r` or at least 0xE3, for the 64
+/// bytes from `base` (fewer at the end of the text; the rest count as NUL).
+#[inline]
+fn stop_mask(bytes: &[u8], base: usize) -> u64 {
+    match bytes.get(base..base + 64).and_then(|b| <&[u8; 64]>::try_from(b).ok()) {
+        Some(block) => block_stop_mask(block),
+        None => {
+            let tail = &bytes[base.min(bytes.len())..];
+            let mut block = [0u8; 64];
+            block[..tail.len()].copy_from_slice(tail);
+            block_stop_mask(&block)
+        }
+    }
+}
+
+#[inline(always)]
+fn block_stop_mask(block: &[u8; 64]) -> u64 {
+    // A loop the compiler vectorises: byte `8j + k` puts its flag in bit `j` of flags[8j + k]...
+    let mut flags = [0u8; 64];
+    for (i, (f, &b)) in flags.iter_mut().zip(block).enumerate() {
+        let stop = matches!(b, b'.' | b'!' | b'?' | b'\n' | b'\r') | (b >= 0xE3);
+        *f = u8::from(stop) << (i / 8);
+    }
+    // ... so OR-ing the eight 8-byte lanes gives byte `k`, bit `j` = flag of byte `8j + k`,
+    let quarter = |q: usize| {
+        let mut sixteen = [0u8; 16];
+        sixteen.copy_from_slice(&flags[16 * q..16 * q + 16]);
+        u128::from_le_bytes(sixteen)
+    };
+    let halves = quarter(0) | quarter(1) | quarter(2) | quarter(3);
+    let x = halves as u64 | (halves >> 64) as u64;
+    // ... and transposing that 8x8 bit matrix puts it at bit `8j + k`.
+    transpose8(x)
+}
+
+/// Transposes the 8x8 bit matrix held in `x` (row `r` is byte `r`): bit `8r + c` goes to bit
+/// `8c + r`. Three rounds of swapping off-diagonal blocks (Hacker's Delight, 7-3).
+#[inline(always)]
+fn transpose8(x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    let x = x ^ t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    let x = x ^ t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
 }
 
 /// Length of the CJK full stop, exclamation or question mark (`。`, `！`, `？`) at `p`, else 0.
@@ -261,9 +311,25 @@ fn ends_abbreviation(text: &str, dot: usize) -> bool {
         b'o' => word_ends_at(text, dot, "no") && next_word_starts_with(text, dot + 1, |b| b.is_ascii_digit()),
         // The cheap test on the last letter first: most dots follow a letter no abbreviation
         // ends in.
-        _ => ABBREVIATIONS.iter().any(|a| a.as_bytes().last() == Some(&last) && word_ends_at(text, dot, a)),
+        _ => {
+            last.is_ascii_lowercase()
+                && ABBREVIATION_ENDS >> (last - b'a') & 1 == 1
+                && ABBREVIATIONS.iter().any(|a| a.as_bytes().last() == Some(&last) && word_ends_at(text, dot, a))
+        }
     }
 }
+
+/// Bit `c - b'a'` is set when an abbreviation of [`ABBREVIATIONS`] ends in the letter `c`.
+const ABBREVIATION_ENDS: u32 = {
+    let mut ends = 0;
+    let mut k = 0;
+    while k < ABBREVIATIONS.len() {
+        let word = ABBREVIATIONS[k].as_bytes();
+        ends |= 1 << (word[word.len() - 1] - b'a');
+        k += 1;
+    }
+    ends
+};
 
 /// Number of bytes before `end` (at most `max`) that satisfy `pred`.
 fn count_back(bytes: &[u8], end: usize, max: usize, pred: impl Fn(u8) -> bool) -> usize {
@@ -306,10 +372,15 @@ fn is_label_dot(bytes: &[u8], dot: usize) -> bool {
         let is_step = [&b"step"[..], b"case", b"part"].iter().any(|w| word.eq_ignore_ascii_case(w));
         return is_step && at_line_prefix(bytes, word_end - 4);
     }
-    let letters = count_back(bytes, dot, 6, |b| b.is_ascii_alphabetic());
-    let token = &bytes[dot - letters..dot];
-    let roman = letters <= 5 && token.iter().all(|b| matches!(b.to_ascii_lowercase(), b'i' | b'v' | b'x'));
-    letters > 0 && (letters == 1 || roman) && at_line_prefix(bytes, dot - letters)
+    // A single letter or up to five roman letters, and no other letter before them. Most dots
+    // follow a longer word: rejected by its last two letters, with no run to count.
+    let is_letter = |k: usize| k > 0 && bytes[k - 1].is_ascii_alphabetic();
+    if !is_letter(dot) {
+        return false;
+    }
+    let roman = count_back(bytes, dot, 6, |b| matches!(b | 0x20, b'i' | b'v' | b'x'));
+    let letters = roman.max(1);
+    letters <= 5 && !is_letter(dot - letters) && at_line_prefix(bytes, dot - letters)
 }
 
 #[cfg(test)]
@@ -450,6 +521,22 @@ mod tests {
         assert_eq!(split("\\begin{align} a. b"), vec!["\\begin{align} a. ", "b"]);
         // A stray `$` cannot pull the next line into inline math.
         assert_eq!(split("Find $m+n+p.\nLet $ABCD$ be"), vec!["Find $m+n+p.\n", "Let $ABCD$ be"]);
+    }
+
+    #[test]
+    fn stop_masks_flag_exactly_the_candidate_bytes() {
+        // Every byte value in every position of a block, full blocks and short tails.
+        let bytes: Vec<u8> = (0..=255u8).chain((0..=255u8).rev()).cycle().take(64 * 9 + 37).collect();
+        for base in (0..bytes.len()).step_by(64) {
+            let want = bytes[base..].iter().take(64).enumerate().fold(0u64, |m, (k, &b)| {
+                m | u64::from(matches!(b, b'.' | b'!' | b'?' | b'\n' | b'\r' | 0xE3..=0xFF)) << k
+            });
+            assert_eq!(stop_mask(&bytes, base), want, "{base}");
+        }
+        for (k, x) in [1u64, 1 << 9, 1 << 63, 0x0123_4567_89AB_CDEF].into_iter().enumerate() {
+            let by_bits = (0..64).filter(|b| x >> b & 1 == 1).fold(0u64, |m, b| m | 1 << ((b % 8) * 8 + b / 8));
+            assert_eq!(transpose8(x), by_bits, "{k}");
+        }
     }
 
     #[test]
