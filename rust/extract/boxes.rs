@@ -30,6 +30,21 @@ fn box_command_len(bytes: &[u8], i: usize) -> Option<usize> {
     })
 }
 
+/// Where the scan for boxes may start: the backslash run holding the first `\\boxed` or
+/// `\\fbox` of `range` (found with two SIMD searches), `None` when there is none. Nothing before
+/// it changes the result: the scan reaches a backslash run only at its start (so its escapes
+/// pair up the same way), and a brace opened earlier lies below every box on the stack, so
+/// closing it affects no box.
+fn first_box_scan_start(bytes: &[u8], range: &Range<usize>) -> Option<usize> {
+    let region = &bytes[range.clone()];
+    let first = [&b"\\boxed"[..], &b"\\fbox"[..]].iter().filter_map(|c| memchr::memmem::find(region, c)).min()?;
+    let mut start = range.start + first;
+    while start > range.start && bytes[start - 1] == b'\\' {
+        start -= 1;
+    }
+    Some(start)
+}
+
 /// `range` with surrounding whitespace removed.
 fn trim_range(text: &str, range: Range<usize>) -> Range<usize> {
     let slice = &text[range.clone()];
@@ -60,11 +75,19 @@ fn braceless_content(bytes: &[u8], from: usize, limit: usize) -> Range<usize> {
 /// The outermost non-empty boxes of `text[range]` in order (a box inside another box belongs
 /// to the outer one). Unclosed boxes are skipped; a box nested in an unclosed one still counts.
 pub(crate) fn outermost_boxes(text: &str, range: Range<usize>) -> Vec<BoxSpan> {
+    match first_box_scan_start(text.as_bytes(), &range) {
+        Some(start) => outermost_boxes_from(text, range, start),
+        None => Vec::new(),
+    }
+}
+
+/// [`outermost_boxes`], scanning from `start` (in `range`).
+fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> Vec<BoxSpan> {
     let bytes = text.as_bytes();
     // Open braces; the brace that opens a box holds (command start, content start).
     let mut open: Vec<Option<(usize, usize)>> = Vec::new();
     let mut closed: Vec<BoxSpan> = Vec::new();
-    let mut i = range.start;
+    let mut i = start;
     while i < range.end {
         // Only `\`, `{` and `}` matter: jump to the next one.
         match memchr::memchr3(b'\\', b'{', b'}', &bytes[i..range.end]) {
@@ -129,6 +152,20 @@ mod tests {
 
     fn contents(text: &str) -> Vec<&str> {
         outermost_boxes(text, 0..text.len()).iter().map(|b| &text[b.content.clone()]).collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn starting_at_the_first_box_finds_what_a_whole_scan_finds(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "\\boxed", "\\fbox", "\\boxed{", "\\\\", "\\", "{", "}", "\\{", "\\}", " ", "5", "x", "\n", "boxed", "\\fboxed",
+            ]), 0..40),
+            cut in 0usize..8,
+        ) {
+            let text = parts.concat();
+            let start = cut.min(text.len());
+            proptest::prop_assert_eq!(outermost_boxes(&text, start..text.len()), outermost_boxes_from(&text, start..text.len(), start));
+        }
     }
 
     #[test]

@@ -175,8 +175,10 @@ struct Phrase {
 /// The value of the last answer phrase in `region` that is followed by one.
 fn phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
     let bytes = text.as_bytes();
-    let occurrences: Vec<usize> = memchr::memchr2_iter(b'a', b'A', &bytes[region.clone()])
-        .map(|k| region.start + k)
+    // Found by its `w` (far rarer in prose than its `a`), then read whole.
+    let occurrences: Vec<usize> = memchr::memchr2_iter(b'w', b'W', &bytes[region.clone()])
+        .filter(|&k| k >= 3)
+        .map(|k| region.start + k - 3)
         .filter(|&p| bytes.get(p..p + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"answer")))
         .collect();
     for (k, &p) in occurrences.iter().enumerate().rev() {
