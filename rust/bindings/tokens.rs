@@ -121,8 +121,8 @@ impl IdsArg<'_> {
     /// The ids as `u32`, or a message naming the first one that cannot be a token id.
     pub(crate) fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
         match self {
-            IdsArg::Ints(ids) => narrow(ids.iter().copied(), what),
-            IdsArg::Array(values) => narrow(values.iter().copied(), what),
+            IdsArg::Ints(ids) => narrow_slice(ids, what),
+            IdsArg::Array(values) => narrow_slice(values, what),
             IdsArg::Packed(raw) => narrow(
                 raw.chunks_exact(8).map(|c| {
                     let mut le = [0u8; 8];
@@ -134,6 +134,17 @@ impl IdsArg<'_> {
             IdsArg::Invalid(message) => Err(message.clone()),
         }
     }
+}
+
+/// [`narrow`] for values in memory: one branch-free range check over all (vectorised), then
+/// one conversion.
+fn narrow_slice(values: &[i64], what: &str) -> Result<Vec<u32>, String> {
+    // A negative value is huge as u64.
+    let out_of_range = values.iter().fold(false, |bad, &v| bad | (v as u64 > u64::from(u32::MAX)));
+    if out_of_range {
+        return narrow(values.iter().copied(), what);
+    }
+    Ok(values.iter().map(|&v| v as u32).collect())
 }
 
 /// The values as `u32` token ids, or a message naming the first that cannot be one.
