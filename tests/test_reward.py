@@ -84,6 +84,18 @@ def test_real_traces_satisfy_the_invariants(samples, mode) -> None:
     assert len({tuple(s.to_dict()) for s in scores}) == 1
 
 
+def test_scores_built_from_native_rows_are_whole_dataclasses(samples) -> None:
+    from dataclasses import asdict, fields
+
+    responses = [r["completion"] for r in samples]
+    gts = [r["ground_truth"] for r in samples]
+    for s in APRScorer(RewardConfig(cas=False)).score_batch(responses, gts):
+        assert set(vars(s)) == {f.name for f in fields(RolloutScore)}
+        assert RolloutScore(**asdict(s)) == s
+        with pytest.raises(AttributeError):
+            s.reward = 1.0  # type: ignore[misc]
+
+
 def test_batch_equals_single_for_every_thread_count(samples) -> None:
     scorer = APRScorer()
     responses = [r["completion"] for r in samples]
