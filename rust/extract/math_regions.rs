@@ -46,6 +46,11 @@ fn delimiters(text: &str) -> Vec<(usize, Delimiter)> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
+        // Only `\\` and `$` matter: jump to the next one.
+        match memchr::memchr2(b'\\', b'$', &bytes[i..]) {
+            Some(k) => i += k,
+            None => break,
+        }
         match bytes[i] {
             b'\\' => {
                 let delimiter = match bytes.get(i + 1) {
@@ -83,6 +88,9 @@ fn delimiters(text: &str) -> Vec<(usize, Delimiter)> {
 /// The math regions of `text`, in order and not overlapping.
 pub(crate) fn find_math_regions(text: &str) -> Vec<MathRegion> {
     let delims = delimiters(text);
+    if delims.is_empty() {
+        return Vec::new();
+    }
     // For each kind of closer, the indices (into `delims`) of the delimiters that can close it.
     let closer_indices = |accepts: fn(Delimiter) -> bool| -> Vec<usize> {
         delims.iter().enumerate().filter(|(_, (_, d))| accepts(*d)).map(|(k, _)| k).collect()
