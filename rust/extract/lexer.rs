@@ -277,6 +277,16 @@ fn digits_len(bytes: &[u8]) -> usize {
 
 /// Letters, with apostrophes between letters ("let's", "don’t").
 fn word_len(s: &str) -> usize {
+    // Most words are ASCII letters ended by an ASCII byte other than an apostrophe.
+    let bytes = s.as_bytes();
+    let ascii = bytes.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    if ascii > 0 && bytes.get(ascii).map_or(true, |&b| b.is_ascii() && b != b'\'') {
+        return ascii;
+    }
+    word_len_by_chars(s)
+}
+
+fn word_len_by_chars(s: &str) -> usize {
     let mut len = 0;
     let mut chars = s.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -329,6 +339,13 @@ mod tests {
             .filter(|t| t.kind != TokenKind::Space)
             .map(|t| (&text[t.range()], t.kind))
             .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_ascii_word_path_agrees_with_the_general_one(s in "[a-zA-Z'’é π1 .]{0,12}") {
+            proptest::prop_assert_eq!(word_len(&s), word_len_by_chars(&s));
+        }
     }
 
     #[test]
