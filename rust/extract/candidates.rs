@@ -204,6 +204,8 @@ struct Scanner<'t> {
     partner: Vec<u32>,
     found: Vec<Candidate>,
     words: WordValues,
+    /// The class of every command token (`None` for other tokens), looked up once.
+    command_classes: Vec<Option<CommandClass>>,
 }
 
 /// What a token does in prose when runs are built.
@@ -263,7 +265,11 @@ impl<'t> Scanner<'t> {
                 brace_partner[i] = o as u32;
             }
         }
-        Scanner { text, tokens, brace_partner, partner: vec![NO_PARTNER; tokens.len()], found: Vec::new(), words }
+        let command_classes = tokens
+            .iter()
+            .map(|t| (t.kind == TokenKind::Command).then(|| command_class(&text[t.range()][1..])))
+            .collect();
+        Scanner { text, tokens, brace_partner, partner: vec![NO_PARTNER; tokens.len()], found: Vec::new(), words, command_classes }
     }
 
     // ---------------------------------------------------------------- token helpers
@@ -277,7 +283,7 @@ impl<'t> Scanner<'t> {
     }
 
     fn command(&self, i: usize) -> Option<CommandClass> {
-        (self.kind(i) == TokenKind::Command).then(|| command_class(&self.slice(i)[1..]))
+        self.command_classes[i]
     }
 
     fn word_is(&self, i: usize, words: &[&str]) -> bool {
