@@ -24,7 +24,7 @@
 //! in "the only", "right" in "is that right"), and that run is a whole word of the text. One
 //! pass walks the text's words ([`for_each_word`], 64-byte blocks turned into bit masks) and
 //! looks each up in an index of anchor *forms* (each anchor, and with inflections each anchor
-//! plus a suffix): a bit test on the classes of the word's first and last bytes and its length
+//! plus a suffix): a bit test on the low bits of the word's first and last bytes and its length
 //! rejects about nine words in ten; a word that passes is compared, as one case-folded 8-byte
 //! word, with the forms of its filter bucket only. A form that matches is then checked
 //! character by character for the rest of each of its cues, backwards to the cue's start and
@@ -257,23 +257,13 @@ pub struct CueMatcher {
 
 const FILTER_BUCKETS: usize = 32 * 32;
 
-/// The filter class of a word's first or last byte: an ASCII letter by its lower-case form
-/// (1..=26), any other byte hashed into 27..=31. A table, so that a word costs two loads here
-/// instead of two case foldings and a multiply.
-static FILTER_CLASS: [u8; 256] = {
-    let mut class = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let lower = (b as u8).to_ascii_lowercase();
-        class[b] = if lower.is_ascii_lowercase() { lower - b'a' + 1 } else { 27 + (b % 5) as u8 };
-        b += 1;
-    }
-    class
-};
-
+/// The filter bucket of a word with these first and last bytes: their low 5 bits, which are
+/// the same for both cases of an ASCII letter (`b'a' & 31 == b'A' & 31 == 1`). Other bytes
+/// share them with letters ("p" and "0"), which costs a false positive of the filter at worst:
+/// the exact comparison follows. No table: a word costs two masks and a shift here.
 #[inline(always)]
 fn filter_bucket(first: u8, last: u8) -> usize {
-    usize::from(FILTER_CLASS[usize::from(first)]) << 5 | usize::from(FILTER_CLASS[usize::from(last)])
+    usize::from(first & 31) << 5 | usize::from(last & 31)
 }
 
 /// The length bit of the filter. Lengths 64 apart share a bit: a false positive costs only
@@ -388,10 +378,9 @@ impl CueMatcher {
     pub fn find(&self, text: &str) -> Vec<CueHit> {
         // About one hit per 60 bytes of a trace: reserve enough to rarely grow.
         let mut hits = Vec::with_capacity(text.len() / 48 + 4);
-        let bytes = text.as_bytes();
-        for_each_word(text, |start, end| {
+        for_each_word_with_ends(text, |start, end, first, last| {
             // Most words fail this one test; keep it inline and the rest out of line.
-            let bucket = filter_bucket(bytes[start], bytes[end - 1]);
+            let bucket = filter_bucket(first, last);
             if self.word_filter[bucket] & length_bit(end - start) != 0 {
                 self.match_word(text, start, end, bucket, &mut hits);
             }
@@ -554,9 +543,17 @@ const fn splat(b: u8) -> u64 {
 /// falling edges, visited with `trailing_zeros`. Non-ASCII characters are decoded and
 /// classified one by one (their continuation bytes take the class of their first byte).
 pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
+    for_each_word_with_ends(text, |start, end, _, _| f(start, end));
+}
+
+/// [`for_each_word`], also giving each word's first and last bytes, `f(start, end, first,
+/// last)`. They are read from the block in hand, where the index is masked to the block
+/// (no bounds check, no second load of the text).
+#[inline(always)]
+fn for_each_word_with_ends(text: &str, mut f: impl FnMut(usize, usize, u8, u8)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut walk = WordWalk { open: None, prev_word: false };
+    let mut walk = WordWalk { open: None, open_first: 0, prev_word: false, prev_last: 0 };
     let mut blocks = bytes.chunks_exact(64);
     let mut base = 0;
     for block in &mut blocks {
@@ -572,7 +569,7 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
         walk.block(text, base, &padded, tail.len(), &mut f);
     }
     if let Some(start) = walk.open {
-        f(start, n);
+        f(start, n, walk.open_first, walk.prev_last);
     }
 }
 
@@ -580,14 +577,25 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
 struct WordWalk {
     /// Start of a word still open at the end of the last block.
     open: Option<usize>,
+    /// The first byte of that word.
+    open_first: u8,
     /// Whether the last byte of the last block belongs to a word character.
     prev_word: bool,
+    /// The last byte of the last block.
+    prev_last: u8,
 }
 
 impl WordWalk {
     /// Reports the words that end in `block` (text bytes `base..base + len`, NUL padded).
     #[inline(always)]
-    fn block(&mut self, text: &str, base: usize, block: &[u8; 64], len: usize, f: &mut impl FnMut(usize, usize)) {
+    fn block(
+        &mut self,
+        text: &str,
+        base: usize,
+        block: &[u8; 64],
+        len: usize,
+        f: &mut impl FnMut(usize, usize, u8, u8),
+    ) {
         let (mut word, high) = classify_block(block);
         if high != 0 {
             word |= non_ascii_word_bits(text, base, block, high, self.prev_word);
@@ -600,21 +608,27 @@ impl WordWalk {
         // that, starts and ends alternate, so they pair up in order without a branch per edge.
         if ends != 0 {
             if let Some(start) = self.open.take() {
-                f(start, base + ends.trailing_zeros() as usize);
+                let e = ends.trailing_zeros() as usize;
+                let last = if e == 0 { self.prev_last } else { block[(e - 1) & 63] };
+                f(start, base + e, self.open_first, last);
                 ends &= ends - 1;
             }
         }
         while starts != 0 {
-            let start = base + starts.trailing_zeros() as usize;
+            let s = starts.trailing_zeros() as usize;
             starts &= starts - 1;
             if ends == 0 {
-                self.open = Some(start);
+                self.open = Some(base + s);
+                self.open_first = block[s & 63];
                 break;
             }
-            f(start, base + ends.trailing_zeros() as usize);
+            // A word that starts in this block ends after its first byte, in this block.
+            let e = ends.trailing_zeros() as usize;
+            f(base + s, base + e, block[s & 63], block[e.wrapping_sub(1) & 63]);
             ends &= ends - 1;
         }
         self.prev_word = word >> (len - 1) & 1 == 1;
+        self.prev_last = block[(len - 1) & 63];
     }
 }
 
