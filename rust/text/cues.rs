@@ -486,12 +486,14 @@ fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Optio
 
 /// Whether `b` is an ASCII word byte: `[0-9A-Za-z_]`. Written as range tests rather than a
 /// table lookup so that a loop over a block compiles to SIMD compares.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn is_ascii_word_byte(b: u8) -> bool {
     (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
 }
 
 /// Gathers bit 0 of each byte of `x` (all other bits clear), byte `i` -> bit `i`.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn gather_low_bits(x: u64) -> u64 {
     // Multiplying by this constant moves bit 8i to bit 56+i; the other products fall outside
@@ -500,12 +502,64 @@ fn gather_low_bits(x: u64) -> u64 {
 }
 
 /// Bit masks of one 64-byte block: ASCII word bytes, and non-ASCII bytes.
+#[inline(always)]
+fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: the only requirement of `classify_block_sse2` is SSE2, which this build
+        // enables (the `cfg` above; every x86-64 target has it).
+        unsafe { classify_block_sse2(block) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    classify_block_portable(block)
+}
+
+/// [`classify_block`] with SSE2: 16 bytes per compare, and `pmovmskb` packs each compare into
+/// 16 bits (about 12 instructions per 16 bytes, against some 22 for the portable version,
+/// whose packing is a multiply per 8 bytes). 89.6k -> 80.1k instructions per trace for
+/// [`CueMatcher::find`].
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn classify_block_sse2(block: &[u8; 64]) -> (u64, u64) {
+    use std::arch::x86_64::{
+        _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x,
+    };
+    let half = |k: usize| {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(&block[8 * k..8 * k + 8]);
+        i64::from_le_bytes(eight)
+    };
+    let mut word = 0u64;
+    let mut high = 0u64;
+    for j in 0..4 {
+        let v = _mm_set_epi64x(half(2 * j + 1), half(2 * j));
+        // Unsigned `x - lo < n` as a signed compare: shift the range to start at -128.
+        let letter = _mm_cmplt_epi8(
+            _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8((0x80 - b'a') as i8)),
+            _mm_set1_epi8((0x80u8 + 26) as i8),
+        );
+        let digit = _mm_cmplt_epi8(
+            _mm_add_epi8(v, _mm_set1_epi8((0x80 - b'0') as i8)),
+            _mm_set1_epi8((0x80u8 + 10) as i8),
+        );
+        let underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8));
+        let is_word = _mm_or_si128(_mm_or_si128(letter, digit), underscore);
+        word |= u64::from(_mm_movemask_epi8(is_word) as u16) << (16 * j);
+        high |= u64::from(_mm_movemask_epi8(v) as u16) << (16 * j);
+    }
+    (word, high)
+}
+
+/// [`classify_block`] without SIMD intrinsics.
 ///
 /// The per-byte flags come from a loop the compiler vectorises (16 bytes per compare); only
 /// packing them into bits is scalar, one multiply per 8 bytes. Most blocks of a trace are pure
 /// ASCII, so the non-ASCII mask is only packed when some byte has its high bit set.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
-fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+fn classify_block_portable(block: &[u8; 64]) -> (u64, u64) {
     let mut flags = [0u8; 64];
     for (f, &b) in flags.iter_mut().zip(block) {
         *f = u8::from(is_ascii_word_byte(b)) | (b >> 7) << 1;
@@ -773,6 +827,28 @@ mod tests {
         assert_eq!(words(&"x".repeat(200)), vec!["x".repeat(200).as_str()]);
         assert_eq!(words(""), Vec::<&str>::new());
         assert_eq!(words("_ a1 ’b 日本 ×c"), vec!["_", "a1", "b", "日本", "c"]);
+    }
+
+    #[test]
+    fn block_masks_agree_with_the_byte_classes() {
+        // Every byte value at every position of a block, next to bytes of every class.
+        let fill = [0x00u8, b'_', b'a', b'Z', b'0', b'9', b'/', b':', b'@', b'[', b'`', b'{', 0x7f, 0x80, 0xC3, 0xFF];
+        for b in 0..=255u8 {
+            for pos in 0..64 {
+                let mut block = [0u8; 64];
+                for (k, x) in block.iter_mut().enumerate() {
+                    *x = fill[(k + usize::from(b)) % fill.len()];
+                }
+                block[pos] = b;
+                let mut want = (0u64, 0u64);
+                for (k, &x) in block.iter().enumerate() {
+                    want.0 |= u64::from(x == b'_' || x.is_ascii_alphanumeric()) << k;
+                    want.1 |= u64::from(x >= 0x80) << k;
+                }
+                assert_eq!(classify_block(&block), want, "{b:#x} at {pos}");
+                assert_eq!(classify_block_portable(&block), want, "{b:#x} at {pos}");
+            }
+        }
     }
 
     #[test]
