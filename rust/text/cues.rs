@@ -199,15 +199,6 @@ impl Form {
         let head = fold8(head8(&spelling, 0, spelling.len()));
         Form { spelling: spelling.into(), head, inflected, cues: cues.into() }
     }
-
-    /// Whether the text's word `bytes[start..end]` spells this form (ASCII case-insensitive).
-    #[inline]
-    fn spelled_by(&self, bytes: &[u8], start: usize, end: usize) -> bool {
-        let len = end - start;
-        len == self.spelling.len()
-            && fold8(head8(bytes, start, end)) == self.head
-            && (len <= 8 || bytes[start + 8..end].eq_ignore_ascii_case(&self.spelling[8..]))
-    }
 }
 
 /// The bytes `bytes[start..end]`, at most 8 of them, zero padded, as a little-endian `u64`.
@@ -378,13 +369,7 @@ impl CueMatcher {
     pub fn find(&self, text: &str) -> Vec<CueHit> {
         // About one hit per 60 bytes of a trace: reserve enough to rarely grow.
         let mut hits = Vec::with_capacity(text.len() / 48 + 4);
-        for_each_word_with_ends(text, |start, end, first, last| {
-            // Most words fail this one test; keep it inline and the rest out of line.
-            let bucket = filter_bucket(first, last);
-            if self.word_filter[bucket] & length_bit(end - start) != 0 {
-                self.match_word(text, start, end, bucket, &mut hits);
-            }
-        });
+        self.for_each_hit(text, &mut hits);
         // Hits come out in anchor order; only a cue with words before its anchor can break
         // the order, which is rare enough to check before sorting.
         let key = |h: &CueHit| (h.start, h.end, h.kind, h.cue);
@@ -394,12 +379,31 @@ impl CueMatcher {
         hits
     }
 
+    /// Gives `sink` every cue occurrence in `text`, in anchor order.
+    #[inline(always)]
+    fn for_each_hit(&self, text: &str, sink: &mut impl HitSink) {
+        for_each_word_with_ends(text, |start, end, first, last| {
+            // Most words fail this one test; keep it inline and the rest out of line.
+            let bucket = filter_bucket(first, last);
+            if self.word_filter[bucket] & length_bit(end - start) != 0 {
+                self.match_word(text, start, end, bucket, sink);
+            }
+        });
+    }
+
     /// Hits of the cues anchored on the text's word `start..end`, whose filter bucket is `bucket`.
     #[inline(never)]
-    fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, hits: &mut Vec<CueHit>) {
+    fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, sink: &mut impl HitSink) {
+        let bytes = text.as_bytes();
+        let len = end - start;
+        // The word's first 8 bytes, folded once for all the forms of the bucket.
+        let head = fold8(head8(bytes, start, end));
         let forms = &self.forms[self.form_starts[bucket] as usize..self.form_starts[bucket + 1] as usize];
         for form in forms {
-            if !form.spelled_by(text.as_bytes(), start, end) {
+            if form.head != head
+                || form.spelling.len() != len
+                || (len > 8 && !bytes[start + 8..end].eq_ignore_ascii_case(&form.spelling[8..]))
+            {
                 continue;
             }
             for &id in form.cues.iter() {
@@ -417,9 +421,38 @@ impl CueMatcher {
                     None => None,
                 };
                 if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
-                    hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
+                    sink.hit(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
                 }
             }
+        }
+    }
+}
+
+/// Where [`CueMatcher::match_word`] puts its hits.
+trait HitSink {
+    fn hit(&mut self, hit: CueHit);
+}
+
+/// All hits, for [`CueMatcher::find`].
+impl HitSink for Vec<CueHit> {
+    #[inline(always)]
+    fn hit(&mut self, hit: CueHit) {
+        self.push(hit);
+    }
+}
+
+/// Only which kinds were hit, for [`CueMatcher::sentence_flags`].
+struct KindFlags {
+    conclusion: bool,
+    verification: bool,
+}
+
+impl HitSink for KindFlags {
+    #[inline(always)]
+    fn hit(&mut self, hit: CueHit) {
+        match hit.kind {
+            CueKind::Conclusion => self.conclusion = true,
+            CueKind::Verification => self.verification = true,
         }
     }
 }
@@ -734,12 +767,12 @@ impl CueMatcher {
     /// cue. The same flags [`segment`] gives that sentence: sentences start after white space
     /// or a line break and end before them, so word boundaries at the slice's edges are the
     /// boundaries in the whole text.
+    ///
+    /// The hits are not collected (no allocation per sentence), only their kinds noted.
     pub fn sentence_flags(&self, sentence: &str) -> (bool, bool) {
-        let hits = self.find(sentence);
-        (
-            hits.iter().any(|h| h.kind == CueKind::Conclusion),
-            hits.iter().any(|h| h.kind == CueKind::Verification),
-        )
+        let mut flags = KindFlags { conclusion: false, verification: false };
+        self.for_each_hit(sentence, &mut flags);
+        (flags.conclusion, flags.verification)
     }
 }
 
