@@ -24,7 +24,7 @@
 //! in "the only", "right" in "is that right"), and that run is a whole word of the text. One
 //! pass walks the text's words ([`for_each_word`], 64-byte blocks turned into bit masks) and
 //! looks each up in an index of anchor *forms* (each anchor, and with inflections each anchor
-//! plus a suffix): a bit test on the classes of the word's first and last bytes and its length
+//! plus a suffix): a bit test on the low bits of the word's first and last bytes and its length
 //! rejects about nine words in ten; a word that passes is compared, as one case-folded 8-byte
 //! word, with the forms of its filter bucket only. A form that matches is then checked
 //! character by character for the rest of each of its cues, backwards to the cue's start and
@@ -199,15 +199,6 @@ impl Form {
         let head = fold8(head8(&spelling, 0, spelling.len()));
         Form { spelling: spelling.into(), head, inflected, cues: cues.into() }
     }
-
-    /// Whether the text's word `bytes[start..end]` spells this form (ASCII case-insensitive).
-    #[inline]
-    fn spelled_by(&self, bytes: &[u8], start: usize, end: usize) -> bool {
-        let len = end - start;
-        len == self.spelling.len()
-            && fold8(head8(bytes, start, end)) == self.head
-            && (len <= 8 || bytes[start + 8..end].eq_ignore_ascii_case(&self.spelling[8..]))
-    }
 }
 
 /// The bytes `bytes[start..end]`, at most 8 of them, zero padded, as a little-endian `u64`.
@@ -257,23 +248,13 @@ pub struct CueMatcher {
 
 const FILTER_BUCKETS: usize = 32 * 32;
 
-/// The filter class of a word's first or last byte: an ASCII letter by its lower-case form
-/// (1..=26), any other byte hashed into 27..=31. A table, so that a word costs two loads here
-/// instead of two case foldings and a multiply.
-static FILTER_CLASS: [u8; 256] = {
-    let mut class = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let lower = (b as u8).to_ascii_lowercase();
-        class[b] = if lower.is_ascii_lowercase() { lower - b'a' + 1 } else { 27 + (b % 5) as u8 };
-        b += 1;
-    }
-    class
-};
-
+/// The filter bucket of a word with these first and last bytes: their low 5 bits, which are
+/// the same for both cases of an ASCII letter (`b'a' & 31 == b'A' & 31 == 1`). Other bytes
+/// share them with letters ("p" and "0"), which costs a false positive of the filter at worst:
+/// the exact comparison follows. No table: a word costs two masks and a shift here.
 #[inline(always)]
 fn filter_bucket(first: u8, last: u8) -> usize {
-    usize::from(FILTER_CLASS[usize::from(first)]) << 5 | usize::from(FILTER_CLASS[usize::from(last)])
+    usize::from(first & 31) << 5 | usize::from(last & 31)
 }
 
 /// The length bit of the filter. Lengths 64 apart share a bit: a false positive costs only
@@ -388,14 +369,7 @@ impl CueMatcher {
     pub fn find(&self, text: &str) -> Vec<CueHit> {
         // About one hit per 60 bytes of a trace: reserve enough to rarely grow.
         let mut hits = Vec::with_capacity(text.len() / 48 + 4);
-        let bytes = text.as_bytes();
-        for_each_word(text, |start, end| {
-            // Most words fail this one test; keep it inline and the rest out of line.
-            let bucket = filter_bucket(bytes[start], bytes[end - 1]);
-            if self.word_filter[bucket] & length_bit(end - start) != 0 {
-                self.match_word(text, start, end, bucket, &mut hits);
-            }
-        });
+        self.for_each_hit(text, &mut hits);
         // Hits come out in anchor order; only a cue with words before its anchor can break
         // the order, which is rare enough to check before sorting.
         let key = |h: &CueHit| (h.start, h.end, h.kind, h.cue);
@@ -405,12 +379,31 @@ impl CueMatcher {
         hits
     }
 
+    /// Gives `sink` every cue occurrence in `text`, in anchor order.
+    #[inline(always)]
+    fn for_each_hit(&self, text: &str, sink: &mut impl HitSink) {
+        for_each_word_with_ends(text, |start, end, first, last| {
+            // Most words fail this one test; keep it inline and the rest out of line.
+            let bucket = filter_bucket(first, last);
+            if self.word_filter[bucket] & length_bit(end - start) != 0 {
+                self.match_word(text, start, end, bucket, sink);
+            }
+        });
+    }
+
     /// Hits of the cues anchored on the text's word `start..end`, whose filter bucket is `bucket`.
     #[inline(never)]
-    fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, hits: &mut Vec<CueHit>) {
+    fn match_word(&self, text: &str, start: usize, end: usize, bucket: usize, sink: &mut impl HitSink) {
+        let bytes = text.as_bytes();
+        let len = end - start;
+        // The word's first 8 bytes, folded once for all the forms of the bucket.
+        let head = fold8(head8(bytes, start, end));
         let forms = &self.forms[self.form_starts[bucket] as usize..self.form_starts[bucket + 1] as usize];
         for form in forms {
-            if !form.spelled_by(text.as_bytes(), start, end) {
+            if form.head != head
+                || form.spelling.len() != len
+                || (len > 8 && !bytes[start + 8..end].eq_ignore_ascii_case(&form.spelling[8..]))
+            {
                 continue;
             }
             for &id in form.cues.iter() {
@@ -428,9 +421,38 @@ impl CueMatcher {
                     None => None,
                 };
                 if let (Some(hit_start), Some(hit_end)) = (hit_start, hit_end) {
-                    hits.push(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
+                    sink.hit(CueHit { kind: spec.kind, cue: spec.index, start: hit_start, end: hit_end });
                 }
             }
+        }
+    }
+}
+
+/// Where [`CueMatcher::match_word`] puts its hits.
+trait HitSink {
+    fn hit(&mut self, hit: CueHit);
+}
+
+/// All hits, for [`CueMatcher::find`].
+impl HitSink for Vec<CueHit> {
+    #[inline(always)]
+    fn hit(&mut self, hit: CueHit) {
+        self.push(hit);
+    }
+}
+
+/// Only which kinds were hit, for [`CueMatcher::sentence_flags`].
+struct KindFlags {
+    conclusion: bool,
+    verification: bool,
+}
+
+impl HitSink for KindFlags {
+    #[inline(always)]
+    fn hit(&mut self, hit: CueHit) {
+        match hit.kind {
+            CueKind::Conclusion => self.conclusion = true,
+            CueKind::Verification => self.verification = true,
         }
     }
 }
@@ -497,12 +519,14 @@ fn match_after(text: &str, pos: usize, after: &[u8], inflectable: bool) -> Optio
 
 /// Whether `b` is an ASCII word byte: `[0-9A-Za-z_]`. Written as range tests rather than a
 /// table lookup so that a loop over a block compiles to SIMD compares.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn is_ascii_word_byte(b: u8) -> bool {
     (b | 0x20).wrapping_sub(b'a') < 26 || b.wrapping_sub(b'0') < 10 || b == b'_'
 }
 
 /// Gathers bit 0 of each byte of `x` (all other bits clear), byte `i` -> bit `i`.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn gather_low_bits(x: u64) -> u64 {
     // Multiplying by this constant moves bit 8i to bit 56+i; the other products fall outside
@@ -511,12 +535,64 @@ fn gather_low_bits(x: u64) -> u64 {
 }
 
 /// Bit masks of one 64-byte block: ASCII word bytes, and non-ASCII bytes.
+#[inline(always)]
+fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: the only requirement of `classify_block_sse2` is SSE2, which this build
+        // enables (the `cfg` above; every x86-64 target has it).
+        unsafe { classify_block_sse2(block) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    classify_block_portable(block)
+}
+
+/// [`classify_block`] with SSE2: 16 bytes per compare, and `pmovmskb` packs each compare into
+/// 16 bits (about 12 instructions per 16 bytes, against some 22 for the portable version,
+/// whose packing is a multiply per 8 bytes). 89.6k -> 80.1k instructions per trace for
+/// [`CueMatcher::find`].
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn classify_block_sse2(block: &[u8; 64]) -> (u64, u64) {
+    use std::arch::x86_64::{
+        _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_set_epi64x,
+    };
+    let half = |k: usize| {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(&block[8 * k..8 * k + 8]);
+        i64::from_le_bytes(eight)
+    };
+    let mut word = 0u64;
+    let mut high = 0u64;
+    for j in 0..4 {
+        let v = _mm_set_epi64x(half(2 * j + 1), half(2 * j));
+        // Unsigned `x - lo < n` as a signed compare: shift the range to start at -128.
+        let letter = _mm_cmplt_epi8(
+            _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8((0x80 - b'a') as i8)),
+            _mm_set1_epi8((0x80u8 + 26) as i8),
+        );
+        let digit = _mm_cmplt_epi8(
+            _mm_add_epi8(v, _mm_set1_epi8((0x80 - b'0') as i8)),
+            _mm_set1_epi8((0x80u8 + 10) as i8),
+        );
+        let underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8));
+        let is_word = _mm_or_si128(_mm_or_si128(letter, digit), underscore);
+        word |= u64::from(_mm_movemask_epi8(is_word) as u16) << (16 * j);
+        high |= u64::from(_mm_movemask_epi8(v) as u16) << (16 * j);
+    }
+    (word, high)
+}
+
+/// [`classify_block`] without SIMD intrinsics.
 ///
 /// The per-byte flags come from a loop the compiler vectorises (16 bytes per compare); only
 /// packing them into bits is scalar, one multiply per 8 bytes. Most blocks of a trace are pure
 /// ASCII, so the non-ASCII mask is only packed when some byte has its high bit set.
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
-fn classify_block(block: &[u8; 64]) -> (u64, u64) {
+fn classify_block_portable(block: &[u8; 64]) -> (u64, u64) {
     let mut flags = [0u8; 64];
     for (f, &b) in flags.iter_mut().zip(block) {
         *f = u8::from(is_ascii_word_byte(b)) | (b >> 7) << 1;
@@ -554,9 +630,17 @@ const fn splat(b: u8) -> u64 {
 /// falling edges, visited with `trailing_zeros`. Non-ASCII characters are decoded and
 /// classified one by one (their continuation bytes take the class of their first byte).
 pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
+    for_each_word_with_ends(text, |start, end, _, _| f(start, end));
+}
+
+/// [`for_each_word`], also giving each word's first and last bytes, `f(start, end, first,
+/// last)`. They are read from the block in hand, where the index is masked to the block
+/// (no bounds check, no second load of the text).
+#[inline(always)]
+fn for_each_word_with_ends(text: &str, mut f: impl FnMut(usize, usize, u8, u8)) {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    let mut walk = WordWalk { open: None, prev_word: false };
+    let mut walk = WordWalk { open: None, open_first: 0, prev_word: false, prev_last: 0 };
     let mut blocks = bytes.chunks_exact(64);
     let mut base = 0;
     for block in &mut blocks {
@@ -572,7 +656,7 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
         walk.block(text, base, &padded, tail.len(), &mut f);
     }
     if let Some(start) = walk.open {
-        f(start, n);
+        f(start, n, walk.open_first, walk.prev_last);
     }
 }
 
@@ -580,14 +664,25 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(usize, usize)) {
 struct WordWalk {
     /// Start of a word still open at the end of the last block.
     open: Option<usize>,
+    /// The first byte of that word.
+    open_first: u8,
     /// Whether the last byte of the last block belongs to a word character.
     prev_word: bool,
+    /// The last byte of the last block.
+    prev_last: u8,
 }
 
 impl WordWalk {
     /// Reports the words that end in `block` (text bytes `base..base + len`, NUL padded).
     #[inline(always)]
-    fn block(&mut self, text: &str, base: usize, block: &[u8; 64], len: usize, f: &mut impl FnMut(usize, usize)) {
+    fn block(
+        &mut self,
+        text: &str,
+        base: usize,
+        block: &[u8; 64],
+        len: usize,
+        f: &mut impl FnMut(usize, usize, u8, u8),
+    ) {
         let (mut word, high) = classify_block(block);
         if high != 0 {
             word |= non_ascii_word_bits(text, base, block, high, self.prev_word);
@@ -600,21 +695,27 @@ impl WordWalk {
         // that, starts and ends alternate, so they pair up in order without a branch per edge.
         if ends != 0 {
             if let Some(start) = self.open.take() {
-                f(start, base + ends.trailing_zeros() as usize);
+                let e = ends.trailing_zeros() as usize;
+                let last = if e == 0 { self.prev_last } else { block[(e - 1) & 63] };
+                f(start, base + e, self.open_first, last);
                 ends &= ends - 1;
             }
         }
         while starts != 0 {
-            let start = base + starts.trailing_zeros() as usize;
+            let s = starts.trailing_zeros() as usize;
             starts &= starts - 1;
             if ends == 0 {
-                self.open = Some(start);
+                self.open = Some(base + s);
+                self.open_first = block[s & 63];
                 break;
             }
-            f(start, base + ends.trailing_zeros() as usize);
+            // A word that starts in this block ends after its first byte, in this block.
+            let e = ends.trailing_zeros() as usize;
+            f(base + s, base + e, block[s & 63], block[e.wrapping_sub(1) & 63]);
             ends &= ends - 1;
         }
         self.prev_word = word >> (len - 1) & 1 == 1;
+        self.prev_last = block[(len - 1) & 63];
     }
 }
 
@@ -666,12 +767,12 @@ impl CueMatcher {
     /// cue. The same flags [`segment`] gives that sentence: sentences start after white space
     /// or a line break and end before them, so word boundaries at the slice's edges are the
     /// boundaries in the whole text.
+    ///
+    /// The hits are not collected (no allocation per sentence), only their kinds noted.
     pub fn sentence_flags(&self, sentence: &str) -> (bool, bool) {
-        let hits = self.find(sentence);
-        (
-            hits.iter().any(|h| h.kind == CueKind::Conclusion),
-            hits.iter().any(|h| h.kind == CueKind::Verification),
-        )
+        let mut flags = KindFlags { conclusion: false, verification: false };
+        self.for_each_hit(sentence, &mut flags);
+        (flags.conclusion, flags.verification)
     }
 }
 
@@ -759,6 +860,28 @@ mod tests {
         assert_eq!(words(&"x".repeat(200)), vec!["x".repeat(200).as_str()]);
         assert_eq!(words(""), Vec::<&str>::new());
         assert_eq!(words("_ a1 ’b 日本 ×c"), vec!["_", "a1", "b", "日本", "c"]);
+    }
+
+    #[test]
+    fn block_masks_agree_with_the_byte_classes() {
+        // Every byte value at every position of a block, next to bytes of every class.
+        let fill = [0x00u8, b'_', b'a', b'Z', b'0', b'9', b'/', b':', b'@', b'[', b'`', b'{', 0x7f, 0x80, 0xC3, 0xFF];
+        for b in 0..=255u8 {
+            for pos in 0..64 {
+                let mut block = [0u8; 64];
+                for (k, x) in block.iter_mut().enumerate() {
+                    *x = fill[(k + usize::from(b)) % fill.len()];
+                }
+                block[pos] = b;
+                let mut want = (0u64, 0u64);
+                for (k, &x) in block.iter().enumerate() {
+                    want.0 |= u64::from(x == b'_' || x.is_ascii_alphanumeric()) << k;
+                    want.1 |= u64::from(x >= 0x80) << k;
+                }
+                assert_eq!(classify_block(&block), want, "{b:#x} at {pos}");
+                assert_eq!(classify_block_portable(&block), want, "{b:#x} at {pos}");
+            }
+        }
     }
 
     #[test]
