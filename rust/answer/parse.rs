@@ -157,6 +157,22 @@ fn sum_of(mut terms: Vec<Expr>) -> Expr {
     }
 }
 
+/// The value of the decimal digits `int` then `frac` when there are at most 19 of them, all
+/// ASCII digits (so it fits a `u64`); `None` otherwise (the caller parses a `BigInt`).
+fn small_digits(int: &[u8], frac: &[u8]) -> Option<u64> {
+    if int.len() + frac.len() > 19 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in int.iter().chain(frac) {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + u64::from(b - b'0');
+    }
+    Some(v)
+}
+
 fn is_integer_literal(e: &Expr) -> bool {
     matches!(e, Expr::Num(r) if r.is_integer())
 }
@@ -707,15 +723,27 @@ impl<'t> Parser<'t> {
             return Ok(Expr::Based { digits: digits.to_string(), base, value: Box::new(value) });
         }
         if n.frac.is_none() && n.exp.is_none() {
-            let integer: BigInt = digits.parse().map_err(|_| Fail::Unparsed)?;
+            let integer: BigInt = match small_digits(digits.as_bytes(), b"") {
+                Some(v) => BigInt::from(v),
+                None => digits.parse().map_err(|_| Fail::Unparsed)?,
+            };
             return Ok(Expr::rational(BigRational::from_integer(integer)));
         }
         let frac = n.frac.as_deref().unwrap_or("");
-        let all_digits = format!("{digits}{frac}");
-        let mantissa: BigInt = all_digits.parse().map_err(|_| Fail::Unparsed)?;
+        let (mantissa, nonzero_digits) = match small_digits(digits.as_bytes(), frac.as_bytes()) {
+            Some(v) => {
+                let zeros = digits.bytes().chain(frac.bytes()).take_while(|&b| b == b'0').count();
+                (BigInt::from(v), digits.len() + frac.len() - zeros)
+            }
+            None => {
+                let all_digits = format!("{digits}{frac}");
+                let mantissa: BigInt = all_digits.parse().map_err(|_| Fail::Unparsed)?;
+                (mantissa, all_digits.trim_start_matches('0').len())
+            }
+        };
         // Significant digits run from the first non-zero digit to the last written one; a
         // written zero (`0.000`) counts its fraction digits.
-        let significant = if mantissa.is_zero() { frac.len().max(1) } else { all_digits.trim_start_matches('0').len() };
+        let significant = if mantissa.is_zero() { frac.len().max(1) } else { nonzero_digits };
         let mantissa = Decimal {
             value: BigRational::new(mantissa, BigInt::from(10).pow(frac.len() as u32)),
             significant_digits: significant as u32,
@@ -1251,6 +1279,21 @@ mod tests {
         assert_eq!(exact("\\binom{5}{2}"), r(10, 1));
         assert_eq!(exact("52_8"), r(42, 1));
         assert!(exact("\\frac{100!}{2^{50}}").numer().bits() > 400);
+    }
+
+    #[test]
+    fn small_numerals_match_big_parsing() {
+        // Either side of the u64 fast path (19 digits) gives what BigInt parsing gives.
+        for s in ["0", "9999999999999999999", "18446744073709551615", "99999999999999999999", "000000000000000000012"] {
+            assert_eq!(exact(s), BigRational::from_integer(s.parse::<BigInt>().unwrap()), "{s}");
+        }
+        for (s, sig) in [("0.000", 3), ("000.0120", 3), ("999999999.9999999999", 19), ("9999999999.9999999999", 20), ("0.0000000000000000001", 1)] {
+            let d = scalar(s).decimal.unwrap();
+            assert_eq!(d.significant_digits, sig, "{s}");
+            let (i, f) = s.split_once('.').unwrap();
+            let value = BigRational::new(format!("{i}{f}").parse::<BigInt>().unwrap(), BigInt::from(10).pow(f.len() as u32));
+            assert_eq!(d.value, value, "{s}");
+        }
     }
 
     #[test]
