@@ -249,7 +249,12 @@ impl<'t> Parser<'t> {
             return Ok(items);
         }
         loop {
-            items.extend(self.item(expand)?);
+            let item = self.item(expand)?;
+            if items.is_empty() {
+                items = item;
+            } else {
+                items.extend(item);
+            }
             if matches!(self.peek(), Some(Tok::Sym(',' | ';'))) {
                 self.pos += 1;
             } else {
@@ -297,6 +302,14 @@ impl<'t> Parser<'t> {
 
     /// The rest of an item after its first operand: relations, a unit, the end.
     fn item_rest(&mut self, first: Operand, expand: bool) -> PResult<Vec<Node>> {
+        if self.relop().is_none() {
+            // No relation (most answers): the operand is the value.
+            let unit = self.item_unit()?;
+            return match first {
+                Operand::Expr(e) => scalar_nodes(e, unit, expand),
+                Operand::Node(n) => Ok(vec![n]),
+            };
+        }
         let mut parts = vec![first];
         let mut ops = Vec::new();
         while let Some((op, len)) = self.relop() {
@@ -304,16 +317,7 @@ impl<'t> Parser<'t> {
             ops.push(op);
             parts.push(self.union()?);
         }
-        let unit = if self.at_item_end() {
-            None
-        } else {
-            let (len, unit) = self.unit_suffix(self.pos).ok_or(Fail::Unparsed)?;
-            self.pos += len;
-            Some(unit)
-        };
-        if !self.at_item_end() {
-            return Err(Fail::Unparsed);
-        }
+        let unit = self.item_unit()?;
         let last = parts.pop().ok_or(Fail::Unparsed)?;
         let values = match last {
             Operand::Expr(e) => scalar_nodes(e, unit, expand)?,
@@ -337,6 +341,21 @@ impl<'t> Parser<'t> {
                 Node::Relation(Box::new(Relation::new(all, ops.clone())))
             })
             .collect())
+    }
+
+    /// The unit that ends the item, if any; the item must end after it.
+    fn item_unit(&mut self) -> PResult<Option<String>> {
+        let unit = if self.at_item_end() {
+            None
+        } else {
+            let (len, unit) = self.unit_suffix(self.pos).ok_or(Fail::Unparsed)?;
+            self.pos += len;
+            Some(unit)
+        };
+        if !self.at_item_end() {
+            return Err(Fail::Unparsed);
+        }
+        Ok(unit)
     }
 
     fn relop(&self) -> Option<(RelOp, usize)> {
@@ -480,17 +499,31 @@ impl<'t> Parser<'t> {
                 }
                 Operand::Expr(e) => e,
             };
-            match sign {
-                None | Some('+') => terms.push(term),
-                Some('-') => terms.push(Expr::neg(term)),
+            let term = match sign {
+                None | Some('+') => term,
+                Some('-') => Expr::neg(term),
                 Some(s) => {
                     let lhs = (!terms.is_empty()).then(|| Box::new(sum_of(std::mem::take(&mut terms))));
-                    terms.push(Expr::PlusMinus { lhs, rhs: Box::new(term), minus_first: s == '∓' });
+                    Expr::PlusMinus { lhs, rhs: Box::new(term), minus_first: s == '∓' }
                 }
+            };
+            if terms.is_empty() && !self.at_sum_sign() {
+                // One term (most values): no vector.
+                return Ok(Operand::Expr(term));
             }
+            terms.push(term);
             first = false;
         }
         Ok(Operand::Expr(sum_of(terms)))
+    }
+
+    /// A `+`, `-`, `\pm` or `\mp` at the cursor.
+    fn at_sum_sign(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Sym('+' | '-')) => true,
+            Some(Tok::Cmd(c)) => c == "pm" || c == "mp",
+            _ => false,
+        }
     }
 
     fn term(&mut self) -> PResult<Operand> {
@@ -498,6 +531,15 @@ impl<'t> Parser<'t> {
             Operand::Node(node) => return Ok(Operand::Node(node)),
             Operand::Expr(e) => e,
         };
+        let continues = match self.peek() {
+            Some(Tok::Sym('*' | '/')) => true,
+            Some(Tok::Cmd(c)) if c == "cdot" => true,
+            _ => self.starts_implicit_factor(std::slice::from_ref(&first)),
+        };
+        if !continues {
+            // One factor (most terms): no vector.
+            return Ok(Operand::Expr(first));
+        }
         let mut factors = vec![first];
         loop {
             match self.peek() {
@@ -769,16 +811,22 @@ impl<'t> Parser<'t> {
         if w == "sqrt" {
             return self.sqrt();
         }
-        if w.len() >= 4 || PROSE_WORDS.contains(&w.to_ascii_lowercase().as_str()) {
+        if w.len() >= 4 || PROSE_WORDS.iter().any(|p| w.eq_ignore_ascii_case(p)) {
             return Err(Fail::Prose);
         }
-        let letters: Vec<char> = w.chars().collect();
-        let (last, init) = letters.split_last().ok_or(Fail::Unparsed)?;
-        let mut factors: Vec<Expr> = init.iter().map(|&c| letter_expr(c)).collect();
+        let mut letters = w.chars();
+        let last = letters.next_back().ok_or(Fail::Unparsed)?;
+        let init = letters.as_str();
         // Subscripts, primes, powers and postfix operators bind to the last letter: `ce^{-2t}`.
         let last = self.symbol_from(last.to_string(), true)?;
         let last = self.power_on(Operand::Expr(last))?;
-        factors.push(self.postfix_on(last)?.expr()?);
+        let last = self.postfix_on(last)?.expr()?;
+        if init.is_empty() {
+            return Ok(last);
+        }
+        let mut factors: Vec<Expr> = Vec::with_capacity(init.len() + 1);
+        factors.extend(init.chars().map(letter_expr));
+        factors.push(last);
         Ok(product(factors))
     }
 
