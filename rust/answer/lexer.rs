@@ -127,8 +127,10 @@ fn canonical_command(name: &str) -> &str {
 /// [`Tok::Other`].
 pub fn lex(text: &str) -> Vec<Tok> {
     let mut lexer = Lexer { s: text, b: text.as_bytes(), i: 0, bracket_depth: 0 };
-    let mut framer = ArgumentFramer::default();
-    let mut raw = Vec::new();
+    // Usually at most one token per byte (the synthetic braces of `\frac12` aside); capped so a
+    // huge input grows as before.
+    let mut framer = ArgumentFramer { out: Vec::with_capacity(text.len().min(256) + 4), ..Default::default() };
+    let mut raw = Vec::with_capacity(4);
     while lexer.next_tokens(&mut raw) {
         for tok in raw.drain(..) {
             framer.push(tok);
