@@ -23,7 +23,7 @@ fn canonical_token(tok: Tok) -> Tok {
         Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
         Tok::Cmd(c) if c == "lor" => Tok::Sym(','),
         Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => Tok::Sym('%'),
-        Tok::Word(w) if matches!(w.as_str(), "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
+        Tok::Word(w) if matches!(&*w, "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
         // Plain-text `2pi` means 2π, not 2·p·i.
         Tok::Word(w) if w == "pi" => Tok::Cmd("pi".into()),
         Tok::Text(t) if t.eq_ignore_ascii_case("infinity") => Tok::Cmd("infty".into()),
@@ -32,7 +32,7 @@ fn canonical_token(tok: Tok) -> Tok {
 }
 
 /// The canonical tokens of `text`: what the parser reads.
-pub fn canonical_tokens(text: &str) -> Vec<Tok> {
+pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     // Rewritten in place in the lexer's vector.
     let mut tokens = lex(text);
     let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));

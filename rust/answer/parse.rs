@@ -126,7 +126,7 @@ pub fn parse(tokens: &[Tok]) -> Node {
 }
 
 struct Parser<'t> {
-    toks: &'t [Tok],
+    toks: &'t [Tok<'t>],
     pos: usize,
     depth: usize,
     /// Inside `|...|`: a bar closes instead of opening.
@@ -178,11 +178,11 @@ fn is_integer_literal(e: &Expr) -> bool {
 }
 
 impl<'t> Parser<'t> {
-    fn peek(&self) -> Option<&'t Tok> {
+    fn peek(&self) -> Option<&'t Tok<'t>> {
         self.toks.get(self.pos)
     }
 
-    fn peek_at(&self, k: usize) -> Option<&'t Tok> {
+    fn peek_at(&self, k: usize) -> Option<&'t Tok<'t>> {
         self.toks.get(self.pos + k)
     }
 
@@ -367,7 +367,7 @@ impl<'t> Parser<'t> {
             Tok::Sym('>') if next_eq => (RelOp::Ge, 2),
             Tok::Sym('>') => (RelOp::Gt, 1),
             Tok::Sym('!') if next_eq => (RelOp::Ne, 2),
-            Tok::Cmd(c) => match c.as_str() {
+            Tok::Cmd(c) => match &**c {
                 "le" => (RelOp::Le, 1),
                 "ge" => (RelOp::Ge, 1),
                 "ne" => (RelOp::Ne, 1),
@@ -393,7 +393,7 @@ impl<'t> Parser<'t> {
                     if !(known || is_generic_noun(w)) {
                         return None;
                     }
-                    words.push((w.clone(), None));
+                    words.push((w.to_string(), None));
                 }
                 Some(Tok::Text(t)) => {
                     let nouns = t.split(' ').all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()));
@@ -749,8 +749,8 @@ impl<'t> Parser<'t> {
     }
 
     fn number(&mut self, n: &Numeral) -> PResult<Expr> {
-        let digits = if n.int.is_empty() { "0" } else { n.int.as_str() };
-        if digits.len() + n.frac.as_ref().map_or(0, String::len) > MAX_NUMERAL_DIGITS {
+        let digits = if n.int.is_empty() { "0" } else { &*n.int };
+        if digits.len() + n.frac.as_ref().map_or(0, |f| f.len()) > MAX_NUMERAL_DIGITS {
             return Err(Fail::TooComplex);
         }
         // `52_8`: a numeral in base 8.
@@ -875,7 +875,7 @@ impl<'t> Parser<'t> {
         match self.toks.get(k)? {
             Tok::Word(w) if w.len() == 1 => {}
             Tok::Num(_) => {}
-            Tok::Cmd(c) if GREEK.contains(&c.as_str()) => {}
+            Tok::Cmd(c) if GREEK.contains(&&**c) => {}
             _ => return None,
         }
         k += 1;
@@ -1226,7 +1226,7 @@ fn is_derivative(num: &[Tok], den: &[Tok]) -> bool {
     let variable_after_d = match den {
         [Tok::Word(w), rest @ ..] if w.len() == 2 && w.starts_with('d') => rest.is_empty() || sym_tok(rest.first(), '^'),
         [Tok::Word(d), Tok::Word(v), rest @ ..] if d == "d" && v.len() == 1 => rest.is_empty() || sym_tok(rest.first(), '^'),
-        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && GREEK.contains(&g.as_str()) => rest.is_empty() || sym_tok(rest.first(), '^'),
+        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && GREEK.contains(&&**g) => rest.is_empty() || sym_tok(rest.first(), '^'),
         _ => false,
     };
     starts_with_d(num) && variable_after_d
