@@ -120,14 +120,28 @@ pub fn render_canonical(tokens: &[Tok]) -> String {
 /// Plain lowercase text of the tokens, without TeX wrappers: what a text answer is compared by
 /// (`\text{Evelyn}` and `Evelyn` both give `evelyn`).
 pub fn plain_text(tokens: &[Tok]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(tokens.len() * 2);
     // One buffer for every token's text (this runs for every parsed answer).
     let mut piece = String::new();
+    let word_like = |c: char| c.is_alphanumeric();
     for tok in tokens {
         piece.clear();
         match tok {
             Tok::Text(t) | Tok::Word(t) => piece.push_str(t),
             Tok::Sym('{' | '}') => continue,
+            // Directly, what the general path gives: a numeral renders lowercase ASCII starting
+            // with a digit, a symbol other than `,` one ASCII punctuation character.
+            Tok::Num(_) => {
+                if out.ends_with(word_like) {
+                    out.push(' ');
+                }
+                render_token(tok, &mut out);
+                continue;
+            }
+            Tok::Sym(c) if *c != ',' && c.is_ascii_punctuation() => {
+                out.push(*c);
+                continue;
+            }
             other => render_token(other, &mut piece),
         }
         if piece.is_ascii() {
@@ -135,7 +149,6 @@ pub fn plain_text(tokens: &[Tok]) -> String {
         } else {
             piece = piece.to_lowercase();
         }
-        let word_like = |c: char| c.is_alphanumeric();
         if out.ends_with(word_like) && piece.starts_with(word_like) {
             out.push(' ');
         }
