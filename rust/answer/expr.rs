@@ -205,6 +205,9 @@ pub enum Expr {
     PlusMinus { lhs: Option<Box<Expr>>, rhs: Box<Expr>, minus_first: bool },
 }
 
+/// Levels [`Expr::info`] walks by recursion before it continues with an explicit stack.
+const INFO_RECURSION: u32 = 32;
+
 /// Facts gathered in one walk over an expression.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ExprInfo {
@@ -258,27 +261,38 @@ impl Expr {
         }
     }
 
-    /// Walks the tree with an explicit stack (no recursion, whatever the depth).
+    /// Walks the tree: recursion at most [`INFO_RECURSION`] levels at a time, deeper subtrees
+    /// through an explicit stack (allocated only for them), so any depth is safe. The facts are
+    /// order-independent (or, max, sum), so the walk order does not matter.
     pub fn info(&self) -> ExprInfo {
         let mut info = ExprInfo::default();
-        let mut stack: Vec<(&Expr, u32)> = vec![(self, 1)];
-        while let Some((e, depth)) = stack.pop() {
-            info.depth = info.depth.max(depth);
-            match e {
-                Expr::Sym(_) => info.free_symbols = true,
-                Expr::Infinity => info.infinity = true,
-                Expr::Log { base: None, .. } => info.readings |= READING_LOG,
-                Expr::Apply { .. } => {
-                    info.readings |= READING_APPLY;
-                    info.free_symbols = true;
-                }
-                Expr::SlashTail { .. } => info.readings |= READING_SLASH,
-                Expr::PlusMinus { .. } => info.plus_minus += 1,
-                _ => {}
-            }
-            e.for_each_child(|c| stack.push((c, depth + 1)));
+        let mut deeper: Vec<(&Expr, u32)> = Vec::new();
+        self.info_walk(1, 0, &mut info, &mut deeper);
+        while let Some((e, depth)) = deeper.pop() {
+            e.info_walk(depth, 0, &mut info, &mut deeper);
         }
         info
+    }
+
+    fn info_walk<'a>(&'a self, depth: u32, level: u32, info: &mut ExprInfo, deeper: &mut Vec<(&'a Expr, u32)>) {
+        info.depth = info.depth.max(depth);
+        match self {
+            Expr::Sym(_) => info.free_symbols = true,
+            Expr::Infinity => info.infinity = true,
+            Expr::Log { base: None, .. } => info.readings |= READING_LOG,
+            Expr::Apply { .. } => {
+                info.readings |= READING_APPLY;
+                info.free_symbols = true;
+            }
+            Expr::SlashTail { .. } => info.readings |= READING_SLASH,
+            Expr::PlusMinus { .. } => info.plus_minus += 1,
+            _ => {}
+        }
+        if level >= INFO_RECURSION {
+            self.for_each_child(|c| deeper.push((c, depth + 1)));
+        } else {
+            self.for_each_child(|c| c.info_walk(depth + 1, level + 1, info, deeper));
+        }
     }
 
     /// The variants of an expression with `\pm`/`\mp` resolved, `+` first; at most 2^k for k

@@ -12,18 +12,19 @@
 //! Everything here is one forward pass, linear in the input, with no recursion: a 10 MB string of
 //! nested braces is just a long token list.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// A number as written: integer digits (leading zeros dropped), optional fraction digits (kept
 /// verbatim: trailing zeros are significant digits) and an optional `e` exponent.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Numeral {
-    pub int: String,
-    pub frac: Option<String>,
+pub struct Numeral<'a> {
+    pub int: Cow<'a, str>,
+    pub frac: Option<Cow<'a, str>>,
     pub exp: Option<i64>,
 }
 
-impl Numeral {
+impl Numeral<'_> {
     fn render(&self, out: &mut String) {
         out.push_str(if self.int.is_empty() { "0" } else { &self.int });
         if let Some(frac) = &self.frac {
@@ -36,18 +37,20 @@ impl Numeral {
     }
 }
 
+/// A token; its text borrows from the input where it is a slice of it (most words, commands
+/// and numerals), so lexing allocates little.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Tok {
-    Num(Numeral),
+pub enum Tok<'a> {
+    Num(Numeral<'a>),
     /// A run of ASCII letters (`x`, `xy`, `cm`, `Evelyn`): the parser decides whether it is a
     /// product of symbols, a unit, a function name or prose.
-    Word(String),
+    Word(Cow<'a, str>),
     /// A TeX command by its canonical name, without the backslash (`frac`, `pi`, `le`, `alpha`).
     /// Blackboard letters keep their argument in the name: `mathbb{R}`.
-    Cmd(String),
+    Cmd(Cow<'a, str>),
     /// The content of a text-mode command (`\text`, `\mbox`, `\textbf`, ...) that contains
     /// letters, whitespace collapsed. Text without letters is lexed as math instead.
-    Text(String),
+    Text(Cow<'a, str>),
     /// One punctuation or operator character: `+ - * / ^ _ = < > ! , ; | ( ) [ ] { } & % : .`
     Sym(char),
     /// `\{` or `\lbrace`.
@@ -125,10 +128,12 @@ fn canonical_command(name: &str) -> &str {
 
 /// Lexes `text` into canonical tokens. Never fails and never panics; unknown characters become
 /// [`Tok::Other`].
-pub fn lex(text: &str) -> Vec<Tok> {
+pub fn lex(text: &str) -> Vec<Tok<'_>> {
     let mut lexer = Lexer { s: text, b: text.as_bytes(), i: 0, bracket_depth: 0 };
-    let mut framer = ArgumentFramer::default();
-    let mut raw = Vec::new();
+    // Usually at most one token per byte (the synthetic braces of `\frac12` aside); capped so a
+    // huge input grows as before.
+    let mut framer = ArgumentFramer { out: Vec::with_capacity(text.len().min(256) + 4), ..Default::default() };
+    let mut raw = Vec::with_capacity(4);
     while lexer.next_tokens(&mut raw) {
         for tok in raw.drain(..) {
             framer.push(tok);
@@ -156,7 +161,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// Emits the next token(s) into `out`; false at end of input.
-    fn next_tokens(&mut self, out: &mut Vec<Tok>) -> bool {
+    fn next_tokens(&mut self, out: &mut Vec<Tok<'a>>) -> bool {
         let Some(c) = self.peek_char() else { return false };
         match c {
             '\\' => self.command(out),
@@ -167,7 +172,7 @@ impl<'a> Lexer<'a> {
                 while self.at(0).is_ascii_alphabetic() {
                     self.i += 1;
                 }
-                out.push(Tok::Word(self.s[start..self.i].to_string()));
+                out.push(Tok::Word(Cow::Borrowed(&self.s[start..self.i])));
             }
             '$' | '~' => self.i += 1,
             '^' => self.superscript(out),
@@ -211,7 +216,7 @@ impl<'a> Lexer<'a> {
 
     /// `^` followed by `\circ` or `\prime` (braced or not, spaces allowed) is a degree or
     /// prime mark.
-    fn superscript(&mut self, out: &mut Vec<Tok>) {
+    fn superscript(&mut self, out: &mut Vec<Tok<'a>>) {
         self.i += 1;
         match degree_or_primes_at(&self.s[self.i..]) {
             Some((len, 0)) => {
@@ -227,7 +232,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A run of Unicode superscript characters: `x⁻¹` -> `x^{-1}`, `x²³` -> `x^{23}`.
-    fn unicode_superscript(&mut self, out: &mut Vec<Tok>) {
+    fn unicode_superscript(&mut self, out: &mut Vec<Tok<'a>>) {
         out.extend([Tok::Sym('^'), Tok::Sym('{')]);
         while let Some(c) = self.peek_char() {
             let tok = match c {
@@ -236,11 +241,11 @@ impl<'a> Lexer<'a> {
                 _ => match superscript_digit(c) {
                     Some(d) => {
                         if let Some(Tok::Num(prev)) = out.last_mut() {
-                            prev.int.push(d);
+                            prev.int.to_mut().push(d);
                             self.i += c.len_utf8();
                             continue;
                         }
-                        Tok::Num(Numeral { int: d.to_string(), frac: None, exp: None })
+                        Tok::Num(Numeral { int: Cow::Owned(d.to_string()), frac: None, exp: None })
                     }
                     None => break,
                 },
@@ -251,7 +256,7 @@ impl<'a> Lexer<'a> {
         out.push(Tok::Sym('}'));
     }
 
-    fn command(&mut self, out: &mut Vec<Tok>) {
+    fn command(&mut self, out: &mut Vec<Tok<'a>>) {
         let next = self.at(1);
         if !next.is_ascii_alphabetic() {
             // Control symbol: backslash and one character.
@@ -295,15 +300,15 @@ impl<'a> Lexer<'a> {
             let canonical = canonical_command(&name).to_string();
             // A name the lexer treats specially (`\operatorname{text}`) would not read back as
             // the same command: it stays a plain word.
-            let as_command = Tok::Cmd(canonical.clone());
+            let as_command = Tok::Cmd(Cow::Owned(canonical.clone()));
             let plain = lex(&format!("\\{canonical}")) == [as_command.clone()];
-            out.push(if plain { as_command } else { Tok::Word(name) });
+            out.push(if plain { as_command } else { Tok::Word(Cow::Owned(name)) });
             return;
         }
         if name == "mathbb" || name == "Bbb" || name == "mathbf" && self.next_is_set_letter() {
             if let Some(letter) = self.single_letter_argument() {
                 let canonical = format!("mathbb{{{letter}}}");
-                out.push(Tok::Cmd(canonical));
+                out.push(Tok::Cmd(Cow::Owned(canonical)));
                 return;
             }
         }
@@ -313,7 +318,7 @@ impl<'a> Lexer<'a> {
                 if super::units::is_unit_phrase(content.trim()) && !matches!(content.trim(), "e" | "d" | "i") {
                     let content = content.to_string();
                     let _ = self.braced_argument();
-                    out.push(Tok::Text(collapse_text(&content)));
+                    out.push(Tok::Text(Cow::Owned(collapse_text(&content))));
                     return;
                 }
             }
@@ -351,7 +356,7 @@ impl<'a> Lexer<'a> {
             "prime" => out.push(Tok::Prime),
             "degree" => out.push(Tok::Degree),
             "percent" => out.push(Tok::Sym('%')),
-            canonical => out.push(Tok::Cmd(canonical.to_string())),
+            canonical => out.push(Tok::Cmd(Cow::Borrowed(canonical))),
         }
     }
 
@@ -422,13 +427,12 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn number(&mut self, out: &mut Vec<Tok>) {
-        let mut int = String::new();
+    fn number(&mut self, out: &mut Vec<Tok<'a>>) {
         let start_digits = self.i;
         while self.at(0).is_ascii_digit() {
             self.i += 1;
         }
-        int.push_str(&self.s[start_digits..self.i]);
+        let mut int = Cow::Borrowed(&self.s[start_digits..self.i]);
         // After a list comma (`27,54,108`) a plain comma cannot start a thousands run: the run
         // already broke the three-digit pattern.
         let after_list_comma = start_digits > 0 && self.b[start_digits - 1] == b',';
@@ -442,7 +446,7 @@ impl<'a> Lexer<'a> {
             while self.at(0).is_ascii_digit() {
                 self.i += 1;
             }
-            frac = Some(self.s[start..self.i].to_string());
+            frac = Some(Cow::Borrowed(&self.s[start..self.i]));
         }
         let exp = self.exponent();
         out.push(Tok::Num(Numeral { int, frac, exp }));
@@ -483,7 +487,7 @@ impl<'a> Lexer<'a> {
     /// Merges thousands groups into `int` when every group of the run is a separator followed by
     /// exactly three digits. A plain comma counts only outside brackets and only when no comma of
     /// the run breaks the pattern (`1,000` is one number; `1,2,3`, `1,000,5` and `(1,000)` are lists).
-    fn thousands_groups(&mut self, int: &mut String, after_list_comma: bool) {
+    fn thousands_groups(&mut self, int: &mut Cow<'a, str>, after_list_comma: bool) {
         let mut pos = self.i;
         let mut groups: Vec<(usize, usize)> = Vec::new();
         let (mut any_plain, mut broken_plain) = (false, false);
@@ -502,7 +506,7 @@ impl<'a> Lexer<'a> {
             return;
         }
         for &(start, end) in &groups {
-            int.push_str(&self.s[start..end]);
+            int.to_mut().push_str(&self.s[start..end]);
         }
         if let Some(&(_, end)) = groups.last() {
             self.i = end;
@@ -579,23 +583,26 @@ pub fn collapse_text(content: &str) -> String {
 
 /// Text-mode content: prose stays one [`Tok::Text`]; content without letters (`\text{5}`,
 /// `\text{(}`) is math that happens to be wrapped and is lexed as such.
-fn text_tokens(content: &str, out: &mut Vec<Tok>) {
+fn text_tokens<'a>(content: &str, out: &mut Vec<Tok<'a>>) {
     let collapsed = collapse_text(content);
     if collapsed.is_empty() {
         return;
     }
     if collapsed.chars().any(char::is_alphabetic) {
-        out.push(Tok::Text(collapsed));
+        out.push(Tok::Text(Cow::Owned(collapsed)));
         return;
     }
-    // No letters means no commands either: this nested lex cannot recurse again.
+    // No letters means no commands either: this nested lex cannot recurse again. Its tokens
+    // borrow from `collapsed` and are made owned.
     let mut inner = Lexer { s: &collapsed, b: collapsed.as_bytes(), i: 0, bracket_depth: 0 };
-    while inner.next_tokens(out) {}
+    let mut tokens = Vec::new();
+    while inner.next_tokens(&mut tokens) {}
+    out.extend(tokens.into_iter().map(|t| -> Tok<'a> { t.into_owned() }));
 }
 
 /// Unicode spellings of math tokens.
-fn unicode_tokens(c: char, out: &mut Vec<Tok>) {
-    let cmd = |name: &str| Tok::Cmd(name.to_string());
+fn unicode_tokens(c: char, out: &mut Vec<Tok<'_>>) {
+    let cmd = |name: &'static str| Tok::Cmd(Cow::Borrowed(name));
     let tok = match c {
         '√' => cmd("sqrt"),
         'π' => cmd("pi"),
@@ -649,7 +656,7 @@ fn unicode_tokens(c: char, out: &mut Vec<Tok>) {
             out.push(cmd("frac"));
             for v in [n, d] {
                 out.push(Tok::Sym('{'));
-                out.push(Tok::Num(Numeral { int: v.to_string(), frac: None, exp: None }));
+                out.push(Tok::Num(Numeral { int: Cow::Owned(v.to_string()), frac: None, exp: None }));
                 out.push(Tok::Sym('}'));
             }
             return;
@@ -806,14 +813,14 @@ struct Frame {
 /// Gives undelimited macro arguments their braces while tokens stream through. An explicit
 /// stack replaces recursion, so depth costs memory proportional to nesting, never stack.
 #[derive(Default)]
-struct ArgumentFramer {
-    out: Vec<Tok>,
+struct ArgumentFramer<'a> {
+    out: Vec<Tok<'a>>,
     frames: Vec<Frame>,
     depth: usize,
 }
 
-impl ArgumentFramer {
-    fn push(&mut self, tok: Tok) {
+impl<'a> ArgumentFramer<'a> {
+    fn push(&mut self, tok: Tok<'a>) {
         let mut pending = Some(tok);
         while let Some(tok) = pending.take() {
             pending = self.dispatch(tok);
@@ -828,7 +835,7 @@ impl ArgumentFramer {
     }
 
     /// Handles one token; returns a token to re-dispatch (the rest of a split number).
-    fn dispatch(&mut self, tok: Tok) -> Option<Tok> {
+    fn dispatch(&mut self, tok: Tok<'a>) -> Option<Tok<'a>> {
         // Tokens inside an argument being read (group, optional, parens) pass through, with
         // their closing delimiter ending the argument.
         if let Some(frame) = self.frames.last_mut() {
@@ -898,15 +905,16 @@ impl ArgumentFramer {
                 None
             }
             Tok::Num(num) if kind == FrameKind::Digits && num.frac.is_none() && num.exp.is_none() && num.int.len() > 1 => {
-                let (first, rest) = num.int.split_at(1);
-                let rest = Tok::Num(Numeral { int: rest.to_string(), frac: None, exp: None });
-                self.wrap_single(Tok::Num(Numeral { int: first.to_string(), frac: None, exp: None }));
+                let (first, rest) = split_cow(num.int, 1);
+                let rest = Tok::Num(Numeral { int: rest, frac: None, exp: None });
+                self.wrap_single(Tok::Num(Numeral { int: first, frac: None, exp: None }));
                 Some(rest)
             }
-            Tok::Word(mut word) if word.len() > 1 => {
-                let first = word.remove(0).to_string();
+            Tok::Word(word) if word.len() > 1 => {
+                let first_len = word.chars().next().map_or(0, char::len_utf8);
+                let (first, rest) = split_cow(word, first_len);
                 self.wrap_single(Tok::Word(first));
-                Some(Tok::Word(word))
+                Some(Tok::Word(rest))
             }
             Tok::Cmd(name) if argument_count(&name) > 0 => {
                 self.open_wrap();
@@ -943,7 +951,7 @@ impl ArgumentFramer {
     }
 
     /// Emits one complete argument token, braced.
-    fn wrap_single(&mut self, tok: Tok) {
+    fn wrap_single(&mut self, tok: Tok<'a>) {
         self.open_wrap();
         self.out.push(tok);
         self.argument_done();
@@ -974,7 +982,7 @@ impl ArgumentFramer {
     }
 
     /// A token that cannot be an argument: close what is open and hand it back.
-    fn abort_frame(&mut self, tok: Tok) -> Option<Tok> {
+    fn abort_frame(&mut self, tok: Tok<'a>) -> Option<Tok<'a>> {
         if let Some(frame) = self.frames.pop() {
             if frame.wrapping {
                 self.out.push(Tok::Sym('}'));
@@ -990,7 +998,7 @@ impl ArgumentFramer {
     }
 
     /// A token outside any argument position (or passing through one).
-    fn emit_plain(&mut self, tok: Tok) {
+    fn emit_plain(&mut self, tok: Tok<'a>) {
         match &tok {
             Tok::Sym('{') => self.depth += 1,
             Tok::Sym('}') => {
@@ -1018,7 +1026,7 @@ impl ArgumentFramer {
         }
     }
 
-    fn finish(mut self) -> Vec<Tok> {
+    fn finish(mut self) -> Vec<Tok<'a>> {
         while let Some(frame) = self.frames.pop() {
             if frame.wrapping {
                 self.out.push(Tok::Sym('}'));
@@ -1028,10 +1036,49 @@ impl ArgumentFramer {
         for tok in &mut self.out {
             if let Tok::Num(n) = tok {
                 let zeros = n.int.len() - n.int.trim_start_matches('0').len();
-                n.int.drain(..zeros);
+                match &mut n.int {
+                    Cow::Borrowed(s) => *s = &s[zeros..],
+                    Cow::Owned(s) => {
+                        s.drain(..zeros);
+                    }
+                }
             }
         }
         self.out
+    }
+}
+
+/// `s` split at byte `at` (a character boundary), slices of the input where `s` is one.
+fn split_cow(s: Cow<'_, str>, at: usize) -> (Cow<'_, str>, Cow<'_, str>) {
+    match s {
+        Cow::Borrowed(s) => {
+            let (a, b) = s.split_at(at);
+            (Cow::Borrowed(a), Cow::Borrowed(b))
+        }
+        Cow::Owned(s) => {
+            let (a, b) = s.split_at(at);
+            (Cow::Owned(a.to_string()), Cow::Owned(b.to_string()))
+        }
+    }
+}
+
+impl Tok<'_> {
+    /// The same token owning its text.
+    pub fn into_owned(self) -> Tok<'static> {
+        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        match self {
+            Tok::Num(n) => Tok::Num(Numeral { int: own(n.int), frac: n.frac.map(own), exp: n.exp }),
+            Tok::Word(w) => Tok::Word(own(w)),
+            Tok::Cmd(c) => Tok::Cmd(own(c)),
+            Tok::Text(t) => Tok::Text(own(t)),
+            Tok::Sym(c) => Tok::Sym(c),
+            Tok::SetOpen => Tok::SetOpen,
+            Tok::SetClose => Tok::SetClose,
+            Tok::RowSep => Tok::RowSep,
+            Tok::Degree => Tok::Degree,
+            Tok::Prime => Tok::Prime,
+            Tok::Other(c) => Tok::Other(c),
+        }
     }
 }
 
@@ -1214,7 +1261,8 @@ mod tests {
             "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "5\\text{cm}^{2}", "\\pi x", "1{, }000",
         ] {
             let once = lex(s);
-            let again = lex(&render(&once));
+            let rendered = render(&once);
+            let again = lex(&rendered);
             assert_eq!(once, again, "{s:?} -> {:?}", render(&once));
         }
     }

@@ -14,60 +14,75 @@ use super::lexer::{lex, render_token, Tok};
 
 /// Words and text that join several answers.
 fn is_separator_word(word: &str) -> bool {
-    matches!(word.to_ascii_lowercase().as_str(), "and" | "or" | "and also" | "or also" | "," | ";" | "as well as")
+    ["and", "or", "and also", "or also", ",", ";", "as well as"].iter().any(|s| word.eq_ignore_ascii_case(s))
+}
+
+/// One lexer token as the parser reads it: joining words become commas, `percent` `\%`, ...
+fn canonical_token(tok: Tok) -> Tok {
+    match tok {
+        Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
+        Tok::Cmd(c) if c == "lor" => Tok::Sym(','),
+        Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => Tok::Sym('%'),
+        Tok::Word(w) if matches!(&*w, "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
+        // Plain-text `2pi` means 2π, not 2·p·i.
+        Tok::Word(w) if w == "pi" => Tok::Cmd("pi".into()),
+        Tok::Text(t) if t.eq_ignore_ascii_case("infinity") => Tok::Cmd("infty".into()),
+        other => other,
+    }
 }
 
 /// The canonical tokens of `text`: what the parser reads.
-pub fn canonical_tokens(text: &str) -> Vec<Tok> {
-    let mut out: Vec<Tok> = Vec::new();
-    for tok in lex(text) {
-        let tok = match tok {
-            Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
-            Tok::Cmd(c) if c == "lor" => Tok::Sym(','),
-            Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => Tok::Sym('%'),
-            Tok::Word(w) if matches!(w.as_str(), "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
-            // Plain-text `2pi` means 2π, not 2·p·i.
-            Tok::Word(w) if w == "pi" => Tok::Cmd("pi".into()),
-            Tok::Text(t) if t.eq_ignore_ascii_case("infinity") => Tok::Cmd("infty".into()),
-            other => other,
-        };
+pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
+    // Rewritten in place in the lexer's vector.
+    let mut tokens = lex(text);
+    let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));
+    let mut len = 0;
+    for i in 0..tokens.len() {
+        let tok = canonical_token(std::mem::replace(&mut tokens[i], Tok::RowSep));
         // `1, and 2` and `x=1; or x=2` leave a separator next to another.
-        let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));
-        if is_sep(&tok) && out.last().is_some_and(is_sep) {
+        if is_sep(&tok) && len > 0 && is_sep(&tokens[len - 1]) {
             continue;
         }
-        out.push(tok);
+        tokens[len] = tok;
+        len += 1;
     }
+    tokens.truncate(len);
     // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
     // next kept token closes (scanning backwards reaches the fixed point in one pass).
-    let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
-    let mut kept: Vec<Tok> = Vec::with_capacity(out.len());
-    for tok in out.into_iter().rev() {
-        if tok == Tok::Sym('.') && closes(kept.last()) {
-            continue;
+    if tokens.contains(&Tok::Sym('.')) {
+        let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
+        let mut kept: Vec<Tok> = Vec::with_capacity(tokens.len());
+        for tok in tokens.into_iter().rev() {
+            if tok == Tok::Sym('.') && closes(kept.last()) {
+                continue;
+            }
+            kept.push(tok);
         }
-        kept.push(tok);
+        kept.reverse();
+        tokens = kept;
     }
-    kept.reverse();
-    strip_ends(kept)
+    strip_ends(tokens)
 }
 
 /// Drops what encloses or pads the whole answer, repeatedly: separators and sentence
 /// punctuation at either end (`2, 3.`, `, 5`) and groups around everything (`{x}` is what
 /// `\boxed{x}` leaves). Works on a window over the tokens, so it stays linear however deep.
 fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
-    // Partner of every `{` that closes.
-    let mut partner = vec![usize::MAX; tokens.len()];
-    let mut open = Vec::new();
-    for (i, t) in tokens.iter().enumerate() {
-        match t {
-            Tok::Sym('{') => open.push(i),
-            Tok::Sym('}') => {
-                if let Some(o) = open.pop() {
-                    partner[o] = i;
+    // Partner of every `{` that closes (none to find without a `{`).
+    let mut partner = Vec::new();
+    if tokens.contains(&Tok::Sym('{')) {
+        partner = vec![usize::MAX; tokens.len()];
+        let mut open = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            match t {
+                Tok::Sym('{') => open.push(i),
+                Tok::Sym('}') => {
+                    if let Some(o) = open.pop() {
+                        partner[o] = i;
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
     let (mut lo, mut hi) = (0, tokens.len());
@@ -79,7 +94,7 @@ fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
         while lo < hi && matches!(tokens[lo], Tok::Sym(',' | ';' | ':')) {
             lo += 1;
         }
-        while hi - lo >= 2 && partner[lo] == hi - 1 {
+        while hi - lo >= 2 && partner.get(lo) == Some(&(hi - 1)) {
             lo += 1;
             hi -= 1;
         }
@@ -105,14 +120,28 @@ pub fn render_canonical(tokens: &[Tok]) -> String {
 /// Plain lowercase text of the tokens, without TeX wrappers: what a text answer is compared by
 /// (`\text{Evelyn}` and `Evelyn` both give `evelyn`).
 pub fn plain_text(tokens: &[Tok]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(tokens.len() * 2);
     // One buffer for every token's text (this runs for every parsed answer).
     let mut piece = String::new();
+    let word_like = |c: char| c.is_alphanumeric();
     for tok in tokens {
         piece.clear();
         match tok {
             Tok::Text(t) | Tok::Word(t) => piece.push_str(t),
             Tok::Sym('{' | '}') => continue,
+            // Directly, what the general path gives: a numeral renders lowercase ASCII starting
+            // with a digit, a symbol other than `,` one ASCII punctuation character.
+            Tok::Num(_) => {
+                if out.ends_with(word_like) {
+                    out.push(' ');
+                }
+                render_token(tok, &mut out);
+                continue;
+            }
+            Tok::Sym(c) if *c != ',' && c.is_ascii_punctuation() => {
+                out.push(*c);
+                continue;
+            }
             other => render_token(other, &mut piece),
         }
         if piece.is_ascii() {
@@ -120,7 +149,6 @@ pub fn plain_text(tokens: &[Tok]) -> String {
         } else {
             piece = piece.to_lowercase();
         }
-        let word_like = |c: char| c.is_alphanumeric();
         if out.ends_with(word_like) && piece.starts_with(word_like) {
             out.push(' ');
         }

@@ -126,7 +126,7 @@ pub fn parse(tokens: &[Tok]) -> Node {
 }
 
 struct Parser<'t> {
-    toks: &'t [Tok],
+    toks: &'t [Tok<'t>],
     pos: usize,
     depth: usize,
     /// Inside `|...|`: a bar closes instead of opening.
@@ -157,16 +157,32 @@ fn sum_of(mut terms: Vec<Expr>) -> Expr {
     }
 }
 
+/// The value of the decimal digits `int` then `frac` when there are at most 19 of them, all
+/// ASCII digits (so it fits a `u64`); `None` otherwise (the caller parses a `BigInt`).
+fn small_digits(int: &[u8], frac: &[u8]) -> Option<u64> {
+    if int.len() + frac.len() > 19 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in int.iter().chain(frac) {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + u64::from(b - b'0');
+    }
+    Some(v)
+}
+
 fn is_integer_literal(e: &Expr) -> bool {
     matches!(e, Expr::Num(r) if r.is_integer())
 }
 
 impl<'t> Parser<'t> {
-    fn peek(&self) -> Option<&'t Tok> {
+    fn peek(&self) -> Option<&'t Tok<'t>> {
         self.toks.get(self.pos)
     }
 
-    fn peek_at(&self, k: usize) -> Option<&'t Tok> {
+    fn peek_at(&self, k: usize) -> Option<&'t Tok<'t>> {
         self.toks.get(self.pos + k)
     }
 
@@ -233,7 +249,12 @@ impl<'t> Parser<'t> {
             return Ok(items);
         }
         loop {
-            items.extend(self.item(expand)?);
+            let item = self.item(expand)?;
+            if items.is_empty() {
+                items = item;
+            } else {
+                items.extend(item);
+            }
             if matches!(self.peek(), Some(Tok::Sym(',' | ';'))) {
                 self.pos += 1;
             } else {
@@ -281,6 +302,14 @@ impl<'t> Parser<'t> {
 
     /// The rest of an item after its first operand: relations, a unit, the end.
     fn item_rest(&mut self, first: Operand, expand: bool) -> PResult<Vec<Node>> {
+        if self.relop().is_none() {
+            // No relation (most answers): the operand is the value.
+            let unit = self.item_unit()?;
+            return match first {
+                Operand::Expr(e) => scalar_nodes(e, unit, expand),
+                Operand::Node(n) => Ok(vec![n]),
+            };
+        }
         let mut parts = vec![first];
         let mut ops = Vec::new();
         while let Some((op, len)) = self.relop() {
@@ -288,16 +317,7 @@ impl<'t> Parser<'t> {
             ops.push(op);
             parts.push(self.union()?);
         }
-        let unit = if self.at_item_end() {
-            None
-        } else {
-            let (len, unit) = self.unit_suffix(self.pos).ok_or(Fail::Unparsed)?;
-            self.pos += len;
-            Some(unit)
-        };
-        if !self.at_item_end() {
-            return Err(Fail::Unparsed);
-        }
+        let unit = self.item_unit()?;
         let last = parts.pop().ok_or(Fail::Unparsed)?;
         let values = match last {
             Operand::Expr(e) => scalar_nodes(e, unit, expand)?,
@@ -323,6 +343,21 @@ impl<'t> Parser<'t> {
             .collect())
     }
 
+    /// The unit that ends the item, if any; the item must end after it.
+    fn item_unit(&mut self) -> PResult<Option<String>> {
+        let unit = if self.at_item_end() {
+            None
+        } else {
+            let (len, unit) = self.unit_suffix(self.pos).ok_or(Fail::Unparsed)?;
+            self.pos += len;
+            Some(unit)
+        };
+        if !self.at_item_end() {
+            return Err(Fail::Unparsed);
+        }
+        Ok(unit)
+    }
+
     fn relop(&self) -> Option<(RelOp, usize)> {
         let next_eq = sym_tok(self.peek_at(1), '=');
         Some(match self.peek()? {
@@ -332,7 +367,7 @@ impl<'t> Parser<'t> {
             Tok::Sym('>') if next_eq => (RelOp::Ge, 2),
             Tok::Sym('>') => (RelOp::Gt, 1),
             Tok::Sym('!') if next_eq => (RelOp::Ne, 2),
-            Tok::Cmd(c) => match c.as_str() {
+            Tok::Cmd(c) => match &**c {
                 "le" => (RelOp::Le, 1),
                 "ge" => (RelOp::Ge, 1),
                 "ne" => (RelOp::Ne, 1),
@@ -358,7 +393,7 @@ impl<'t> Parser<'t> {
                     if !(known || is_generic_noun(w)) {
                         return None;
                     }
-                    words.push((w.clone(), None));
+                    words.push((w.to_string(), None));
                 }
                 Some(Tok::Text(t)) => {
                     let nouns = t.split(' ').all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()));
@@ -464,17 +499,31 @@ impl<'t> Parser<'t> {
                 }
                 Operand::Expr(e) => e,
             };
-            match sign {
-                None | Some('+') => terms.push(term),
-                Some('-') => terms.push(Expr::neg(term)),
+            let term = match sign {
+                None | Some('+') => term,
+                Some('-') => Expr::neg(term),
                 Some(s) => {
                     let lhs = (!terms.is_empty()).then(|| Box::new(sum_of(std::mem::take(&mut terms))));
-                    terms.push(Expr::PlusMinus { lhs, rhs: Box::new(term), minus_first: s == '∓' });
+                    Expr::PlusMinus { lhs, rhs: Box::new(term), minus_first: s == '∓' }
                 }
+            };
+            if terms.is_empty() && !self.at_sum_sign() {
+                // One term (most values): no vector.
+                return Ok(Operand::Expr(term));
             }
+            terms.push(term);
             first = false;
         }
         Ok(Operand::Expr(sum_of(terms)))
+    }
+
+    /// A `+`, `-`, `\pm` or `\mp` at the cursor.
+    fn at_sum_sign(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Sym('+' | '-')) => true,
+            Some(Tok::Cmd(c)) => c == "pm" || c == "mp",
+            _ => false,
+        }
     }
 
     fn term(&mut self) -> PResult<Operand> {
@@ -482,6 +531,15 @@ impl<'t> Parser<'t> {
             Operand::Node(node) => return Ok(Operand::Node(node)),
             Operand::Expr(e) => e,
         };
+        let continues = match self.peek() {
+            Some(Tok::Sym('*' | '/')) => true,
+            Some(Tok::Cmd(c)) if c == "cdot" => true,
+            _ => self.starts_implicit_factor(std::slice::from_ref(&first)),
+        };
+        if !continues {
+            // One factor (most terms): no vector.
+            return Ok(Operand::Expr(first));
+        }
         let mut factors = vec![first];
         loop {
             match self.peek() {
@@ -691,8 +749,8 @@ impl<'t> Parser<'t> {
     }
 
     fn number(&mut self, n: &Numeral) -> PResult<Expr> {
-        let digits = if n.int.is_empty() { "0" } else { n.int.as_str() };
-        if digits.len() + n.frac.as_ref().map_or(0, String::len) > MAX_NUMERAL_DIGITS {
+        let digits = if n.int.is_empty() { "0" } else { &*n.int };
+        if digits.len() + n.frac.as_ref().map_or(0, |f| f.len()) > MAX_NUMERAL_DIGITS {
             return Err(Fail::TooComplex);
         }
         // `52_8`: a numeral in base 8.
@@ -707,15 +765,27 @@ impl<'t> Parser<'t> {
             return Ok(Expr::Based { digits: digits.to_string(), base, value: Box::new(value) });
         }
         if n.frac.is_none() && n.exp.is_none() {
-            let integer: BigInt = digits.parse().map_err(|_| Fail::Unparsed)?;
+            let integer: BigInt = match small_digits(digits.as_bytes(), b"") {
+                Some(v) => BigInt::from(v),
+                None => digits.parse().map_err(|_| Fail::Unparsed)?,
+            };
             return Ok(Expr::rational(BigRational::from_integer(integer)));
         }
         let frac = n.frac.as_deref().unwrap_or("");
-        let all_digits = format!("{digits}{frac}");
-        let mantissa: BigInt = all_digits.parse().map_err(|_| Fail::Unparsed)?;
+        let (mantissa, nonzero_digits) = match small_digits(digits.as_bytes(), frac.as_bytes()) {
+            Some(v) => {
+                let zeros = digits.bytes().chain(frac.bytes()).take_while(|&b| b == b'0').count();
+                (BigInt::from(v), digits.len() + frac.len() - zeros)
+            }
+            None => {
+                let all_digits = format!("{digits}{frac}");
+                let mantissa: BigInt = all_digits.parse().map_err(|_| Fail::Unparsed)?;
+                (mantissa, all_digits.trim_start_matches('0').len())
+            }
+        };
         // Significant digits run from the first non-zero digit to the last written one; a
         // written zero (`0.000`) counts its fraction digits.
-        let significant = if mantissa.is_zero() { frac.len().max(1) } else { all_digits.trim_start_matches('0').len() };
+        let significant = if mantissa.is_zero() { frac.len().max(1) } else { nonzero_digits };
         let mantissa = Decimal {
             value: BigRational::new(mantissa, BigInt::from(10).pow(frac.len() as u32)),
             significant_digits: significant as u32,
@@ -741,16 +811,22 @@ impl<'t> Parser<'t> {
         if w == "sqrt" {
             return self.sqrt();
         }
-        if w.len() >= 4 || PROSE_WORDS.contains(&w.to_ascii_lowercase().as_str()) {
+        if w.len() >= 4 || PROSE_WORDS.iter().any(|p| w.eq_ignore_ascii_case(p)) {
             return Err(Fail::Prose);
         }
-        let letters: Vec<char> = w.chars().collect();
-        let (last, init) = letters.split_last().ok_or(Fail::Unparsed)?;
-        let mut factors: Vec<Expr> = init.iter().map(|&c| letter_expr(c)).collect();
+        let mut letters = w.chars();
+        let last = letters.next_back().ok_or(Fail::Unparsed)?;
+        let init = letters.as_str();
         // Subscripts, primes, powers and postfix operators bind to the last letter: `ce^{-2t}`.
         let last = self.symbol_from(last.to_string(), true)?;
         let last = self.power_on(Operand::Expr(last))?;
-        factors.push(self.postfix_on(last)?.expr()?);
+        let last = self.postfix_on(last)?.expr()?;
+        if init.is_empty() {
+            return Ok(last);
+        }
+        let mut factors: Vec<Expr> = Vec::with_capacity(init.len() + 1);
+        factors.extend(init.chars().map(letter_expr));
+        factors.push(last);
         Ok(product(factors))
     }
 
@@ -799,7 +875,7 @@ impl<'t> Parser<'t> {
         match self.toks.get(k)? {
             Tok::Word(w) if w.len() == 1 => {}
             Tok::Num(_) => {}
-            Tok::Cmd(c) if GREEK.contains(&c.as_str()) => {}
+            Tok::Cmd(c) if GREEK.contains(&&**c) => {}
             _ => return None,
         }
         k += 1;
@@ -1150,7 +1226,7 @@ fn is_derivative(num: &[Tok], den: &[Tok]) -> bool {
     let variable_after_d = match den {
         [Tok::Word(w), rest @ ..] if w.len() == 2 && w.starts_with('d') => rest.is_empty() || sym_tok(rest.first(), '^'),
         [Tok::Word(d), Tok::Word(v), rest @ ..] if d == "d" && v.len() == 1 => rest.is_empty() || sym_tok(rest.first(), '^'),
-        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && GREEK.contains(&g.as_str()) => rest.is_empty() || sym_tok(rest.first(), '^'),
+        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && GREEK.contains(&&**g) => rest.is_empty() || sym_tok(rest.first(), '^'),
         _ => false,
     };
     starts_with_d(num) && variable_after_d
@@ -1251,6 +1327,21 @@ mod tests {
         assert_eq!(exact("\\binom{5}{2}"), r(10, 1));
         assert_eq!(exact("52_8"), r(42, 1));
         assert!(exact("\\frac{100!}{2^{50}}").numer().bits() > 400);
+    }
+
+    #[test]
+    fn small_numerals_match_big_parsing() {
+        // Either side of the u64 fast path (19 digits) gives what BigInt parsing gives.
+        for s in ["0", "9999999999999999999", "18446744073709551615", "99999999999999999999", "000000000000000000012"] {
+            assert_eq!(exact(s), BigRational::from_integer(s.parse::<BigInt>().unwrap()), "{s}");
+        }
+        for (s, sig) in [("0.000", 3), ("000.0120", 3), ("999999999.9999999999", 19), ("9999999999.9999999999", 20), ("0.0000000000000000001", 1)] {
+            let d = scalar(s).decimal.unwrap();
+            assert_eq!(d.significant_digits, sig, "{s}");
+            let (i, f) = s.split_once('.').unwrap();
+            let value = BigRational::new(format!("{i}{f}").parse::<BigInt>().unwrap(), BigInt::from(10).pow(f.len() as u32));
+            assert_eq!(d.value, value, "{s}");
+        }
     }
 
     #[test]
