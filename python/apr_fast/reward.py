@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Optional, Sequence
 
 from apr_fast import _core
@@ -215,53 +215,18 @@ class RolloutScore:
         }
 
 
-_ROLLOUT_SCORE_FIELDS = frozenset(f.name for f in fields(RolloutScore))
-
-
-def _rollout_score(**values: Any) -> RolloutScore:
-    """A RolloutScore from values the native layer produced (so already of the right types),
-    without the generated frozen ``__init__``: it sets the 27 fields one ``object.__setattr__``
-    call at a time, which cost ~10x filling the instance dict at once. The test suite checks
-    that the names given are exactly the fields."""
-    score = object.__new__(RolloutScore)
-    score.__dict__.update(values)
-    return score
+#: The order of the values in a native score row (the native layer's own list of the fields).
+_SCORE_FIELDS: tuple[str, ...] = tuple(_core.SCORE_FIELDS)
 
 
 def _from_native(row: tuple[Any, ...]) -> RolloutScore:
-    (status_code, reward, correct, verdict, method, reason, final_answer, final_rule, final_span,
-     has_close, thinking_span, anchor_found, anchor_sentence, num_sentences, anchor_span,
-     anchor_end, anchor_byte_span, anchor_token, matched, matched_span, undecided, t_think,
-     l_ast, rho, unit, mode, error) = row
-    return _rollout_score(
-        status=_STATUS_NAMES[status_code],
-        status_code=status_code,
-        reward=reward,
-        correct=correct,
-        correctness_method=method or "none",
-        correctness_detail=reason or ("no final answer" if final_answer is None else "no ground truth"),
-        final_answer=final_answer,
-        final_answer_rule=final_rule,
-        final_answer_span=final_span,
-        has_think_close=has_close,
-        thinking_span=thinking_span,
-        anchor_found=anchor_found,
-        anchor_sentence=anchor_sentence,
-        num_sentences=num_sentences,
-        anchor_span=anchor_span,
-        anchor_end=anchor_end,
-        anchor_byte_span=anchor_byte_span,
-        anchor_token=anchor_token,
-        matched_candidate=matched,
-        matched_span=matched_span,
-        undecided_comparisons=undecided,
-        t_think=t_think,
-        l_ast=l_ast,
-        rho=rho,
-        length_unit=unit,
-        mode=mode,
-        error=error,
-    )
+    """A RolloutScore from a native row, which holds every field's value already (the names are
+    ``_core.SCORE_FIELDS``). The frozen ``__init__`` is skipped: it sets the 27 fields one
+    ``object.__setattr__`` call at a time, ~10x the cost of filling the instance dict at once.
+    The test suite checks that the names are exactly the fields."""
+    score = object.__new__(RolloutScore)
+    score.__dict__.update(zip(_SCORE_FIELDS, row))
+    return score
 
 
 def _token_char_ends(tokenizer: Any, texts: list[str]) -> list[list[int]]:

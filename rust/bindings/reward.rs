@@ -2,8 +2,9 @@
 //!
 //! One scorer holds a validated `RewardConfig` (and optionally a vocabulary) and scores whole
 //! batches in one call with the interpreter released. Each rollout's result crosses back as
-//! one flat tuple (field order: `SCORE_FIELDS`), which the Python layer turns into a frozen
-//! `RolloutScore`; offsets in it are character offsets into the response text.
+//! one flat tuple holding the values of `RolloutScore`'s fields in `SCORE_FIELDS` order, which
+//! the Python layer turns into a frozen `RolloutScore` by name, with no conversion per field;
+//! offsets in it are character offsets into the response text.
 
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use pyo3::types::{PyList, PyTuple};
 use super::tokens::{ids_arg, IdsArg, NativeVocabulary};
 use super::{borrow_str, borrow_str_list, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
-use crate::answer::{Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
+use crate::answer::{Judgement, Method, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
     apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
@@ -26,12 +27,12 @@ use crate::tokens::Vocabulary;
 
 /// Names of the tuple fields returned per rollout, in order.
 const SCORE_FIELDS: &[&str] = &[
+    "status",
     "status_code",
     "reward",
     "correct",
-    "verdict",
-    "method",
-    "reason",
+    "correctness_method",
+    "correctness_detail",
     "final_answer",
     "final_answer_rule",
     "final_answer_span",
@@ -44,7 +45,7 @@ const SCORE_FIELDS: &[&str] = &[
     "anchor_end",
     "anchor_byte_span",
     "anchor_token",
-    "matched",
+    "matched_candidate",
     "matched_span",
     "undecided_comparisons",
     "t_think",
@@ -54,14 +55,6 @@ const SCORE_FIELDS: &[&str] = &[
     "mode",
     "error",
 ];
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Equal => "equal",
-        Verdict::NotEqual => "not_equal",
-        Verdict::Unknown => "unknown",
-    }
-}
 
 fn method_name(m: Method) -> &'static str {
     match m {
@@ -120,13 +113,19 @@ fn with_chars(text: &str, score: RolloutScore, error: Option<String>) -> CharSco
 fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
     let s = &c.score;
     let j: Option<Judgement> = s.correctness;
+    // Without a judgement, the method is "none" and the detail says why nothing was compared.
+    let detail = match j {
+        Some(j) => j.reason.name(),
+        None if s.final_answer.is_none() => "no final answer",
+        None => "no ground truth",
+    };
     let items: Vec<PyObject> = vec![
+        s.status.as_str().into_py(py),
         s.status.code().into_py(py),
         s.reward.into_py(py),
         s.correct.into_py(py),
-        j.map(|j| verdict_name(j.verdict)).into_py(py),
-        j.map(|j| method_name(j.method)).into_py(py),
-        j.map(|j| j.reason.name()).into_py(py),
+        j.map_or("none", |j| method_name(j.method)).into_py(py),
+        detail.into_py(py),
         s.final_answer.as_ref().map(|f| f.text.clone()).into_py(py),
         s.final_answer.as_ref().map(|f| f.rule.as_str()).into_py(py),
         c.final_span.into_py(py),
