@@ -424,10 +424,30 @@ fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Prefilter {
     /// An integer reference: its digits, without the sign.
-    Digits(String),
+    Digits(Digits),
     /// A non-integer rational reference: a fraction, decimal, power or percent mark.
     RationalMarks,
 }
+
+/// An integer's digits with their substring searcher, built once per search.
+#[derive(Debug, Clone)]
+struct Digits {
+    finder: memchr::memmem::Finder<'static>,
+}
+
+impl Digits {
+    fn new(digits: &str) -> Digits {
+        Digits { finder: memchr::memmem::Finder::new(digits.as_bytes()).into_owned() }
+    }
+}
+
+impl PartialEq for Digits {
+    fn eq(&self, other: &Digits) -> bool {
+        self.finder.needle() == other.finder.needle()
+    }
+}
+
+impl Eq for Digits {}
 
 /// Marks outside ASCII that write a non-integer rational (their first bytes are 0xC2, 0xC3
 /// or 0xE2).
@@ -456,14 +476,14 @@ impl Prefilter {
     fn of(reference: &Answer) -> Option<Prefilter> {
         let digits = reference.canonical().strip_prefix('-').unwrap_or(reference.canonical());
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Some(Prefilter::Digits(digits.to_string()));
+            return Some(Prefilter::Digits(Digits::new(digits)));
         }
         reference.plain_rational().filter(|r| !r.is_integer()).map(|_| Prefilter::RationalMarks)
     }
 
     fn may_match(&self, text: &str) -> bool {
         match self {
-            Prefilter::Digits(digits) => memchr::memmem::find(text.as_bytes(), digits.as_bytes()).is_some(),
+            Prefilter::Digits(digits) => digits.finder.find(text.as_bytes()).is_some(),
             Prefilter::RationalMarks => has_rational_mark(text),
         }
     }
@@ -605,7 +625,7 @@ mod tests {
         for text in ["So the answer is 3.", "We compute \\sin 30° here.", "Then 2e and 3.", "Wait."] {
             assert!(!marks.may_match(text), "{text}");
         }
-        assert_eq!(Prefilter::of(&Answer::parse("-17")), Some(Prefilter::Digits("17".to_string())));
+        assert_eq!(Prefilter::of(&Answer::parse("-17")), Some(Prefilter::Digits(Digits::new("17"))));
         for not_plain in ["\\sqrt{2}", "x + 1", "12.5\\%", "3/4 cm", "(1, 2)"] {
             assert_eq!(Prefilter::of(&Answer::parse(not_plain)), None, "{not_plain}");
         }
