@@ -127,6 +127,14 @@ def test_default_mode_moves_back_to_the_computation() -> None:
     assert default.l_ast > paper.l_ast
 
 
+def test_correctness_methods_are_method_values_even_when_undecided() -> None:
+    methods = {m.value for m in apr_fast.Method} | {"none"}
+    undecided = apr_fast.score("So it is 52.</think>\\boxed{52}", "52_8", config=RewardConfig(cas=False))
+    assert (undecided.status, undecided.correctness_method) == ("correctness_unknown", "native_undecided")
+    for response, gt in [("So 5.</think>\\boxed{5}", "5"), ("So 5.</think>\\boxed{6}", "5"), ("So 5.</think>", "5")]:
+        assert apr_fast.score(response, gt, config=RewardConfig(cas=False)).correctness_method in methods
+
+
 @pytest.mark.parametrize(
     ("response", "status"),
     [

@@ -12,10 +12,11 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
+use super::answer::method_name;
 use super::tokens::{ids_arg, IdsArg, NativeVocabulary};
 use super::{borrow_str, borrow_str_list, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
-use crate::answer::{Judgement, Method, PercentPolicy, Policy, UnitsPolicy};
+use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
     apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
@@ -55,15 +56,6 @@ const SCORE_FIELDS: &[&str] = &[
     "mode",
     "error",
 ];
-
-fn method_name(m: Method) -> &'static str {
-    match m {
-        Method::Exact => "native_exact",
-        Method::Numeric => "native_numeric",
-        Method::Text => "native_text",
-        Method::Undecided => "undecided",
-    }
-}
 
 type Span = (usize, usize);
 
