@@ -12,9 +12,9 @@ class TokenizerError(AprError): ...
 def default_threads() -> int: ...
 
 # --- tokens: token ids -> text with per-token offsets (wrapped by apr_fast.tokens) ---
-# Ids: a list/tuple of int, little-endian int64 bytes, or a 1-D C-contiguous native int64
-# numpy array (any object with such an ``__array_interface__``), read in place.
-_Ids = bytes | list[int] | tuple[int, ...] | Any
+# Ids: a list/tuple of int, or a 1-D C-contiguous native int64 numpy array (any object with
+# such an ``__array_interface__``), read in place.
+_Ids = list[int] | tuple[int, ...] | Any
 
 @final
 class NativeVocabulary:

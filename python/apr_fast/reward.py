@@ -49,7 +49,6 @@ logger = logging.getLogger(__name__)
 ANCHOR_MODES: tuple[str, ...] = tuple(_core.ANCHOR_MODES)
 #: Status name -> stable numeric code (VeRL logs the code as a metric).
 STATUS_CODES: dict[str, int] = {name: code for code, name in enumerate(_core.STATUS_NAMES)}
-_STATUS_NAMES: tuple[str, ...] = tuple(_core.STATUS_NAMES)
 
 AnchorMode = Literal["paper", "default"]
 Reference = Literal["final_answer", "ground_truth"]

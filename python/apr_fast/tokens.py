@@ -44,9 +44,9 @@ class _IntArray(Protocol):
 #: Token ids: a list/tuple of int, or a 1-D integer numpy array or torch tensor (any device).
 TokenIds = Union[Sequence[int], _IntArray]
 
-#: What the native layer reads: a list/tuple of int, packed little-endian int64 bytes, or a
-#: 1-D C-contiguous int64 numpy array (read in place).
-_NativeIds = Union[bytes, list[int], tuple[int, ...], Any]
+#: What the native layer reads: a list/tuple of int, or a 1-D C-contiguous int64 numpy array
+#: (read in place; typed Any so that numpy stays an optional dependency).
+_NativeIds = Any
 
 
 class DecodedIds(NamedTuple):
@@ -119,7 +119,7 @@ class Vocabulary:
         anchor_token = token_index_at(ends, anchor_char)  # token holding that character
 
     Pass a torch tensor or numpy array as it is (e.g. ``responses[0, :n]``): it crosses to
-    the native side as one packed copy, whereas ``.tolist()`` first costs more than the decode
+    the native side without a copy (an int64 array is read in place), whereas ``.tolist()`` first costs more than the decode
     itself (``benches/bench_tokens.py``).
     """
 

@@ -1,7 +1,6 @@
 //! Bindings of `crate::tokens`: the native vocabulary behind `apr_fast.tokens.Vocabulary`.
 //!
-//! Ids arrive as a `list`/`tuple` of `int`, as `bytes` holding little-endian int64, or as a
-//! 1-D C-contiguous int64 numpy array (how the Python layer passes numpy arrays and torch
+//! Ids arrive as a `list`/`tuple` of `int`, or as a 1-D C-contiguous int64 numpy array (how the Python layer passes numpy arrays and torch
 //! tensors). abi3 has no buffer protocol, so an array is read in place through the address
 //! its own `__array_interface__` reports, while the call holds a reference to it: no copy
 //! (a `tobytes()` copy of a training step's ids cost more than decoding them, mostly in page
@@ -9,7 +8,7 @@
 //! `ValueError`, never a wrapped-around id.
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::{borrow_str, threads_arg, AprError, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
@@ -33,8 +32,6 @@ fn internal_error(p: ItemPanic) -> String {
 
 /// Ids as received, before range checks (which run without the interpreter).
 pub(crate) enum IdsArg<'py> {
-    /// Little-endian int64, 8 bytes per id.
-    Packed(&'py [u8]),
     /// Native-endian int64 read in place: the memory of an array the caller's argument holds
     /// (and so keeps alive for the call).
     Array(&'py [i64]),
@@ -44,16 +41,6 @@ pub(crate) enum IdsArg<'py> {
 }
 
 pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>> {
-    if let Ok(bytes) = obj.downcast::<PyBytes>() {
-        let raw = bytes.as_bytes();
-        if raw.len() % 8 != 0 {
-            return Err(PyValueError::new_err(format!(
-                "{what}: packed ids must be little-endian int64 (length a multiple of 8), got {} bytes",
-                raw.len()
-            )));
-        }
-        return Ok(IdsArg::Packed(raw));
-    }
     if let Some(values) = int64_array(obj, what)? {
         return Ok(IdsArg::Array(values));
     }
@@ -121,42 +108,24 @@ impl IdsArg<'_> {
     /// The ids as `u32`, or a message naming the first one that cannot be a token id.
     pub(crate) fn to_u32(&self, what: &str) -> Result<Vec<u32>, String> {
         match self {
-            IdsArg::Ints(ids) => narrow_slice(ids, what),
-            IdsArg::Array(values) => narrow_slice(values, what),
-            IdsArg::Packed(raw) => narrow(
-                raw.chunks_exact(8).map(|c| {
-                    let mut le = [0u8; 8];
-                    le.copy_from_slice(c);
-                    i64::from_le_bytes(le)
-                }),
-                what,
-            ),
+            IdsArg::Ints(ids) => narrow(ids, what),
+            IdsArg::Array(values) => narrow(values, what),
             IdsArg::Invalid(message) => Err(message.clone()),
         }
     }
 }
 
-/// [`narrow`] for values in memory: one branch-free range check over all (vectorised), then
-/// one conversion.
-fn narrow_slice(values: &[i64], what: &str) -> Result<Vec<u32>, String> {
+/// The values as `u32` token ids, or a message naming the first that cannot be one: one
+/// branch-free range check over all (vectorised), then one conversion.
+fn narrow(values: &[i64], what: &str) -> Result<Vec<u32>, String> {
     // A negative value is huge as u64.
-    let out_of_range = values.iter().fold(false, |bad, &v| bad | (v as u64 > u64::from(u32::MAX)));
-    if out_of_range {
-        return narrow(values.iter().copied(), what);
-    }
-    Ok(values.iter().map(|&v| v as u32).collect())
-}
-
-/// The values as `u32` token ids, or a message naming the first that cannot be one.
-fn narrow(values: impl ExactSizeIterator<Item = i64>, what: &str) -> Result<Vec<u32>, String> {
-    let mut out = Vec::with_capacity(values.len());
-    for (i, v) in values.enumerate() {
-        match u32::try_from(v) {
-            Ok(id) => out.push(id),
-            Err(_) => return Err(format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)")),
+    let out_of_range = |v: i64| v as u64 > u64::from(u32::MAX);
+    if values.iter().fold(false, |bad, &v| bad | out_of_range(v)) {
+        if let Some((i, v)) = values.iter().enumerate().find(|(_, &v)| out_of_range(v)) {
+            return Err(format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"));
         }
     }
-    Ok(out)
+    Ok(values.iter().map(|&v| v as u32).collect())
 }
 
 /// One result of `decode_batch`: text, character ends, and the error that replaced them.
