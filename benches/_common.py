@@ -52,11 +52,14 @@ def interleaved_best(
     return {name: (best[name], results[name]) for name in fns}
 
 
-def wall_best(repeat: int, fn: Callable[[], object]) -> float:
-    """Best wall time of ``repeat`` runs (for thread scaling)."""
-    best = float("inf")
+def interleaved_wall_best(repeat: int, fns: dict[str, Callable[[], object]]) -> dict[str, float]:
+    """Best wall time of each function over ``repeat`` rounds, the functions taking turns
+    within each round (for thread scaling: a 1-worker and a 2-worker run side by side see the
+    same slow and fast periods of a shared machine, so their ratio is not one block's luck)."""
+    best: dict[str, float] = {name: float("inf") for name in fns}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t0)
     return best

@@ -7,12 +7,13 @@ Runs in one process, on the ``thinking`` text of every trace in
 - native, objects:  ``find_cues_batch(texts, threads=1)`` -> ``SentenceCues``/``CueHit`` objects
 - native, split:    ``split_sentences_batch(texts, threads=1)`` -> ``Sentence`` objects
 - reference:        ``apr_fast._reference.segmentation.find_cues`` (pure Python + ``regex``)
-- threads:          the lean and object batches with ``threads=2`` (wall time)
+- threads:          the lean and object batches with ``threads=1`` and ``threads=2`` (wall
+                    time, best of ``--thread-repeat`` rounds in which the runs take turns)
 
 Single-thread figures use process CPU time (robust when other processes share the machine);
 the thread speed-up uses wall time. Prints a markdown table.
 
-    .venv/bin/python benches/bench_segmentation.py [--repeat 5] [--reference-repeat 1]
+    .venv/bin/python benches/bench_segmentation.py [--repeat 5] [--reference-repeat 1] [--thread-repeat 15]
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from typing import Callable
 
 import apr_fast
 from apr_fast._reference import segmentation as reference
+from _common import interleaved_wall_best
 
 TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
 
@@ -44,6 +46,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5, help="runs per native measurement (best is kept)")
     parser.add_argument("--reference-repeat", type=int, default=1, help="runs of the reference")
+    parser.add_argument("--thread-repeat", type=int, default=15,
+                        help="rounds of the 1- and 2-thread runs, in turns (best wall time of each)")
     parser.add_argument("--traces", type=Path, default=TRACES)
     args = parser.parse_args()
     if not args.traces.exists():
@@ -54,7 +58,6 @@ def main() -> None:
     load_before = os.getloadavg()
 
     cpu = time.process_time
-    wall = time.perf_counter
     matcher = apr_fast.CueMatcher()
     ref_matcher = reference.CueMatcher()
     segments = apr_fast.segment_batch(texts, threads=1)
@@ -68,10 +71,15 @@ def main() -> None:
     ref_time = best_of(args.reference_repeat, lambda: [reference.find_cues(t, ref_matcher) for t in texts], cpu)
     rows.append(("reference (Python `regex`), sentences + cues", ref_time))
 
-    lean_1 = best_of(args.repeat, lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=1), wall)
-    lean_2 = best_of(args.repeat, lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=2), wall)
-    obj_1 = best_of(args.repeat, lambda: apr_fast.find_cues_batch(texts, threads=1), wall)
-    obj_2 = best_of(args.repeat, lambda: apr_fast.find_cues_batch(texts, threads=2), wall)
+    # In turns: a 1-thread and a 2-thread run side by side see the same phases of a shared
+    # machine (blocks of runs made the ratio swing between 1.6x and 1.9x from run to run).
+    walls = interleaved_wall_best(args.thread_repeat, {
+        "lean 1": lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=1),
+        "lean 2": lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=2),
+        "objects 1": lambda: apr_fast.find_cues_batch(texts, threads=1),
+        "objects 2": lambda: apr_fast.find_cues_batch(texts, threads=2),
+    })
+    lean_1, lean_2, obj_1, obj_2 = (walls[k] for k in ("lean 1", "lean 2", "objects 1", "objects 2"))
     load_after = os.getloadavg()
 
     print(f"{len(texts)} traces, {megabytes:.1f} MB of thinking text, {sentences} sentences, "
