@@ -18,7 +18,8 @@
 //! gives `x = 3`; after a heading it is the last candidate of the first statement below it.
 //!
 //! Linear time: the boxes come from one brace-matching pass; each phrase reads at most
-//! [`MAX_PHRASE_VALUE_BYTES`] and never past the next occurrence of "answer".
+//! [`MAX_PHRASE_VALUE_BYTES`] and never past the next occurrence of "answer", and at most the
+//! last [`MAX_PHRASES_TRIED`] phrases are read.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -31,6 +32,11 @@ pub const THINK_CLOSE: &str = "</think>";
 
 /// How far after an answer phrase its value may lie.
 pub const MAX_PHRASE_VALUE_BYTES: usize = 1000;
+
+/// How many answer phrases, from the last one back, may be read for a value. A response that
+/// says "answer" thousands of times without stating one (degenerate repetition) then costs no
+/// more than one that says it a few dozen times; no real trace needs more than a few.
+pub const MAX_PHRASES_TRIED: usize = 64;
 
 /// Which rule found the final answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -172,19 +178,28 @@ struct Phrase {
     last_candidate: bool,
 }
 
-/// The value of the last answer phrase in `region` that is followed by one.
+/// The value of the last answer phrase in `region` that is followed by one, among the last
+/// [`MAX_PHRASES_TRIED`] phrases.
 fn phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
     let bytes = text.as_bytes();
-    // Found by its `w` (far rarer in prose than its `a`), then read whole.
-    let occurrences: Vec<usize> = memchr::memchr2_iter(b'w', b'W', &bytes[region.clone()])
+    // Found by its `w` (far rarer in prose than its `a`), then read whole; from the end, so
+    // that the usual case (a phrase near the end) reads nothing before it.
+    let occurrences = memchr::memchr2_iter(b'w', b'W', &bytes[region.clone()])
+        .rev()
         .filter(|&k| k >= 3)
         .map(|k| region.start + k - 3)
-        .filter(|&p| bytes.get(p..p + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"answer")))
-        .collect();
-    for (k, &p) in occurrences.iter().enumerate().rev() {
-        let limit = occurrences.get(k + 1).copied().unwrap_or(region.end);
-        let Some(phrase) = classify_phrase(text, p, region.start, limit) else { continue };
-        let cap = floor_char_boundary(text, limit.min(phrase.value_from.saturating_add(MAX_PHRASE_VALUE_BYTES)));
+        .filter(|&p| bytes.get(p..p + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"answer")));
+    // Each phrase reads up to the next occurrence of "answer".
+    let mut limit = region.end;
+    let mut tried = 0;
+    for p in occurrences {
+        let next = std::mem::replace(&mut limit, p);
+        let Some(phrase) = classify_phrase(text, p, region.start, next) else { continue };
+        tried += 1;
+        if tried > MAX_PHRASES_TRIED {
+            return None;
+        }
+        let cap = floor_char_boundary(text, next.min(phrase.value_from.saturating_add(MAX_PHRASE_VALUE_BYTES)));
         let mut from = phrase.value_from.min(cap);
         from += text[from..cap].len() - text[from..cap].trim_start().len();
         let end = statement_end(text, from, cap);
@@ -416,6 +431,18 @@ mod tests {
         assert_eq!(text_of("The answer is 5. Later the answer is 6."), Some("6".into()));
         assert_eq!(text_of("The answer is 5. This answers it."), Some("5".into()));
         assert_eq!(text_of("The answer is not obvious"), None);
+    }
+
+    #[test]
+    fn only_the_last_phrases_are_read() {
+        let empty = "The answer is not clear.\n";
+        let within = format!("The answer is 5.\n{}", empty.repeat(MAX_PHRASES_TRIED - 1));
+        assert_eq!(text_of(&within), Some("5".into()));
+        let beyond = format!("The answer is 5.\n{}", empty.repeat(MAX_PHRASES_TRIED));
+        assert_eq!(text_of(&beyond), None);
+        // Words that are no phrase ("answers", "answered") do not count.
+        let words = format!("The answer is 5.\n{}", "This answers nothing; I answered.\n".repeat(1000));
+        assert_eq!(text_of(&words), Some("5".into()));
     }
 
     #[test]
