@@ -177,16 +177,20 @@ fn separating_point(p: &Scalar, q: &Scalar, readings: Readings) -> bool {
                 let b = numeric::evaluate(&s.expr, readings, &Line { point, free, value: x })?;
                 numeric::real_bounds(&b).filter(|_| b.real || b.im.abs() <= b.rad)
             };
-            let grid: Vec<f64> = (0..SCAN_STEPS).map(|j| 0.01 * 1.2f64.powi(j as i32)).collect();
-            for pair in grid.windows(2) {
+            let grid = |j: usize| 0.01 * 1.2f64.powi(j as i32);
+            // Each grid point is evaluated once, as the right end of one pair and the left of
+            // the next.
+            let mut left = sign(at(grid(0), p));
+            for j in 1..SCAN_STEPS {
                 if budget.get() == 0 {
                     return false;
                 }
-                let (Some(s0), Some(s1)) = (sign(at(pair[0], p)), sign(at(pair[1], p))) else { continue };
+                let right = sign(at(grid(j), p));
+                let (Some(s0), Some(s1)) = (std::mem::replace(&mut left, right), right) else { continue };
                 if s0 == s1 {
                     continue;
                 }
-                let (mut lo, mut hi) = (pair[0], pair[1]);
+                let (mut lo, mut hi) = (grid(j - 1), grid(j));
                 for _ in 0..BISECTIONS {
                     let mid = 0.5 * (lo + hi);
                     match sign(at(mid, p)) {
