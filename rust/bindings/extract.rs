@@ -7,10 +7,10 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, threads_arg};
+use super::{borrow_str, borrow_str_list, char_lengths, threads_arg};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
-use crate::text::offsets::bytes_to_chars_sorted;
+use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
 
 /// The final answer of a response.
 ///
@@ -38,9 +38,11 @@ pub(crate) struct PyFinalAnswer {
 }
 
 impl PyFinalAnswer {
-    pub(crate) fn new(response: &str, found: FinalAnswer) -> Self {
+    /// The answer `found` in `response`, a text of `total_chars` characters (Python knows the
+    /// count): the span's characters are counted from the nearer end.
+    pub(crate) fn with_chars(response: &str, total_chars: usize, found: FinalAnswer) -> Self {
         let mut chars = [found.start, found.end];
-        bytes_to_chars_sorted(response, &mut chars);
+        bytes_to_chars_sorted_with_total(response, total_chars, &mut chars);
         PyFinalAnswer {
             text: found.text,
             start: chars[0],
@@ -187,8 +189,8 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 #[pyfunction]
 #[pyo3(text_signature = "(response)")]
 fn extract_final(py: Python<'_>, response: &PyAny) -> PyResult<Option<PyFinalAnswer>> {
-    let response = borrow_str(response, "response")?;
-    Ok(py.allow_threads(|| extract::extract_final(response).map(|f| PyFinalAnswer::new(response, f))))
+    let (text, chars) = (borrow_str(response, "response")?, response.len()?);
+    Ok(py.allow_threads(|| extract::extract_final(text).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
 }
 
 /// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
@@ -207,10 +209,11 @@ fn boxed_contents(text: &PyAny) -> PyResult<Vec<String>> {
 #[pyfunction(responses, "*", threads = "None")]
 #[pyo3(text_signature = "(responses, *, threads=None)")]
 fn extract_final_batch(py: Python<'_>, responses: &PyAny, threads: Option<i64>) -> PyResult<Vec<Option<PyFinalAnswer>>> {
-    let responses = borrow_str_list(responses, "responses")?;
+    let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
     let threads = threads_arg(threads)?;
+    let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
     let results = py.allow_threads(|| {
-        map_items(&responses, threads, |r| extract::extract_final(r).map(|f| PyFinalAnswer::new(r, f)))
+        map_items(&items, threads, |&(r, chars)| extract::extract_final(r).map(|f| PyFinalAnswer::with_chars(r, chars, f)))
     });
     unwrap_items(py, results, || None)
 }

@@ -39,8 +39,18 @@ pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &str) -> PyResult<Vec<
     items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| borrow_str(item, &format!("{what}[{i}]")))
+        .map(|(i, item)| match item.downcast::<PyString>() {
+            // The name is only formatted for an error.
+            Ok(s) => s.to_str().or_else(|_| borrow_str(item, &format!("{what}[{i}]"))),
+            Err(_) => borrow_str(item, &format!("{what}[{i}]")),
+        })
         .collect()
+}
+
+/// The length in characters of each `str` of a list or tuple that [`borrow_str_list`] accepted
+/// (Python keeps it: no counting).
+pub(crate) fn char_lengths(obj: &PyAny) -> PyResult<Vec<usize>> {
+    obj.iter()?.map(|item| item?.len()).collect()
 }
 
 /// Borrows one `str` argument without copying; `TypeError` naming the argument otherwise.

@@ -9,15 +9,15 @@ use pyo3::prelude::*;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, threads_arg};
+use super::{borrow_str_list, char_lengths, threads_arg};
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
 type NativeJudgement = (&'static str, &'static str, String);
 type NativeOutcome = (Option<PyFinalAnswer>, Vec<NativeJudgement>, bool);
 
-fn native_outcome(response: &str, outcome: Outcome) -> NativeOutcome {
+fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutcome {
     let judgements = outcome.judgements.iter().map(|j| (verdict_name(j.verdict), method_name(j.method), j.reason.name().to_string())).collect();
-    (outcome.final_answer.map(|f| PyFinalAnswer::new(response, f)), judgements, outcome.problem_echo)
+    (outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)), judgements, outcome.problem_echo)
 }
 
 /// Checks the final answer of every response against its accepted answers, in parallel
@@ -38,17 +38,17 @@ fn check_outcome_batch(
     reject_problem_echo: bool,
     threads: Option<i64>,
 ) -> PyResult<Vec<NativeOutcome>> {
-    let responses = borrow_str_list(responses, "responses")?;
-    let n = responses.len();
+    let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
+    let n = texts.len();
     let gts = ground_truth_lists(ground_truths, n)?;
     let problems = problem_list(problems, n)?;
     let rules = OutcomeRules { policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?, reject_problem_echo };
     let threads = threads_arg(threads)?;
     let outcomes = py.allow_threads(|| {
         let queries: Vec<OutcomeQuery<'_>> =
-            (0..n).map(|i| OutcomeQuery { response: responses[i], ground_truth: &gts[i], problem: problems[i] }).collect();
+            (0..n).map(|i| OutcomeQuery { response: texts[i], ground_truth: &gts[i], problem: problems[i] }).collect();
         let outcomes = check_outcomes(&queries, &rules, threads);
-        outcomes.into_iter().zip(&responses).map(|(o, r)| o.map(|o| native_outcome(r, o))).collect::<Vec<_>>()
+        outcomes.into_iter().enumerate().map(|(i, o)| o.map(|o| native_outcome(texts[i], chars[i], o))).collect::<Vec<_>>()
     });
     Ok(outcomes
         .into_iter()

@@ -14,7 +14,7 @@ use pyo3::types::{PyList, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, IdsArg, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, threads_arg, ConfigError};
+use super::{borrow_str, borrow_str_list, char_lengths, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
@@ -23,7 +23,7 @@ use crate::reward::{
 };
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
-use crate::text::offsets::bytes_to_chars_sorted;
+use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
 use crate::tokens::Vocabulary;
 
 /// Names of the tuple fields returned per rollout, in order.
@@ -70,8 +70,9 @@ struct CharScore {
     error: Option<String>,
 }
 
-/// Converts every byte offset of `score` into a character offset of `text`.
-fn with_chars(text: &str, score: RolloutScore, error: Option<String>) -> CharScore {
+/// Converts every byte offset of `score` into a character offset of `text` (of `total_chars`
+/// characters when Python told: then the offsets near the end are counted from there).
+fn with_chars(text: &str, total_chars: Option<usize>, score: RolloutScore, error: Option<String>) -> CharScore {
     let mut offsets = vec![
         score.thinking.start,
         score.thinking.end,
@@ -89,7 +90,10 @@ fn with_chars(text: &str, score: RolloutScore, error: Option<String>) -> CharSco
     sorted.sort_unstable();
     sorted.dedup();
     let bytes = sorted.clone();
-    bytes_to_chars_sorted(text, &mut sorted);
+    match total_chars {
+        Some(total) => bytes_to_chars_sorted_with_total(text, total, &mut sorted),
+        None => bytes_to_chars_sorted(text, &mut sorted),
+    }
     let char_of = |b: usize| sorted[bytes.partition_point(|&x| x < b.min(text.len()))];
     CharScore {
         final_span: score.final_answer.as_ref().map(|f| (char_of(f.start), char_of(f.end))),
@@ -179,7 +183,7 @@ pub(crate) fn problem_list<'py>(obj: Option<&'py PyAny>, n: usize) -> PyResult<V
 }
 
 /// Token ends given as character offsets into each response, converted to byte offsets.
-fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str]) -> PyResult<Option<Vec<Vec<usize>>>> {
+fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str], char_lengths: &[usize]) -> PyResult<Option<Vec<Vec<usize>>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
@@ -198,7 +202,7 @@ fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str]) -> PyResult<Option<V
         let chars: Vec<usize> = item
             .extract()
             .map_err(|_| PyTypeError::new_err(format!("token_ends[{i}] must be a list of int >= 0")))?;
-        let n_chars = text.chars().count();
+        let n_chars = char_lengths[i];
         if chars.windows(2).any(|w| w[0] > w[1]) || chars.last().map_or(false, |&e| e > n_chars) {
             return Err(PyValueError::new_err(format!(
                 "token_ends[{i}] must be ascending character offsets within the response ({n_chars} chars)"
@@ -353,11 +357,11 @@ impl NativeScorer {
         token_ends: Option<&PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Vec<PyObject>> {
-        let responses = borrow_str_list(responses, "responses")?;
+        let (responses, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
         let n = responses.len();
         let gts = ground_truth_lists(ground_truths, n)?;
         let problems = problem_list(problems, n)?;
-        let ends = token_byte_ends(token_ends, &responses)?;
+        let ends = token_byte_ends(token_ends, &responses, &chars)?;
         let threads = threads_arg(threads)?;
         let config = &self.config;
         let scores = py.allow_threads(|| {
@@ -370,7 +374,7 @@ impl NativeScorer {
                 })
                 .collect();
             let scores = score_batch(&rollouts, config, threads);
-            scores.into_iter().zip(&responses).map(|(s, text)| with_chars(text, s, None)).collect::<Vec<_>>()
+            scores.into_iter().enumerate().map(|(i, s)| with_chars(responses[i], Some(chars[i]), s, None)).collect::<Vec<_>>()
         });
         Ok(scores.into_iter().map(|c| score_tuple(py, c)).collect())
     }
@@ -411,14 +415,14 @@ impl NativeScorer {
                     Ok(ids) => scorer.score(&IdsRollout { ids: &ids, ground_truth: &gts[i], problem: problems[i] }),
                     Err(message) => scorer.invalid_input(message),
                 };
-                let chars = with_chars(&scored.text, scored.score, scored.error);
+                let chars = with_chars(&scored.text, None, scored.score, scored.error);
                 (chars, if return_text { scored.text } else { String::new() })
             })
             .into_iter()
             .map(|r| {
                 r.unwrap_or_else(|ItemPanic(message)| {
                     let s = scorer.internal_error(&message);
-                    (with_chars("", s.score, s.error), String::new())
+                    (with_chars("", None, s.score, s.error), String::new())
                 })
             })
             .collect::<Vec<_>>()
