@@ -135,3 +135,20 @@ def test_one_native_call_matches_extraction_then_equivalence_on_real_traces() ->
         if expected is None and judgements:
             undecided = [j for j in judgements if not j.is_equal and j.verdict.value == "unknown"]
             assert outcome.judgement == (undecided[0] if undecided else judgements[0])
+
+
+def test_batch_results_are_whole_dataclasses() -> None:
+    """Batches build Correctness without its __init__: every field is there, and an instance
+    built the ordinary way from the same fields is equal, hashes alike and prints alike."""
+    import dataclasses
+
+    responses = [boxed("1/2"), boxed("7"), "no answer", boxed("x")]
+    outcomes = is_correct_batch(responses, ["0.5", "8", "3", "y"], cas=False)
+    names = [f.name for f in dataclasses.fields(apr_fast.Correctness)]
+    for outcome in outcomes:
+        assert list(vars(outcome)) == names
+        rebuilt = apr_fast.Correctness(**{n: getattr(outcome, n) for n in names})
+        assert rebuilt == outcome and hash(rebuilt) == hash(outcome) and repr(rebuilt) == repr(outcome)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            outcome.correct = not outcome.correct  # type: ignore[misc]
+    assert [o.correct for o in outcomes] == [True, False, False, False]

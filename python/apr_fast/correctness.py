@@ -69,13 +69,31 @@ class Correctness:
         return self.judgement is None or self.judgement.verdict is not Verdict.UNKNOWN
 
 
+_new = object.__new__
+
+
+def _correctness(correct: bool, final: Optional[FinalAnswer], matched: Optional[str],
+                 judgement: Optional[Judgement], problem_echo: bool = False) -> Correctness:
+    """``Correctness(...)`` without the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` per field): a batch builds one per response. The same fields, in
+    the instance ``__dict__`` where ``__init__`` puts them."""
+    result = _new(Correctness)
+    fields = result.__dict__
+    fields["correct"] = correct
+    fields["final_answer"] = final
+    fields["matched"] = matched
+    fields["judgement"] = judgement
+    fields["problem_echo"] = problem_echo
+    return result
+
+
 def _decide(final: Optional[FinalAnswer], alternatives: list[str], judgements: list[Judgement]) -> Correctness:
     for alt, j in zip(alternatives, judgements):
         if j.verdict is Verdict.EQUAL:
-            return Correctness(True, final, alt, j)
+            return _correctness(True, final, alt, j)
     undecided = [j for j in judgements if j.verdict is Verdict.UNKNOWN]
     first = undecided[0] if undecided else (judgements[0] if judgements else None)
-    return Correctness(False, final, None, first)
+    return _correctness(False, final, None, first)
 
 
 def is_correct_batch(
@@ -116,12 +134,12 @@ def is_correct_batch(
     results = []
     for (final, native, echo), alts in zip(natives, alternatives):
         if not native:  # no final answer, or no alternative to compare with
-            results.append(Correctness(False, final, None, None))
+            results.append(_correctness(False, final, None, None))
             continue
         if native[-1][0] == "equal":  # the native list stops at the first equal alternative
             judgement = _native_judgement(*native[-1])
             matched = None if echo else alts[len(native) - 1]
-            results.append(Correctness(not echo, final, matched, judgement, problem_echo=echo))
+            results.append(_correctness(not echo, final, matched, judgement, echo))
             continue
         judgements = [_native_judgement(*j) for j in native]
         if cas and final is not None and any(j.verdict is Verdict.UNKNOWN for j in judgements):
@@ -132,7 +150,7 @@ def is_correct_batch(
             judgements = [next(settled) if j.verdict is Verdict.UNKNOWN else j for j in judgements]
         result = _decide(final, alts, judgements)
         if result.correct and echo:
-            result = Correctness(False, final, None, result.judgement, problem_echo=True)
+            result = _correctness(False, final, None, result.judgement, True)
         results.append(result)
     return results
 
