@@ -23,6 +23,7 @@ would break the mapping from characters to tokens.
 from __future__ import annotations
 
 import bisect
+import functools
 import os
 from typing import Any, NamedTuple, Optional, Protocol, Sequence, Union
 
@@ -76,14 +77,19 @@ def _numpy_ids(array: Any, what: str) -> Any:
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=1)
+def _torch_integer_dtypes(torch: Any) -> frozenset[Any]:
+    """torch's integer dtypes (the unsigned wide ones exist from torch 2.3 on)."""
+    names = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+    return frozenset(getattr(torch, n) for n in names if hasattr(torch, n))
+
+
 def _torch_ids(tensor: Any, what: str) -> Any:
     import torch  # type: ignore[import-not-found,unused-ignore]  # imported by whoever made the tensor
 
     if tensor.ndim != 1:
         raise ValueError(f"{what} must be 1-D, got shape {tuple(tensor.shape)}")
-    integer_dtypes = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
-    integer_dtypes.update(getattr(torch, n) for n in ("uint16", "uint32", "uint64") if hasattr(torch, n))
-    if tensor.dtype not in integer_dtypes:
+    if tensor.dtype not in _torch_integer_dtypes(torch):
         raise TypeError(f"{what} must have an integer dtype, got {tensor.dtype}")
     return _numpy_ids(tensor.detach().cpu().numpy(), what)
 

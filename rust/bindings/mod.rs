@@ -10,7 +10,10 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::once_cell::GILOnceCell;
 use pyo3::types::{PyList, PyString, PyTuple};
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 mod tokens;
 mod text;
@@ -22,6 +25,18 @@ mod outcome;
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
 create_exception!(apr_fast, TokenizerError, AprError, "A tokenizer file or vocabulary that cannot be used.");
+
+/// The Python `str` of a name the crate spells as a `&'static str` (a status, a method, a
+/// reason, a rule): made once per process and shared, as Python shares interned names, so
+/// that a batch of thousands of results does not allocate the same few names again and again.
+pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
+    static NAMES: GILOnceCell<Mutex<HashMap<(usize, usize), Py<PyString>>>> = GILOnceCell::new();
+    let names = NAMES.get_or_init(py, Default::default);
+    // Only static strings come here: their address and length identify them, and the table
+    // holds at most one entry per name constant of the crate.
+    let mut names = names.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    names.entry((name.as_ptr() as usize, name.len())).or_insert_with(|| PyString::new(py, name).into()).clone_ref(py).into_py(py)
+}
 
 /// Borrows every item of a list/tuple of `str` without copying the text.
 /// `what` names the argument in the error message.

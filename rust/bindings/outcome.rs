@@ -4,20 +4,38 @@
 //! `FinalAnswer` (or None), one `(verdict, method, reason)` of stable names per accepted answer
 //! up to the first equal one, and the echo flag. `apr_fast.correctness` turns them into
 //! `Correctness` objects and sends the undecided ones to the CAS.
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, char_lengths, threads_arg};
+use super::{borrow_str_list, char_lengths, static_name, threads_arg};
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
-type NativeJudgement = (&'static str, &'static str, String);
+/// A judgement's names; the detail is a reason name, or the message of an internal error.
+type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
 type NativeOutcome = (Option<PyFinalAnswer>, Vec<NativeJudgement>, bool);
 
 fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutcome {
-    let judgements = outcome.judgements.iter().map(|j| (verdict_name(j.verdict), method_name(j.method), j.reason.name().to_string())).collect();
+    let judgements = outcome.judgements.iter().map(|j| (verdict_name(j.verdict), method_name(j.method), Cow::Borrowed(j.reason.name()))).collect();
     (outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)), judgements, outcome.problem_echo)
+}
+
+/// The Python tuple of one outcome, its names shared ([`static_name`]).
+fn outcome_tuple(py: Python<'_>, (final_answer, judgements, echo): NativeOutcome) -> PyObject {
+    let judgements: Vec<PyObject> = judgements
+        .into_iter()
+        .map(|(verdict, method, detail)| {
+            let detail = match detail {
+                Cow::Borrowed(name) => static_name(py, name),
+                Cow::Owned(message) => message.into_py(py),
+            };
+            (static_name(py, verdict), static_name(py, method), detail).into_py(py)
+        })
+        .collect();
+    (final_answer, judgements, echo).into_py(py)
 }
 
 /// Checks the final answer of every response against its accepted answers, in parallel
@@ -37,7 +55,7 @@ fn check_outcome_batch(
     rel_tol: f64,
     reject_problem_echo: bool,
     threads: Option<i64>,
-) -> PyResult<Vec<NativeOutcome>> {
+) -> PyResult<Vec<PyObject>> {
     let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
     let n = texts.len();
     let gts = ground_truth_lists(ground_truths, n)?;
@@ -52,7 +70,8 @@ fn check_outcome_batch(
     });
     Ok(outcomes
         .into_iter()
-        .map(|o| o.unwrap_or_else(|panic| (None, vec![("unknown", "error", format!("internal error: {}", panic.0))], false)))
+        .map(|o| o.unwrap_or_else(|panic| (None, vec![("unknown", "error", Cow::Owned(format!("internal error: {}", panic.0)))], false)))
+        .map(|o| outcome_tuple(py, o))
         .collect())
 }
 

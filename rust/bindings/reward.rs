@@ -14,7 +14,7 @@ use pyo3::types::{PyList, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, IdsArg, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, threads_arg, ConfigError};
+use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
@@ -116,14 +116,14 @@ fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
         None => "no ground truth",
     };
     let items: Vec<PyObject> = vec![
-        s.status.as_str().into_py(py),
+        static_name(py, s.status.as_str()),
         s.status.code().into_py(py),
         s.reward.into_py(py),
         s.correct.into_py(py),
-        j.map_or("none", |j| method_name(j.method)).into_py(py),
-        detail.into_py(py),
+        static_name(py, j.map_or("none", |j| method_name(j.method))),
+        static_name(py, detail),
         s.final_answer.as_ref().map(|f| f.text.clone()).into_py(py),
-        s.final_answer.as_ref().map(|f| f.rule.as_str()).into_py(py),
+        s.final_answer.as_ref().map_or_else(|| py.None(), |f| static_name(py, f.rule.as_str())),
         c.final_span.into_py(py),
         s.has_think_close.into_py(py),
         c.thinking_span.into_py(py),
@@ -140,8 +140,8 @@ fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
         s.t_think.into_py(py),
         s.l_ast.into_py(py),
         s.rho.into_py(py),
-        s.unit.as_str().into_py(py),
-        s.mode.as_str().into_py(py),
+        static_name(py, s.unit.as_str()),
+        static_name(py, s.mode.as_str()),
         c.error.into_py(py),
     ];
     PyTuple::new(py, items).into_py(py)
