@@ -271,7 +271,8 @@ impl AnchorSearch<'_> {
     /// With `max_extra_complexity == Some(0)` and no number words, a candidate is no more
     /// complex (numeric literals plus operations, [`complexity`]) than the reference:
     /// - a candidate equal to an integer N is one numeric literal (`17`, `17.0`, `x = 17`), whose
-    ///   text holds N's digits;
+    ///   text holds N's digits, and not inside a longer number (`117`, `17.5`; see
+    ///   [`Digits::stated_in`]);
     /// - a candidate equal to a non-integer rational is written as a fraction (`/`, `\frac`,
     ///   `\div`, `÷`, `½`), a decimal (a `.` before a digit), a power (`4^{-1}`,
     ///   `10^{-10}`), an e-notation (`1e-10`) or a percentage, so its sentence holds one of
@@ -439,6 +440,38 @@ impl Digits {
     fn new(digits: &str) -> Digits {
         Digits { finder: memchr::memmem::Finder::new(digits.as_bytes()).into_owned() }
     }
+
+    /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
+    /// number. Before them only zeros may follow another digit (`023` is 23, `123` is not);
+    /// after them comes no digit, and a decimal point only with zeros after it (`23.0` is 23,
+    /// `234` and `23.5` are not). A decimal equals an integer only when its digits after the
+    /// point are zeros, whatever the rounding rule (the difference is a multiple of the
+    /// decimal's last place), so this is still a necessary condition.
+    fn stated_in(&self, text: &[u8]) -> bool {
+        let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+        let len = self.finder.needle().len();
+        self.finder.find_iter(text).any(|at| {
+            let mut start = at;
+            while start > 0 && text[start - 1] == b'0' {
+                start -= 1;
+            }
+            if start > 0 && digit(start - 1) {
+                return false;
+            }
+            let end = at + len;
+            if digit(end) {
+                return false;
+            }
+            if text.get(end) == Some(&b'.') {
+                let mut k = end + 1;
+                while text.get(k) == Some(&b'0') {
+                    k += 1;
+                }
+                return !digit(k);
+            }
+            true
+        })
+    }
 }
 
 impl PartialEq for Digits {
@@ -483,7 +516,7 @@ impl Prefilter {
 
     fn may_match(&self, text: &str) -> bool {
         match self {
-            Prefilter::Digits(digits) => digits.finder.find(text.as_bytes()).is_some(),
+            Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()),
             Prefilter::RationalMarks => has_rational_mark(text),
         }
     }
@@ -626,6 +659,16 @@ mod tests {
             assert!(!marks.may_match(text), "{text}");
         }
         assert_eq!(Prefilter::of(&Answer::parse("-17")), Some(Prefilter::Digits(Digits::new("17"))));
+        let digits = Prefilter::of(&Answer::parse("23")).expect("an integer");
+        for text in ["So 23.", "x = -23", "It is 023 or", "23.0 it is", "23.000", "23. Then", "a_{23}", "1,023", "23,000", "(23)"] {
+            assert!(digits.may_match(text), "{text}");
+        }
+        for text in ["So 123.", "234 apples", "23.5", "1023", "23.05", "2 3", "0.230"] {
+            assert!(!digits.may_match(text), "{text}");
+        }
+        let zero = Prefilter::of(&Answer::parse("0")).expect("an integer");
+        assert!(zero.may_match("x = 0.") && zero.may_match("000") && zero.may_match("0.00"));
+        assert!(!zero.may_match("10 and 100") && !zero.may_match("0.5"));
         for not_plain in ["\\sqrt{2}", "x + 1", "12.5\\%", "3/4 cm", "(1, 2)"] {
             assert_eq!(Prefilter::of(&Answer::parse(not_plain)), None, "{not_plain}");
         }
@@ -735,5 +778,39 @@ mod tests {
             assert_eq!(AnchorMode::from_name(mode.as_str()), Some(mode));
         }
         assert_eq!(AnchorMode::from_name("nope"), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// The integer prefilter is a necessary condition: every candidate that a
+        /// complexity-bounded search could accept as equal to N (one numeric literal, equal
+        /// to N) passes it, on text built around N's digits.
+        #[test]
+        fn the_integer_prefilter_never_rejects_a_candidate_equal_to_it(
+            n in 0u32..3000,
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "0", "1", "5", "9", ".", ",", " ", "-", "+", "x = ", "$", "\\(", "\\)", "{", "}", "^", "/",
+                "e", "10", "00", ".0", ".5", "\\frac{", "is ", "\\,", "%", "°", "²",
+            ]), 0..12),
+            at in 0usize..12,
+        ) {
+            let digits = n.to_string();
+            let mut parts: Vec<&str> = pieces.clone();
+            parts.insert(at.min(parts.len()), &digits);
+            let text = parts.concat();
+            let reference = Answer::parse(&digits);
+            let filter = Prefilter::of(&reference).expect("an integer");
+            let policy = Policy::default();
+            for c in crate::extract::extract_candidates(&text) {
+                if complexity(&c.text) > complexity(&digits) {
+                    continue;
+                }
+                if compare(&Answer::parse(&c.text), &reference, &policy).verdict == Verdict::Equal {
+                    proptest::prop_assert!(filter.may_match(&c.text), "{:?} in {:?}", c.text, text);
+                    proptest::prop_assert!(filter.may_match(&text), "{:?}", text);
+                }
+            }
+        }
     }
 }
