@@ -82,12 +82,19 @@ pub enum Reason {
     /// The values differ at a real point; whether they agree on the integers was not checked
     /// ([`super::Policy::prove_not_equal`] off). Never equal over the reals.
     DiffersOnReals,
+    /// Every real point agrees, but a side takes the floor or ceiling of a variable and has
+    /// one value at all of them: the points may all have fallen on one step of a step function
+    /// (`\lfloor 0.1005 k \rfloor` against `0`).
+    StepFunction,
 }
 
 impl Reason {
     /// Whether a CAS given both sides' sympy forms could still decide an Unknown.
     pub fn cas_may_help(self) -> bool {
-        matches!(self, Reason::TooClose | Reason::IntegerOnlyIdentity | Reason::EvaluationFailed | Reason::TooLarge)
+        matches!(
+            self,
+            Reason::TooClose | Reason::IntegerOnlyIdentity | Reason::EvaluationFailed | Reason::TooLarge | Reason::StepFunction
+        )
     }
 
     /// A short stable name (used across the Python boundary).
@@ -109,6 +116,7 @@ impl Reason {
             Reason::Infinity => "infinity",
             Reason::TooClose => "too_close",
             Reason::IntegerOnlyIdentity => "integer_only_identity",
+            Reason::StepFunction => "step_function",
             Reason::EvaluationFailed => "evaluation_failed",
             Reason::TooLarge => "too_large",
             Reason::TooComplex => "too_complex",

@@ -21,7 +21,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 
 use super::exact::{self, Exact, ExactError, NoSymbols, SymbolValues};
-use super::expr::{Decimal, Expr, ExprInfo, Readings, Symbol, ALL_READINGS};
+use super::expr::{Decimal, Expr, ExprInfo, Func, Readings, Symbol, ALL_READINGS};
 use super::interval::{self, Refined};
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::numeric::{self, compare_balls, Ball, BallOrder, PointValues};
@@ -491,11 +491,39 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     if undecided {
         return Judgement::unknown(Reason::TooClose);
     }
-    if defined >= MIN_DEFINED_POINTS {
-        Judgement::equal(Method::Numeric, Reason::RandomPoints)
-    } else {
-        Judgement::unknown(Reason::EvaluationFailed)
+    if defined < MIN_DEFINED_POINTS {
+        return Judgement::unknown(Reason::EvaluationFailed);
     }
+    // A step function is constant between its jumps: agreement means something only where
+    // the points saw it take more than one value (`\lfloor n/2 \rfloor + 1` in two notations),
+    // not where they all fell on one step (`\lfloor 0.1005 k \rfloor` against `0`).
+    let (expr_a, expr_b, _) = sources;
+    let one_step = |v: &Values, expr: &Expr| {
+        if !steps_on_a_variable(expr) {
+            return false;
+        }
+        let mut values = (0..REAL_POINTS).filter_map(|k| at_real(v, k));
+        let first = values.next();
+        first.map_or(true, |first| values.all(|x| compare_balls(&x, &first, policy.rel_tol) == BallOrder::Close))
+    };
+    if one_step(a, expr_a) || one_step(b, expr_b) {
+        return Judgement::unknown(Reason::StepFunction);
+    }
+    Judgement::equal(Method::Numeric, Reason::RandomPoints)
+}
+
+/// Whether `expr` takes the floor or ceiling of an expression with a variable.
+fn steps_on_a_variable(expr: &Expr) -> bool {
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        if let Expr::Func(Func::Floor | Func::Ceil, args) = e {
+            if args.iter().any(|a| a.info().free_symbols) {
+                return true;
+            }
+        }
+        e.for_each_child(|c| stack.push(c));
+    }
+    false
 }
 
 fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy, (expr_a, expr_b, readings): Sources<'_>) -> Judgement {

@@ -261,6 +261,13 @@ fn free_variables() {
     assert_eq!(unknown("\\cos(n\\pi)", "(-1)^n"), Reason::IntegerOnlyIdentity);
     assert_eq!(unknown("\\lceil n/2 \\rceil", "\\lfloor (n+1)/2 \\rfloor"), Reason::IntegerOnlyIdentity);
     not_equal("\\lfloor n/2 \\rfloor", "\\lfloor n/3 \\rfloor");
+    // A step function may take one value at every real point: no identity follows.
+    assert_eq!(unknown("\\lfloor 0.1005k \\rfloor", "0"), Reason::StepFunction);
+    assert_eq!(unknown("floor(0.1005k)", "0"), Reason::StepFunction);
+    // Steps seen at the points: the notations of one step function agree.
+    equal("\\lceil x \\rceil + 1", "\\lceil x + 1 \\rceil");
+    equal("floor(n/2)+1", "\\left\\lfloor \\dfrac{n}{2} \\right\\rfloor + 1");
+    equal("\\lfloor 7/2 \\rfloor", "3");
 }
 
 #[test]
