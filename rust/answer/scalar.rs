@@ -509,6 +509,14 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     if one_step(a, expr_a) || one_step(b, expr_b) {
         return Judgement::unknown(Reason::StepFunction);
     }
+    // Step functions can also differ exactly where real points never land: at the jumps, which
+    // are often the integers (`\lfloor n^2/2 \rfloor + 1` against `\lceil n^2/2 \rceil`).
+    if steps_on_a_variable(expr_a) || steps_on_a_variable(expr_b) {
+        let at_integers = compare_at_integer_points(a, b, policy, sources);
+        if at_integers.verdict == Verdict::NotEqual {
+            return at_integers;
+        }
+    }
     Judgement::equal(Method::Numeric, Reason::RandomPoints)
 }
 

@@ -267,6 +267,9 @@ fn free_variables() {
     // Steps seen at the points: the notations of one step function agree.
     equal("\\lceil x \\rceil + 1", "\\lceil x + 1 \\rceil");
     equal("floor(n/2)+1", "\\left\\lfloor \\dfrac{n}{2} \\right\\rfloor + 1");
+    // Equal at every real point, not at the jumps: the integers tell.
+    not_equal("k = floor((n^2)/2) + 1", "\\left\\lceil \\frac{n^2}{2} \\right\\rceil");
+    not_equal("\\lfloor x \\rfloor + 1", "\\lceil x \\rceil");
     equal("\\lfloor 7/2 \\rfloor", "3");
 }
 
