@@ -306,3 +306,47 @@ def test_token_ids_accept_numpy_and_report_bad_ids() -> None:
     assert s.t_think == 5 and s.has_think_close
     (bad,) = scorer.score_token_ids([[0, 1, 999]], ["5"])
     assert bad.status == "invalid_input" and "999" in (bad.error or "")
+
+
+@needs_shared
+def test_a_padded_batch_scores_as_its_rows(hf_tokenizer) -> None:
+    """A 2-D batch with lengths (VeRL's padded ``responses`` and attention-mask lengths) gives
+    the scores of its rows passed one by one, from numpy and from torch, on real traces; junk
+    after a row's length is not read."""
+    np = pytest.importorskip("numpy")
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")][::40]
+    completions = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    ids = [e.ids for e in hf_tokenizer.encode_batch(completions, add_special_tokens=False)]
+    lengths = [len(i) for i in ids]
+    batch = np.full((len(ids), max(lengths) + 3), 7, dtype=np.int32)  # 7: a real token, not padding
+    for k, row in enumerate(ids):
+        batch[k, : len(row)] = row
+    scorer = APRScorer(tokenizer=hf_tokenizer)
+    expected = scorer.score_token_ids(ids, gts, threads=1)
+    assert scorer.score_token_ids(batch, gts, lengths=lengths, threads=2) == expected
+    assert scorer.score_token_ids(batch, gts, lengths=np.array(lengths), threads=1) == expected
+    torch = pytest.importorskip("torch")
+    assert scorer.score_token_ids(torch.from_numpy(batch), gts, lengths=torch.tensor(lengths)) == expected
+    # Without lengths every row is read whole, junk included.
+    assert scorer.score_token_ids(batch, gts) != expected
+
+
+def test_a_padded_batch_rejects_bad_lengths(hf_tokenizer) -> None:
+    np = pytest.importorskip("numpy")
+    scorer = APRScorer(tokenizer=hf_tokenizer)
+    batch = np.zeros((2, 4), dtype=np.int64)
+    for lengths, error, words in [
+        ([1], ValueError, "1 items for 2 rows"),
+        ([1, 5], ValueError, "lengths[1] = 5"),
+        ([-1, 2], ValueError, "lengths[0] = -1"),
+        ([1, 2.0], TypeError, "lengths[1] must be int"),
+        ("12", TypeError, "sequence of int"),
+    ]:
+        with pytest.raises(error, match=words.replace("[", "\\[").replace("]", "\\]")):
+            scorer.score_token_ids(batch, ["1", "2"], lengths=lengths)
+    with pytest.raises(ValueError, match="2-D"):
+        apr_fast.tokens._native_id_rows(np.zeros((2, 2, 2), dtype=np.int64), None, "token_ids")
+    with pytest.raises(TypeError, match="lengths goes with a 2-D"):
+        scorer.score_token_ids([[1, 2]], ["1"], lengths=[2])
+    assert scorer.score_token_ids(np.zeros((0, 4), dtype=np.int64), [], lengths=[]) == []

@@ -371,11 +371,12 @@ class NativeScorer:
     ) -> list[tuple[Any, ...]]: ...
     def score_ids(
         self,
-        token_ids: list[_Ids],
+        token_ids: list[_Ids] | Any,
         ground_truths: list[list[str]],
         problems: list[str | None] | None = None,
         threads: int | None = None,
         return_text: bool = False,
+        lengths: list[int] | None = None,
     ) -> list[Any]: ...
     @property
     def beta(self) -> float: ...

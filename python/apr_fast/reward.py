@@ -23,13 +23,13 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence, Union
 
 from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
 from apr_fast.equivalence import Policy, Verdict, equivalent
 from apr_fast.ground_truth import ground_truth_alternatives
-from apr_fast.tokens import TokenIds, Vocabulary, _native_ids
+from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _native_id_rows, _native_ids
 
 __all__ = [
     "ANCHOR_MODES",
@@ -357,16 +357,31 @@ class APRScorer:
 
     def score_token_ids(
         self,
-        token_ids: Sequence[TokenIds],
+        token_ids: Union[Sequence[TokenIds], Any],
         ground_truths: Sequence[Any],
         *,
         problems: Optional[Sequence[Optional[str]]] = None,
+        lengths: Optional[Sequence[int]] = None,
         threads: Optional[int] = None,
     ) -> list[RolloutScore]:
         """Scores responses given as the policy's token ids (lists of int, 1-D numpy arrays or
-        torch tensors; trailing end-of-sequence/padding ids are ignored). Needs a vocabulary."""
+        torch tensors; trailing end-of-sequence/padding ids are ignored). Needs a vocabulary.
+
+        ``token_ids`` may also be one 2-D numpy array or torch tensor of padded rows (VeRL's
+        ``responses`` batch), with ``lengths`` giving each row's valid length (its attention
+        mask summed; default: the whole row): the batch crosses into the native layer as one
+        array instead of one per row.
+        """
         if not self._native.has_vocabulary:
             raise _core.ConfigError("score_token_ids needs a vocabulary: APRScorer(vocabulary=...) or tokenizer=...")
+        if _is_id_matrix(token_ids):
+            matrix, row_lengths = _native_id_rows(token_ids, lengths, "token_ids")
+            probs = _problems_list(problems, len(row_lengths))
+            gts = _alternatives_list(ground_truths, len(row_lengths), probs)
+            rows = self._native.score_ids(matrix, gts, probs, threads, False, row_lengths)
+            return self._finish(rows, gts)
+        if lengths is not None:
+            raise TypeError("lengths goes with a 2-D array or tensor of token ids")
         if isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
             raise TypeError("token_ids must be a sequence of id sequences")
         payload = [_native_ids(ids, f"token_ids[{i}]") for i, ids in enumerate(token_ids)]

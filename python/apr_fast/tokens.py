@@ -63,11 +63,11 @@ class DecodedIds(NamedTuple):
     error: str | None
 
 
-def _numpy_ids(array: Any, what: str) -> Any:
+def _numpy_ids(array: Any, what: str, ndim: int = 1) -> Any:
     import numpy as np  # already imported by whoever made the array
 
-    if array.ndim != 1:
-        raise ValueError(f"{what} must be 1-D, got shape {tuple(array.shape)}")
+    if array.ndim != ndim:
+        raise ValueError(f"{what} must be {ndim}-D, got shape {tuple(array.shape)}")
     if array.dtype.kind not in "iu":
         raise TypeError(f"{what} must have an integer dtype, got {array.dtype}")
     if array.dtype == np.uint64 and array.size and int(array.max()) > np.iinfo(np.int64).max:
@@ -84,14 +84,14 @@ def _torch_integer_dtypes(torch: Any) -> frozenset[Any]:
     return frozenset(getattr(torch, n) for n in names if hasattr(torch, n))
 
 
-def _torch_ids(tensor: Any, what: str) -> Any:
+def _torch_ids(tensor: Any, what: str, ndim: int = 1) -> Any:
     import torch  # type: ignore[import-not-found,unused-ignore]  # imported by whoever made the tensor
 
-    if tensor.ndim != 1:
-        raise ValueError(f"{what} must be 1-D, got shape {tuple(tensor.shape)}")
+    if tensor.ndim != ndim:
+        raise ValueError(f"{what} must be {ndim}-D, got shape {tuple(tensor.shape)}")
     if tensor.dtype not in _torch_integer_dtypes(torch):
         raise TypeError(f"{what} must have an integer dtype, got {tensor.dtype}")
-    return _numpy_ids(tensor.detach().cpu().numpy(), what)
+    return _numpy_ids(tensor.detach().cpu().numpy(), what, ndim)
 
 
 def _native_ids(ids: object, what: str) -> _NativeIds:
@@ -108,6 +108,35 @@ def _native_ids(ids: object, what: str) -> _NativeIds:
         f"{what} must be a list of int, a 1-D integer numpy array or torch tensor, "
         f"got {type(ids).__name__}"
     )
+
+
+def _is_id_matrix(ids: object) -> bool:
+    """Whether ``ids`` is a numpy array or torch tensor of two dimensions (a padded batch)."""
+    package = type(ids).__module__.partition(".")[0]
+    return package in ("numpy", "torch") and getattr(ids, "ndim", None) == 2
+
+
+def _native_id_rows(batch: Any, lengths: Any, what: str) -> tuple[Any, list[int]]:
+    """A padded 2-D batch of ids as the native layer reads it (one contiguous int64 array,
+    read in place) and each row's length: ``lengths`` (ints, or a 1-D array or tensor), or the
+    full width when None."""
+    package = type(batch).__module__.partition(".")[0]
+    matrix = _torch_ids(batch, what, 2) if package == "torch" else _numpy_ids(batch, what, 2)
+    rows, width = matrix.shape
+    if lengths is None:
+        return matrix, [width] * rows
+    if hasattr(lengths, "tolist") and not isinstance(lengths, (list, tuple)):
+        lengths = lengths.tolist()  # numpy arrays and torch tensors
+    if isinstance(lengths, (str, bytes)) or not isinstance(lengths, (list, tuple)):
+        raise TypeError(f"lengths must be a sequence of int, got {type(lengths).__name__}")
+    if len(lengths) != rows:
+        raise ValueError(f"lengths has {len(lengths)} items for {rows} rows of {what}")
+    for i, n in enumerate(lengths):
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"lengths[{i}] must be int, got {type(n).__name__}")
+        if not 0 <= n <= width:
+            raise ValueError(f"lengths[{i}] = {n} is not a length within a row of {width} ids")
+    return matrix, list(lengths)
 
 
 class Vocabulary:

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::answer::method_name;
-use super::tokens::{ids_arg, IdsArg, NativeVocabulary};
+use super::tokens::{ids_arg, int64_rows, IdsArg, NativeVocabulary};
 use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
@@ -379,9 +379,12 @@ impl NativeScorer {
         Ok(scores.into_iter().map(|c| score_tuple(py, c)).collect())
     }
 
-    /// Scores responses given as the policy's token ids (lists of int, or little-endian
-    /// int64 `bytes`), decoded with this scorer's vocabulary.
-    #[args(token_ids, ground_truths, problems = "None", threads = "None", return_text = "false")]
+    /// Scores responses given as the policy's token ids, decoded with this scorer's
+    /// vocabulary: a list of id sequences (lists of int or 1-D C-contiguous int64 arrays), or,
+    /// with `lengths`, one 2-D C-contiguous int64 array of padded rows, row i's ids being its
+    /// first `lengths[i]` (read in place: one array for the whole batch).
+    #[args(token_ids, ground_truths, problems = "None", threads = "None", return_text = "false", lengths = "None")]
+    #[allow(clippy::too_many_arguments)]
     fn score_ids(
         &self,
         py: Python<'_>,
@@ -390,15 +393,20 @@ impl NativeScorer {
         problems: Option<&PyAny>,
         threads: Option<i64>,
         return_text: bool,
+        lengths: Option<Vec<usize>>,
     ) -> PyResult<Vec<PyObject>> {
         let vocabulary = self.vocabulary.as_ref().ok_or_else(|| {
             ConfigError::new_err("this scorer has no vocabulary: pass one to score token ids")
         })?;
-        let list = token_ids
-            .downcast::<PyList>()
-            .map_err(|_| PyTypeError::new_err("token_ids must be a list of id sequences"))?;
-        let args: Vec<IdsArg<'_>> =
-            list.iter().enumerate().map(|(i, o)| ids_arg(o, &format!("token_ids[{i}]"))).collect::<PyResult<_>>()?;
+        let args: Vec<IdsArg<'_>> = match lengths {
+            Some(lengths) => int64_rows(token_ids, &lengths, "token_ids")?.into_iter().map(IdsArg::Array).collect(),
+            None => {
+                let list = token_ids
+                    .downcast::<PyList>()
+                    .map_err(|_| PyTypeError::new_err("token_ids must be a list of id sequences"))?;
+                list.iter().enumerate().map(|(i, o)| ids_arg(o, &format!("token_ids[{i}]"))).collect::<PyResult<_>>()?
+            }
+        };
         let n = args.len();
         let gts = ground_truth_lists(ground_truths, n)?;
         let problems = problem_list(problems, n)?;

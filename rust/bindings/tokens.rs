@@ -77,6 +77,38 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &str) -> PyResult<IdsArg<'py>>
 /// The values of a 1-D C-contiguous native-endian int64 numpy array, in place; `None` for an
 /// object without `__array_interface__`.
 fn int64_array<'py>(obj: &'py PyAny, what: &str) -> PyResult<Option<&'py [i64]>> {
+    Ok(int64_buffer(obj, what, 1)?.map(|(values, _)| values))
+}
+
+/// The rows of a 2-D C-contiguous native-endian int64 numpy array (a batch of padded
+/// sequences), in place, each cut to its length: row `i` is `values[i][..lengths[i]]`.
+pub(crate) fn int64_rows<'py>(obj: &'py PyAny, lengths: &[usize], what: &str) -> PyResult<Vec<&'py [i64]>> {
+    let bad = |why: String| PyValueError::new_err(format!("{what}: {why}"));
+    let Some((values, shape)) = int64_buffer(obj, what, 2)? else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a 2-D integer numpy array, got {}",
+            obj.get_type().name()?
+        )));
+    };
+    let (rows, width) = (shape[0], shape[1]);
+    if lengths.len() != rows {
+        return Err(bad(format!("lengths has {} items for {rows} rows", lengths.len())));
+    }
+    lengths
+        .iter()
+        .enumerate()
+        .map(|(i, &len)| {
+            if len > width {
+                return Err(bad(format!("lengths[{i}] = {len} is longer than a row ({width} ids)")));
+            }
+            Ok(&values[i * width..i * width + len])
+        })
+        .collect()
+}
+
+/// A C-contiguous native-endian int64 array of `ndim` dimensions, read in place through its
+/// `__array_interface__`: its values and shape; `None` for an object without the interface.
+fn int64_buffer<'py>(obj: &'py PyAny, what: &str, ndim: usize) -> PyResult<Option<(&'py [i64], Vec<usize>)>> {
     let Ok(interface) = obj.getattr(pyo3::intern!(obj.py(), "__array_interface__")) else { return Ok(None) };
     let bad = |why: String| PyValueError::new_err(format!("{what}: {why}"));
     let interface: &PyDict = interface.downcast().map_err(|_| bad("__array_interface__ is not a dict".into()))?;
@@ -87,21 +119,26 @@ fn int64_array<'py>(obj: &'py PyAny, what: &str) -> PyResult<Option<&'py [i64]>>
         return Err(bad(format!("the array must hold native int64 ({native}), got {typestr}")));
     }
     let shape: Vec<usize> = field("shape")?.extract()?;
-    let [len] = shape[..] else { return Err(bad(format!("the array must be 1-D, got shape {shape:?}"))) };
-    let contiguous = interface.get_item("strides").map_or(true, |s| s.is_none() || s.extract::<Vec<isize>>().ok() == Some(vec![8]));
+    if shape.len() != ndim {
+        return Err(bad(format!("the array must be {ndim}-D, got shape {shape:?}")));
+    }
+    // C order: each dimension's stride is the product of the later ones, times 8 bytes.
+    let c_strides: Vec<isize> = (0..ndim).map(|d| 8 * shape[d + 1..].iter().product::<usize>() as isize).collect();
+    let contiguous = interface.get_item("strides").map_or(true, |s| s.is_none() || s.extract::<Vec<isize>>().ok() == Some(c_strides));
     if !contiguous {
         return Err(bad("the array must be C-contiguous".into()));
     }
     let (address, _read_only): (usize, bool) = field("data")?.extract()?;
+    let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or_else(|| bad(format!("shape {shape:?} is too large")))?;
     if len == 0 {
-        return Ok(Some(&[]));
+        return Ok(Some((&[], shape)));
     }
     if address == 0 || address % std::mem::align_of::<i64>() != 0 {
         return Err(bad(format!("the array's data address {address:#x} is not an aligned int64 buffer")));
     }
     // SAFETY: the array reports `len` contiguous aligned int64 values at `address`; `obj`
     // (borrowed for 'py) keeps it, and so its memory, alive while the slice is used.
-    Ok(Some(unsafe { std::slice::from_raw_parts(address as *const i64, len) }))
+    Ok(Some((unsafe { std::slice::from_raw_parts(address as *const i64, len) }, shape)))
 }
 
 impl IdsArg<'_> {

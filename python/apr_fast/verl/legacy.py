@@ -52,15 +52,17 @@ class APRBatchRewardManager(AbstractRewardManager):
             return data.batch["rm_scores"]
         responses = data.batch["responses"]
         width = responses.shape[-1]
-        lengths = data.batch["attention_mask"][:, -width:].sum(dim=-1).tolist()
-        ids = [responses[i, : int(n)] for i, n in enumerate(lengths)]
+        lengths = [int(n) for n in data.batch["attention_mask"][:, -width:].sum(dim=-1).tolist()]
         extras = [data.non_tensor_batch.get("extra_info", [None] * len(data))[i] for i in range(len(data))]
         ground_truths = [
             ground_truth_of(data.non_tensor_batch["reward_model"][i]["ground_truth"], extras[i])
             for i in range(len(data))
         ]
+        # The padded batch crosses into the native layer as one array, each row cut to its
+        # attention-mask length there.
         scores = self.scorer.score_token_ids(
-            ids, ground_truths, problems=[problem_of(e) for e in extras], threads=self.settings.threads
+            responses, ground_truths, problems=[problem_of(e) for e in extras], lengths=lengths,
+            threads=self.settings.threads,
         )
         reward_tensor = torch.zeros_like(responses, dtype=torch.float32)
         extra_info: dict[str, list[Any]] = defaultdict(list)
