@@ -498,24 +498,23 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     // the points saw it take more than one value (`\lfloor n/2 \rfloor + 1` in two notations),
     // not where they all fell on one step (`\lfloor 0.1005 k \rfloor` against `0`).
     let (expr_a, expr_b, _) = sources;
-    let one_step = |v: &Values, expr: &Expr| {
-        if !steps_on_a_variable(expr) {
-            return false;
-        }
+    let (steps_a, steps_b) = (steps_on_a_variable(expr_a), steps_on_a_variable(expr_b));
+    if !(steps_a || steps_b) {
+        return Judgement::equal(Method::Numeric, Reason::RandomPoints);
+    }
+    let one_value = |v: &Values| {
         let mut values = (0..REAL_POINTS).filter_map(|k| at_real(v, k));
         let first = values.next();
         first.map_or(true, |first| values.all(|x| compare_balls(&x, &first, policy.rel_tol) == BallOrder::Close))
     };
-    if one_step(a, expr_a) || one_step(b, expr_b) {
+    if (steps_a && one_value(a)) || (steps_b && one_value(b)) {
         return Judgement::unknown(Reason::StepFunction);
     }
     // Step functions can also differ exactly where real points never land: at the jumps, which
     // are often the integers (`\lfloor n^2/2 \rfloor + 1` against `\lceil n^2/2 \rceil`).
-    if steps_on_a_variable(expr_a) || steps_on_a_variable(expr_b) {
-        let at_integers = compare_at_integer_points(a, b, policy, sources);
-        if at_integers.verdict == Verdict::NotEqual {
-            return at_integers;
-        }
+    let at_integers = compare_at_integer_points(a, b, policy, sources);
+    if at_integers.verdict == Verdict::NotEqual {
+        return at_integers;
     }
     Judgement::equal(Method::Numeric, Reason::RandomPoints)
 }
