@@ -374,20 +374,20 @@ class APRScorer:
         """
         if not self._native.has_vocabulary:
             raise _core.ConfigError("score_token_ids needs a vocabulary: APRScorer(vocabulary=...) or tokenizer=...")
+        payload: Any
+        row_lengths: Optional[list[int]] = None
         if _is_id_matrix(token_ids):
-            matrix, row_lengths = _native_id_rows(token_ids, lengths, "token_ids")
-            probs = _problems_list(problems, len(row_lengths))
-            gts = _alternatives_list(ground_truths, len(row_lengths), probs)
-            rows = self._native.score_ids(matrix, gts, probs, threads, False, row_lengths)
-            return self._finish(rows, gts)
-        if lengths is not None:
+            payload, row_lengths = _native_id_rows(token_ids, lengths, "token_ids")
+        elif lengths is not None:
             raise TypeError("lengths goes with a 2-D array or tensor of token ids")
-        if isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
+        elif isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
             raise TypeError("token_ids must be a sequence of id sequences")
-        payload = [_native_ids(ids, f"token_ids[{i}]") for i, ids in enumerate(token_ids)]
-        probs = _problems_list(problems, len(payload))
-        gts = _alternatives_list(ground_truths, len(payload), probs)
-        rows = self._native.score_ids(payload, gts, probs, threads, False)
+        else:
+            payload = [_native_ids(ids, f"token_ids[{i}]") for i, ids in enumerate(token_ids)]
+        n = len(payload)
+        probs = _problems_list(problems, n)
+        gts = _alternatives_list(ground_truths, n, probs)
+        rows = self._native.score_ids(payload, gts, probs, threads, False, row_lengths)
         return self._finish(rows, gts)
 
     def _finish(self, rows: list[tuple[Any, ...]], gts: list[list[str]]) -> list[RolloutScore]:

@@ -94,12 +94,17 @@ def _torch_ids(tensor: Any, what: str, ndim: int = 1) -> Any:
     return _numpy_ids(tensor.detach().cpu().numpy(), what, ndim)
 
 
+def _package_of(obj: object) -> str:
+    """The top-level package of ``obj``'s type (``numpy``, ``torch``, ``tokenizers``...), read
+    off its module name, so that none of them is imported here."""
+    return type(obj).__module__.partition(".")[0]
+
+
 def _native_ids(ids: object, what: str) -> _NativeIds:
     """What the native layer accepts: the list/tuple itself, or arrays as contiguous int64."""
     if isinstance(ids, (list, tuple)):
         return ids  # the native side checks each item
-    # By module name, so that neither numpy nor torch is imported here.
-    package = type(ids).__module__.partition(".")[0]
+    package = _package_of(ids)
     if package == "numpy":
         return _numpy_ids(ids, what)
     if package == "torch":
@@ -112,16 +117,14 @@ def _native_ids(ids: object, what: str) -> _NativeIds:
 
 def _is_id_matrix(ids: object) -> bool:
     """Whether ``ids`` is a numpy array or torch tensor of two dimensions (a padded batch)."""
-    package = type(ids).__module__.partition(".")[0]
-    return package in ("numpy", "torch") and getattr(ids, "ndim", None) == 2
+    return _package_of(ids) in ("numpy", "torch") and getattr(ids, "ndim", None) == 2
 
 
 def _native_id_rows(batch: Any, lengths: Any, what: str) -> tuple[Any, list[int]]:
     """A padded 2-D batch of ids as the native layer reads it (one contiguous int64 array,
     read in place) and each row's length: ``lengths`` (ints, or a 1-D array or tensor), or the
     full width when None."""
-    package = type(batch).__module__.partition(".")[0]
-    matrix = _torch_ids(batch, what, 2) if package == "torch" else _numpy_ids(batch, what, 2)
+    matrix = _torch_ids(batch, what, 2) if _package_of(batch) == "torch" else _numpy_ids(batch, what, 2)
     rows, width = matrix.shape
     if lengths is None:
         return matrix, [width] * rows
@@ -208,7 +211,7 @@ class Vocabulary:
         backend = getattr(tokenizer, "backend_tokenizer", None)  # transformers fast tokenizers
         if backend is not None:
             return cls.from_json(backend.to_str())
-        if type(tokenizer).__module__.partition(".")[0] == "tokenizers" and hasattr(tokenizer, "to_str"):
+        if _package_of(tokenizer) == "tokenizers" and hasattr(tokenizer, "to_str"):
             return cls.from_json(tokenizer.to_str())
         if hasattr(tokenizer, "convert_ids_to_tokens"):  # a transformers tokenizer without a backend
             raise TokenizerError(
