@@ -236,3 +236,31 @@ def test_perturbed_values_differ(n: int, delta: int, d: int) -> None:
     # Exponents small enough for the evaluation points (x^65534 overflows at every point: unknown).
     k = delta % 60 + 1
     assert native(f"x^{{{k}}}", f"x^{{{k + 1}}}").verdict is Verdict.NOT_EQUAL
+
+
+@settings(max_examples=200, deadline=None)
+@given(threshold=st.integers(min_value=31, max_value=10**9), var=st.sampled_from(["x", "n", "t", "a_1"]))
+def test_a_max_min_or_abs_seen_on_one_branch_is_never_equal(threshold: int, var: str) -> None:
+    """The evaluation points are positive and below about 30: beyond a kink they never reach,
+    the sides differ, so agreement at the points must not make them equal."""
+    for a, b in [
+        (f"\\max({var}, {threshold})", f"{threshold}"),
+        (f"\\min({var}, {threshold})", var),
+        (f"|{var} - {threshold}|", f"{threshold} - {var}"),
+    ]:
+        for x, y in [(a, b), (b, a)]:
+            j = native(x, y)
+            assert j.verdict is Verdict.UNKNOWN and j.detail == "one_branch", (x, y, j)
+
+
+def test_the_cas_settles_one_branch_unknowns_but_never_as_equal_when_they_differ() -> None:
+    # Variables are positive quantities: |x| is x there, which the CAS (positive symbols) shows.
+    assert native("|x|", "x").detail == "one_branch"
+    assert equivalent("|x|", "x", cas=True).verdict is Verdict.EQUAL
+    for a, b in [("\\max(x, 1000)", "1000"), ("|x - 50|", "50 - x")]:
+        assert equivalent(a, b, cas=True).verdict is not Verdict.EQUAL
+
+
+def test_kinks_crossed_by_the_points_still_prove_identities() -> None:
+    for a, b in [("|x-3|", "|3-x|"), ("\\max(x,y)+\\min(x,y)", "x+y"), ("\\max(x, 1)", "\\frac{x + 1 + |x - 1|}{2}")]:
+        assert native(a, b).verdict is Verdict.EQUAL, (a, b)

@@ -86,6 +86,9 @@ pub enum Reason {
     /// one value at all of them: the points may all have fallen on one step of a step function
     /// (`\lfloor 0.1005 k \rfloor` against `0`).
     StepFunction,
+    /// Every real point agrees, but an |…|, max or min of a variable took the same branch at
+    /// all of them: the points may all lie on one piece (`\max(x, 1000)` against `1000`).
+    OneBranch,
 }
 
 impl Reason {
@@ -93,7 +96,12 @@ impl Reason {
     pub fn cas_may_help(self) -> bool {
         matches!(
             self,
-            Reason::TooClose | Reason::IntegerOnlyIdentity | Reason::EvaluationFailed | Reason::TooLarge | Reason::StepFunction
+            Reason::TooClose
+                | Reason::IntegerOnlyIdentity
+                | Reason::EvaluationFailed
+                | Reason::TooLarge
+                | Reason::StepFunction
+                | Reason::OneBranch
         )
     }
 
@@ -117,6 +125,7 @@ impl Reason {
             Reason::TooClose => "too_close",
             Reason::IntegerOnlyIdentity => "integer_only_identity",
             Reason::StepFunction => "step_function",
+            Reason::OneBranch => "one_branch",
             Reason::EvaluationFailed => "evaluation_failed",
             Reason::TooLarge => "too_large",
             Reason::TooComplex => "too_complex",

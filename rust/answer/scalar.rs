@@ -497,7 +497,13 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     // A step function is constant between its jumps: agreement means something only where
     // the points saw it take more than one value (`\lfloor n/2 \rfloor + 1` in two notations),
     // not where they all fell on one step (`\lfloor 0.1005 k \rfloor` against `0`).
-    let (expr_a, expr_b, _) = sources;
+    let (expr_a, expr_b, readings) = sources;
+    // An |…|, max or min is one smooth piece between its kinks: agreement shows an identity
+    // only where the points saw more than one piece (`\max(x, 1000)` against `1000` never
+    // leaves one, nor does `|x - 50|` against `50 - x`).
+    if on_one_branch(expr_a, readings) || on_one_branch(expr_b, readings) {
+        return Judgement::unknown(Reason::OneBranch);
+    }
     let (steps_a, steps_b) = (steps_on_a_variable(expr_a), steps_on_a_variable(expr_b));
     if !(steps_a || steps_b) {
         return Judgement::equal(Method::Numeric, Reason::RandomPoints);
@@ -531,6 +537,65 @@ fn steps_on_a_variable(expr: &Expr) -> bool {
         e.for_each_child(|c| stack.push(c));
     }
     false
+}
+
+/// Whether an |…|, max or min of `expr` applied to a variable took the same branch (the sign
+/// of the |…|'s argument, the argument that is largest or smallest) at every real point where
+/// the branch is certain.
+fn on_one_branch(expr: &Expr, readings: Readings) -> bool {
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        if let Expr::Func(f @ (Func::Abs | Func::Max | Func::Min), args) = e {
+            if args.iter().any(|a| varies(a, readings)) && branches_seen(*f, args, readings) < 2 {
+                return true;
+            }
+        }
+        e.for_each_child(|c| stack.push(c));
+    }
+    false
+}
+
+/// Whether `expr` has a variable that does not cancel: its values at the real points are not
+/// all one (`30s/7 - 30s/7 + 2016` does not vary).
+fn varies(expr: &Expr, readings: Readings) -> bool {
+    if !expr.info().free_symbols {
+        return false;
+    }
+    let mut values = (0..REAL_POINTS).map(|k| numeric::evaluate(expr, readings, &RealPoint(k)));
+    let Some(Some(first)) = values.next() else { return true };
+    values.any(|v| v.map_or(true, |v| compare_balls(&v, &first, 1e-12) != BallOrder::Close))
+}
+
+/// How many different branches `f(args)` takes over the real points (at most 2 are counted).
+fn branches_seen(f: Func, args: &[Expr], readings: Readings) -> usize {
+    let branch_at = |point: &dyn PointValues| -> Option<usize> {
+        let values: Vec<Ball> = args.iter().map(|a| numeric::evaluate(a, readings, point)).collect::<Option<_>>()?;
+        match f {
+            Func::Abs => match numeric::certain_sign(values.first()?)? {
+                std::cmp::Ordering::Less => Some(0),
+                std::cmp::Ordering::Greater => Some(1),
+                std::cmp::Ordering::Equal => None,
+            },
+            _ => (0..values.len()).find(|&i| {
+                values.iter().enumerate().all(|(j, v)| {
+                    j == i || {
+                        let (winner, other) = (values[i], *v);
+                        let difference = if f == Func::Max { winner.sub(other) } else { other.sub(winner) };
+                        difference.and_then(|d| numeric::certain_sign(&d)) == Some(std::cmp::Ordering::Greater)
+                    }
+                })
+            }),
+        }
+    };
+    let mut first = None;
+    for branch in (0..REAL_POINTS).filter_map(|k| branch_at(&RealPoint(k))) {
+        match first {
+            None => first = Some(branch),
+            Some(b) if b != branch => return 2,
+            Some(_) => {}
+        }
+    }
+    usize::from(first.is_some())
 }
 
 fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy, (expr_a, expr_b, readings): Sources<'_>) -> Judgement {

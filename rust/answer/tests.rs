@@ -274,6 +274,36 @@ fn free_variables() {
 }
 
 #[test]
+fn kinks_must_be_crossed_by_the_points() {
+    // The points are positive and below ~30: a max, min or |…| that kept one branch at all of
+    // them proves nothing about the values beyond.
+    for (x, y) in [
+        ("\\max(x,1000)", "1000"),
+        ("\\min(x,100)", "x"),
+        ("|x-50|", "50-x"),
+        ("\\max(a, b + 40)", "b + 40"),
+        // True for the positive values the variables stand for, but shown by one branch only:
+        // the CAS (positive symbols) settles these.
+        ("|x|", "x"),
+        ("|x|+|y|", "x+y"),
+    ] {
+        assert_eq!(unknown(x, y), Reason::OneBranch, "{x} vs {y}");
+        assert_eq!(unknown(y, x), Reason::OneBranch, "{y} vs {x}");
+    }
+    // Both branches seen: identities hold.
+    equal("|x-3|", "|3-x|");
+    equal("|2x-3|", "2|x-1.5|");
+    equal("\\max(x,y)+\\min(x,y)", "x+y");
+    equal("\\max(x, 1)", "\\frac{x + 1 + |x - 1|}{2}");
+    not_equal("|x-3|", "x-3");
+    // A variable that cancels inside the |…| leaves no kink.
+    equal("|(1416 - 30s/7) - (-600 - 30s/7)| / 2", "1008");
+    // Variables are positive quantities (radii, masses): `\sqrt{r^2}` is `r` there.
+    equal("\\sqrt{x^2}", "x");
+    equal("\\sqrt{x}\\sqrt{y}", "\\sqrt{xy}");
+}
+
+#[test]
 fn ambiguous_notation() {
     // \log without a base: natural or decimal.
     assert_eq!(unknown("\\log 100", "2"), Reason::AmbiguousNotation);
