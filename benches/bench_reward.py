@@ -13,7 +13,10 @@
   cheap order; the paper's rule is the intersection, so the result is the same). Slow: it runs
   on a subset;
 * verl's outcome-only ``math_dapo.compute_score`` (no anchor at all: the floor of what any
-  reward costs).
+  reward costs), twice: on the decoded text alone, and as verl's reward managers run it, where
+  each rollout's token ids are first decoded with the tokenizer (``tokenizers``' own decode,
+  the fast core of the ``transformers`` call the managers make) — the same input the apr-fast
+  token-id rows start from.
 
 Per-core figures are process CPU time with one worker thread, best of ``--repeat``. Thread
 scaling is wall time of one batch call over all traces with 1 and 2 workers.
@@ -116,8 +119,14 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from verl.utils.reward_score import math_dapo
-        timed["verl math_dapo.compute_score (outcome only, no anchor)"] = (
+        timed["verl math_dapo.compute_score on decoded text (outcome only, no anchor)"] = (
             lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)], n)
+        # What a verl reward manager does per rollout (dapo.py, naive.py, reward_loop/*):
+        # tokenizer.decode(valid_response_ids, skip_special_tokens=True), then compute_score.
+        # `tokenizers`' own decode is the fast core of transformers' decode, so this is a floor.
+        timed["verl math_dapo as verl's reward managers run it (decode ids + compute_score)"] = (
+            lambda: [math_dapo.compute_score(hf.decode(i.tolist(), skip_special_tokens=True), g)
+                     for i, g in zip(ids, gts)], n)
     except ImportError:
         print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
     reference_name = None
@@ -159,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|")
     for name, t, count in results:
         per = t / count
-        print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {per / base:,.2f}x faster |")
+        ratio = per / base
+        relative = f"{ratio:,.2f}x faster" if ratio >= 1 else f"{ratio:,.2f}x ({1 / ratio:,.1f}x slower)"
+        print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {relative} |")
     print(f"\nThreads (default mode, token ids, all {n} rollouts, wall time, best of {args.thread_repeat} "
           f"rounds in turns): 1 worker {wall[1] * 1e3:.0f} ms, "
           f"2 workers {wall[2] * 1e3:.0f} ms, speed-up {wall[1] / wall[2]:.2f}x")
