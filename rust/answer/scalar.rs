@@ -525,77 +525,71 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     Judgement::equal(Method::Numeric, Reason::RandomPoints)
 }
 
+/// Whether `expr` or one of its subexpressions satisfies `test`.
+fn any_subexpression(expr: &Expr, mut test: impl FnMut(&Expr) -> bool) -> bool {
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        if test(e) {
+            return true;
+        }
+        e.for_each_child(|c| stack.push(c));
+    }
+    false
+}
+
 /// Whether `expr` takes the floor or ceiling of an expression with a variable.
 fn steps_on_a_variable(expr: &Expr) -> bool {
-    let mut stack = vec![expr];
-    while let Some(e) = stack.pop() {
-        if let Expr::Func(Func::Floor | Func::Ceil, args) = e {
-            if args.iter().any(|a| a.info().free_symbols) {
-                return true;
-            }
-        }
-        e.for_each_child(|c| stack.push(c));
-    }
-    false
+    any_subexpression(expr, |e| {
+        matches!(e, Expr::Func(Func::Floor | Func::Ceil, args) if args.iter().any(|a| a.info().free_symbols))
+    })
 }
 
-/// Whether an |…|, max or min of `expr` applied to a variable took the same branch (the sign
-/// of the |…|'s argument, the argument that is largest or smallest) at every real point where
-/// the branch is certain.
+/// Whether an |…|, max or min of `expr` whose arguments vary (a variable that does not cancel)
+/// took the same branch (the sign of the |…|'s argument, the argument that is largest or
+/// smallest) at every real point where the branch is certain.
 fn on_one_branch(expr: &Expr, readings: Readings) -> bool {
-    let mut stack = vec![expr];
-    while let Some(e) = stack.pop() {
-        if let Expr::Func(f @ (Func::Abs | Func::Max | Func::Min), args) = e {
-            if args.iter().any(|a| varies(a, readings)) && branches_seen(*f, args, readings) < 2 {
-                return true;
-            }
+    any_subexpression(expr, |e| match e {
+        Expr::Func(f @ (Func::Abs | Func::Max | Func::Min), args) if args.iter().any(|a| a.info().free_symbols) => {
+            kink_on_one_branch(*f, args, readings)
         }
-        e.for_each_child(|c| stack.push(c));
-    }
-    false
+        _ => false,
+    })
 }
 
-/// Whether `expr` has a variable that does not cancel: its values at the real points are not
-/// all one (`30s/7 - 30s/7 + 2016` does not vary).
-fn varies(expr: &Expr, readings: Readings) -> bool {
-    if !expr.info().free_symbols {
+fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings) -> bool {
+    let points: Vec<Option<Vec<Ball>>> = (0..REAL_POINTS)
+        .map(|k| args.iter().map(|a| numeric::evaluate(a, readings, &RealPoint(k))).collect())
+        .collect();
+    // `|(1416 - 30s/7) - (-600 - 30s/7)|` has one value: no kink to cross.
+    let varies = (0..args.len()).any(|i| {
+        let mut values = points.iter().map(|p| p.as_ref().map(|p| p[i]));
+        let Some(Some(first)) = values.next() else { return true };
+        values.any(|v| v.map_or(true, |v| compare_balls(&v, &first, 1e-12) != BallOrder::Close))
+    });
+    if !varies {
         return false;
     }
-    let mut values = (0..REAL_POINTS).map(|k| numeric::evaluate(expr, readings, &RealPoint(k)));
-    let Some(Some(first)) = values.next() else { return true };
-    values.any(|v| v.map_or(true, |v| compare_balls(&v, &first, 1e-12) != BallOrder::Close))
-}
-
-/// How many different branches `f(args)` takes over the real points (at most 2 are counted).
-fn branches_seen(f: Func, args: &[Expr], readings: Readings) -> usize {
-    let branch_at = |point: &dyn PointValues| -> Option<usize> {
-        let values: Vec<Ball> = args.iter().map(|a| numeric::evaluate(a, readings, point)).collect::<Option<_>>()?;
+    let certainly_positive = |d: Option<Ball>| d.and_then(|d| numeric::certain_sign(&d)) == Some(std::cmp::Ordering::Greater);
+    let branch_at = |values: &[Ball]| -> Option<usize> {
         match f {
             Func::Abs => match numeric::certain_sign(values.first()?)? {
                 std::cmp::Ordering::Less => Some(0),
                 std::cmp::Ordering::Greater => Some(1),
                 std::cmp::Ordering::Equal => None,
             },
+            // The argument certainly above (max) or below (min) every other one.
             _ => (0..values.len()).find(|&i| {
-                values.iter().enumerate().all(|(j, v)| {
-                    j == i || {
-                        let (winner, other) = (values[i], *v);
-                        let difference = if f == Func::Max { winner.sub(other) } else { other.sub(winner) };
-                        difference.and_then(|d| numeric::certain_sign(&d)) == Some(std::cmp::Ordering::Greater)
-                    }
+                values.iter().enumerate().all(|(j, &other)| {
+                    j == i || certainly_positive(if f == Func::Max { values[i].sub(other) } else { other.sub(values[i]) })
                 })
             }),
         }
     };
-    let mut first = None;
-    for branch in (0..REAL_POINTS).filter_map(|k| branch_at(&RealPoint(k))) {
-        match first {
-            None => first = Some(branch),
-            Some(b) if b != branch => return 2,
-            Some(_) => {}
-        }
+    let mut branches = points.iter().flatten().filter_map(|values| branch_at(values));
+    match branches.next() {
+        Some(first) => branches.all(|b| b == first),
+        None => true,
     }
-    usize::from(first.is_some())
 }
 
 fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy, (expr_a, expr_b, readings): Sources<'_>) -> Judgement {
