@@ -494,26 +494,22 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     if defined < MIN_DEFINED_POINTS {
         return Judgement::unknown(Reason::EvaluationFailed);
     }
-    // A step function is constant between its jumps: agreement means something only where
-    // the points saw it take more than one value (`\lfloor n/2 \rfloor + 1` in two notations),
-    // not where they all fell on one step (`\lfloor 0.1005 k \rfloor` against `0`).
     let (expr_a, expr_b, readings) = sources;
     // An |…|, max or min is one smooth piece between its kinks: agreement shows an identity
     // only where the points saw more than one piece (`\max(x, 1000)` against `1000` never
     // leaves one, nor does `|x - 50|` against `50 - x`).
-    if on_one_branch(expr_a, readings) || on_one_branch(expr_b, readings) {
+    if on_one_branch(expr_a, readings, policy) || on_one_branch(expr_b, readings, policy) {
         return Judgement::unknown(Reason::OneBranch);
     }
+    // A step function is constant between its jumps: agreement means something only where
+    // the points saw it take more than one value (`\lfloor n/2 \rfloor + 1` in two notations),
+    // not where they all fell on one step (`\lfloor 0.1005 k \rfloor` against `0`).
     let (steps_a, steps_b) = (steps_on_a_variable(expr_a), steps_on_a_variable(expr_b));
     if !(steps_a || steps_b) {
         return Judgement::equal(Method::Numeric, Reason::RandomPoints);
     }
-    let one_value = |v: &Values| {
-        let mut values = (0..REAL_POINTS).filter_map(|k| at_real(v, k));
-        let first = values.next();
-        first.map_or(true, |first| values.all(|x| compare_balls(&x, &first, policy.rel_tol) == BallOrder::Close))
-    };
-    if (steps_a && one_value(a)) || (steps_b && one_value(b)) {
+    let constant = |v: &Values| one_value((0..REAL_POINTS).filter_map(|k| at_real(v, k)), policy);
+    if (steps_a && constant(a)) || (steps_b && constant(b)) {
         return Judgement::unknown(Reason::StepFunction);
     }
     // Step functions can also differ exactly where real points never land: at the jumps, which
@@ -523,6 +519,12 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
         return at_integers;
     }
     Judgement::equal(Method::Numeric, Reason::RandomPoints)
+}
+
+/// Whether the values are all one (within the policy's tolerance); true when there are none.
+fn one_value(mut values: impl Iterator<Item = Ball>, policy: &Policy) -> bool {
+    let Some(first) = values.next() else { return true };
+    values.all(|x| compare_balls(&x, &first, policy.rel_tol) == BallOrder::Close)
 }
 
 /// Whether `expr` or one of its subexpressions satisfies `test`.
@@ -547,26 +549,22 @@ fn steps_on_a_variable(expr: &Expr) -> bool {
 /// Whether an |…|, max or min of `expr` whose arguments vary (a variable that does not cancel)
 /// took the same branch (the sign of the |…|'s argument, the argument that is largest or
 /// smallest) at every real point where the branch is certain.
-fn on_one_branch(expr: &Expr, readings: Readings) -> bool {
+fn on_one_branch(expr: &Expr, readings: Readings, policy: &Policy) -> bool {
     any_subexpression(expr, |e| match e {
         Expr::Func(f @ (Func::Abs | Func::Max | Func::Min), args) if args.iter().any(|a| a.info().free_symbols) => {
-            kink_on_one_branch(*f, args, readings)
+            kink_on_one_branch(*f, args, readings, policy)
         }
         _ => false,
     })
 }
 
-fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings) -> bool {
-    let points: Vec<Option<Vec<Ball>>> = (0..REAL_POINTS)
-        .map(|k| args.iter().map(|a| numeric::evaluate(a, readings, &RealPoint(k))).collect())
+fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings, policy: &Policy) -> bool {
+    // The arguments at each real point where all of them are defined.
+    let points: Vec<Vec<Ball>> = (0..REAL_POINTS)
+        .filter_map(|k| args.iter().map(|a| numeric::evaluate(a, readings, &RealPoint(k))).collect())
         .collect();
     // `|(1416 - 30s/7) - (-600 - 30s/7)|` has one value: no kink to cross.
-    let varies = (0..args.len()).any(|i| {
-        let mut values = points.iter().map(|p| p.as_ref().map(|p| p[i]));
-        let Some(Some(first)) = values.next() else { return true };
-        values.any(|v| v.map_or(true, |v| compare_balls(&v, &first, 1e-12) != BallOrder::Close))
-    });
-    if !varies {
+    if (0..args.len()).all(|i| one_value(points.iter().map(|p| p[i]), policy)) {
         return false;
     }
     let certainly_positive = |d: Option<Ball>| d.and_then(|d| numeric::certain_sign(&d)) == Some(std::cmp::Ordering::Greater);
@@ -585,7 +583,7 @@ fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings) -> bool {
             }),
         }
     };
-    let mut branches = points.iter().flatten().filter_map(|values| branch_at(values));
+    let mut branches = points.iter().filter_map(|values| branch_at(values));
     match branches.next() {
         Some(first) => branches.all(|b| b == first),
         None => true,
