@@ -186,7 +186,20 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
                 ordered(x, y, policy)
             }
         }
-        (Set(x) | List(x), Set(y) | List(y)) => unordered(x, y, policy),
+        (Set(x) | List(x), Set(y) | List(y)) => {
+            let judgement = unordered(x, y, policy);
+            // A set, or a list of tuples (the solutions of a system), says each item once:
+            // `(3, 2), (2, 3), (3, 2)` is `(2, 3), (3, 2)`. A list of numbers may answer
+            // several questions, so `2, 2` stays two answers.
+            let is_set = |n: &Node, items: &[Node]| matches!(n, Set(_)) || items.iter().all(|i| matches!(i, Bracketed { .. }));
+            if judgement.verdict == Verdict::Equal || !(is_set(a, x) && is_set(b, y)) {
+                return judgement;
+            }
+            match (without_repeats(x, policy), without_repeats(y, policy)) {
+                (None, None) => judgement,
+                (dx, dy) => unordered(dx.as_deref().unwrap_or(x), dy.as_deref().unwrap_or(y), policy),
+            }
+        }
         // `(f(n) = n, g(n) = 1)`: a parenthesised group of relations is a list of them.
         (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
             if x.iter().all(|n| matches!(n, Relation(_))) =>
@@ -273,6 +286,13 @@ fn based(s: &scalar::Scalar) -> Option<(&str, &BigInt)> {
 fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
     // Two assignments to the same name compare by value (`x \in [0, 1]`, `(x, y) = (1, 2)`);
     // to different names they are different relations (`x = 1, y = 2` is not `x = 2, y = 1`).
+    // `\frac{1}{3} \approx 0.333` states its constant.
+    match (a.approximated_constant(), b.approximated_constant()) {
+        (Some(x), Some(y)) => return compare_nodes(x, y, policy),
+        (Some(x), None) => return compare_nodes(x, &Node::Relation(Box::new(b.clone())), policy),
+        (None, Some(y)) => return compare_nodes(&Node::Relation(Box::new(a.clone())), y, policy),
+        (None, None) => {}
+    }
     if let (Some(va), Some(vb)) = (a.assigned_value(), b.assigned_value()) {
         if same_names(&a.parts[0], &b.parts[0]) {
             return compare_nodes(va, vb, policy);
@@ -359,6 +379,21 @@ fn unordered(x: &[Node], y: &[Node], policy: &Policy) -> Judgement {
     }
     let first_unknown = table.iter().flatten().find(|j| j.verdict == Verdict::Unknown).copied();
     first_unknown.unwrap_or(Judgement::unknown(Reason::TooClose))
+}
+
+/// `items` without those equal to an earlier one; `None` when none repeats (or there are too
+/// many items to compare all pairs).
+fn without_repeats(items: &[Node], policy: &Policy) -> Option<Vec<Node>> {
+    if items.len() > MAX_UNORDERED {
+        return None;
+    }
+    let mut kept: Vec<&Node> = Vec::with_capacity(items.len());
+    for item in items {
+        if !kept.iter().any(|k| compare_nodes(k, item, policy).verdict == Verdict::Equal) {
+            kept.push(item);
+        }
+    }
+    (kept.len() < items.len()).then(|| kept.into_iter().cloned().collect())
 }
 
 /// A perfect matching of 0..n to 0..n along `edge` (Kuhn's augmenting paths): `m[i]` is the

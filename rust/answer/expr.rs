@@ -171,6 +171,23 @@ pub struct Decimal {
     pub last_digit_exponent: i64,
 }
 
+impl Decimal {
+    /// Largest power of ten used for [`Decimal::half_ulp`].
+    pub const MAX_EXPONENT: i64 = 4_000;
+
+    /// Half a unit of the last written digit, exactly: what the value may be off by and still
+    /// round to this decimal (`None` beyond 10^±[`Decimal::MAX_EXPONENT`]).
+    pub fn half_ulp(&self) -> Option<BigRational> {
+        let e = self.last_digit_exponent;
+        if e.abs() > Self::MAX_EXPONENT {
+            return None;
+        }
+        let power = BigInt::from(10).pow(e.unsigned_abs() as u32);
+        let two = BigInt::from(2);
+        Some(if e >= 0 { BigRational::new(power, two) } else { BigRational::new(BigInt::from(1), power * two) })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     /// An exact rational literal (integer, fraction digits of an integer, `10^{k}` folded later).

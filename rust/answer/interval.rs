@@ -364,6 +364,28 @@ pub fn refine(a: &Expr, b: &Expr, readings: Readings) -> Refined {
     }
 }
 
+/// Whether the algebraic constant `value` rounds to `decimal` (within `half_ulp` of it, the
+/// half unit of its last written digit), at high precision: a 16-digit decimal of `\sqrt{17}`
+/// is beyond what f64 can tell.
+pub fn refine_rounding(value: &Expr, decimal: &BigRational, half_ulp: &BigRational, readings: Readings) -> Refined {
+    let Some(x) = enclose(value, readings) else { return Refined::Undecided };
+    let (Some(lo), Some(hi)) = (Dyadic::from_rational(&(decimal - half_ulp), true), Dyadic::from_rational(&(decimal + half_ulp), false)) else {
+        return Refined::Undecided;
+    };
+    // [lo, hi] lies inside the rounding window (rounded inwards); outside it needs the window
+    // rounded outwards.
+    if x.lo.cmp(&lo) != Ordering::Less && x.hi.cmp(&hi) != Ordering::Greater {
+        return Refined::Equal;
+    }
+    let (Some(outer_lo), Some(outer_hi)) = (Dyadic::from_rational(&(decimal - half_ulp), false), Dyadic::from_rational(&(decimal + half_ulp), true)) else {
+        return Refined::Undecided;
+    };
+    if x.hi.cmp(&outer_lo) == Ordering::Less || x.lo.cmp(&outer_hi) == Ordering::Greater {
+        return Refined::Different;
+    }
+    Refined::Undecided
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,6 +407,19 @@ mod tests {
         assert_eq!(refine(&expr("\\sqrt[3]{-8}"), &expr("-2"), 0), Refined::Equal);
         assert_eq!(refine(&expr("8^{2/3}"), &expr("4"), 0), Refined::Equal);
         assert_eq!(refine(&expr("\\pi"), &expr("3.14"), 0), Refined::Undecided);
+    }
+
+    #[test]
+    fn rounding_seen_beyond_f64() {
+        let rational = |s: &str| match Answer::parse(s).node() {
+            Node::Scalar(sc) => sc.decimal.clone().expect("a decimal").value,
+            other => panic!("{other:?}"),
+        };
+        let half_ulp = |digits: i32| BigRational::new(BigInt::one(), BigInt::from(2) * BigInt::from(10).pow(digits as u32));
+        let sqrt17 = expr("\\sqrt{17}");
+        assert_eq!(refine_rounding(&sqrt17, &rational("4.123105625617661"), &half_ulp(15), 0), Refined::Equal);
+        assert_eq!(refine_rounding(&sqrt17, &rational("4.123105625617660"), &half_ulp(15), 0), Refined::Different);
+        assert_eq!(refine_rounding(&sqrt17, &rational("4.123105625617662"), &half_ulp(15), 0), Refined::Different);
     }
 
     #[test]

@@ -285,6 +285,11 @@ impl<'a> Lexer<'a> {
         while self.b.get(end).is_some_and(u8::is_ascii_alphabetic) {
             end += 1;
         }
+        // `\quadx_{2}` (no space after the spacing command, seen in dataset answers) is `\quad`
+        // and then `x`: no command name starts with "quad" or "qquad".
+        if let Some(spacing) = ["qquad", "quad"].iter().find(|q| self.s[start..end].starts_with(**q)) {
+            end = start + spacing.len();
+        }
         let name = &self.s[start..end];
         self.i = end;
         if name == "operatorname" {
@@ -491,18 +496,27 @@ impl<'a> Lexer<'a> {
         let mut pos = self.i;
         let mut groups: Vec<(usize, usize)> = Vec::new();
         let (mut any_plain, mut broken_plain) = (false, false);
-        while let Some((after, plain)) = self.separator_at(pos) {
+        let (mut any_space, mut broken_space) = (false, false);
+        while let Some((after, kind)) = self.separator_at(pos) {
             let end = after + 3;
             let three_digits = self.b.get(after..end).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
             if !three_digits || self.b.get(end).is_some_and(u8::is_ascii_digit) {
-                broken_plain = plain && self.b.get(after).is_some_and(u8::is_ascii_digit);
+                let digit_after = self.b.get(after).is_some_and(u8::is_ascii_digit);
+                broken_plain = kind == Separator::Comma && digit_after;
+                broken_space = kind == Separator::Space && digit_after;
                 break;
             }
-            any_plain |= plain;
+            any_plain |= kind == Separator::Comma;
+            any_space |= kind == Separator::Space;
             groups.push((after, end));
             pos = end;
         }
         if any_plain && (broken_plain || after_list_comma || self.bracket_depth > 0) {
+            return;
+        }
+        // `1 000 000`: only a whole run of three-digit groups after single spaces (`1 0000` and
+        // `12 34` stay apart), and never mixed with commas.
+        if any_space && (broken_space || any_plain) {
             return;
         }
         for &(start, end) in &groups {
@@ -513,9 +527,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// A thousands separator at byte `pos`: returns the position after it and whether it is a
-    /// plain comma.
-    fn separator_at(&self, pos: usize) -> Option<(usize, bool)> {
+    /// A thousands separator at byte `pos`: returns the position after it and its kind.
+    fn separator_at(&self, pos: usize) -> Option<(usize, Separator)> {
         let rest = self.b.get(pos..)?;
         let skip_spaces = |mut k: usize| {
             while rest.get(k) == Some(&b' ') {
@@ -523,23 +536,43 @@ impl<'a> Lexer<'a> {
             }
             k
         };
-        if rest.starts_with(b"{,}") {
-            return Some((pos + 3, false));
+        // `{,}`, also spaced: `14 {, }916`.
+        let brace = skip_spaces(0);
+        if rest.get(brace) == Some(&b'{') {
+            let comma = skip_spaces(brace + 1);
+            let close = skip_spaces(comma + 1);
+            if rest.get(comma) == Some(&b',') && rest.get(close) == Some(&b'}') {
+                return Some((pos + close + 1, Separator::Marked));
+            }
         }
         if rest.starts_with(b",\\!") {
-            return Some((pos + skip_spaces(3), false));
+            return Some((pos + skip_spaces(3), Separator::Marked));
         }
         if rest.starts_with(b"\\!,") {
-            return Some((pos + 3, false));
+            return Some((pos + 3, Separator::Marked));
         }
         if rest.starts_with(b"\\,") || rest.starts_with(b"\\ ") {
-            return Some((pos + skip_spaces(2), false));
+            return Some((pos + skip_spaces(2), Separator::Marked));
         }
         if rest.starts_with(b",") {
-            return Some((pos + 1, true));
+            return Some((pos + 1, Separator::Comma));
+        }
+        if rest.starts_with(b" ") && rest.get(1).is_some_and(u8::is_ascii_digit) {
+            return Some((pos + 1, Separator::Space));
         }
         None
     }
+}
+
+/// What separates thousands groups.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Separator {
+    /// A mark that only separates thousands: `{,}`, `\,`, `\ `, `,\!`.
+    Marked,
+    /// A plain comma, which may also separate list items.
+    Comma,
+    /// One plain space (`1 000`).
+    Space,
 }
 
 /// Index of the `}` matching the `{` at `open`, honouring `\{` and `\}` escapes.
@@ -1110,7 +1143,11 @@ pub fn render_with(tokens: &[Tok], lowercase_text: bool) -> String {
     let mut prev: Option<&Tok> = None;
     for tok in tokens {
         if let Some(p) = prev {
-            if needs_space(p, tok) {
+            if matches!((p, tok), (Tok::Num(_), Tok::Num(_))) {
+                // Two numbers in a row (`7\n557`): a plain space would read back as one number
+                // with a thousands separator (`7 557`); `~` keeps them apart.
+                out.push('~');
+            } else if needs_space(p, tok) {
                 out.push(' ');
             }
         }

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use super::expr::Expr;
+use super::expr::{Expr, Func};
 use super::judgement::Reason;
 use super::scalar::Scalar;
 
@@ -70,10 +70,29 @@ impl Relation {
     /// The value of an assignment: `x = 3`, `f(x) = 2x`, `(x, y) = (1, 2)`, `x \in [0, 1]`,
     /// `m_{\max} = n^2 - 1`, `a = b = 5` (the last part). A name-like left side is a symbol, a
     /// function application or a tuple of those.
+    ///
+    /// The left side may also be a label ([`Node::is_label`]: `AB = 4`, `|AB| = 1`,
+    /// `\frac{NO}{BO} = \frac{1}{\sqrt{6}}`). An approximation after the value does not replace
+    /// it: `x = \frac{1}{3} \approx 0.333` assigns 1/3, and a constant followed only by
+    /// approximations (`\frac{\sqrt{3}}{3} \approx 0.577`) states the constant.
     pub fn assigned_value(&self) -> Option<&Node> {
         let all_assign = self.ops.iter().all(|op| matches!(op, RelOp::Eq | RelOp::Approx | RelOp::In));
         let single_in = self.ops.len() == 1 || !self.ops.contains(&RelOp::In);
-        (all_assign && single_in && self.parts.first().is_some_and(Node::is_name_like)).then(|| self.parts.last()).flatten()
+        let first = self.parts.first()?;
+        if !(all_assign && single_in) {
+            return None;
+        }
+        if first.is_name_like() || first.is_label() {
+            let value = self.ops.iter().skip(1).position(|op| *op == RelOp::Approx).map_or(self.parts.len() - 1, |k| k + 1);
+            return self.parts.get(value);
+        }
+        self.approximated_constant()
+    }
+
+    /// The constant of `c \approx 0.577` (only `\approx` after a constant without variables).
+    pub fn approximated_constant(&self) -> Option<&Node> {
+        let constant = matches!(self.parts.first(), Some(Node::Scalar(s)) if !s.info.free_symbols);
+        (constant && self.ops.iter().all(|op| *op == RelOp::Approx)).then(|| &self.parts[0])
     }
 }
 
@@ -115,6 +134,23 @@ impl Node {
             Node::Bracketed { open: '(', close: ')', items } => items.iter().all(Node::is_name_like),
             _ => false,
         }
+    }
+
+    /// A quantity named by letters: a name, or products, quotients and absolute values of
+    /// names (`AB`, `|AB|`, `\frac{NO}{BO}`, `a_1 a_2`), without numbers or sums. `AB = 4`
+    /// answers "find AB" with 4, as `x = 4` answers "find x".
+    pub fn is_label(&self) -> bool {
+        fn label(e: &Expr) -> bool {
+            match e {
+                Expr::Sym(_) | Expr::Apply { .. } => true,
+                Expr::Mul(factors) => factors.iter().all(label),
+                Expr::Div(a, b) => label(a) && label(b),
+                Expr::Func(Func::Abs, args) => matches!(args.as_slice(), [a] if label(a)),
+                _ => false,
+            }
+        }
+        // Recursion is bounded: parsed trees are at most MAX_TREE_DEPTH deep.
+        matches!(self, Node::Scalar(s) if s.unit.is_none() && !s.percent && label(&s.expr))
     }
 
     /// A single letter usable as a multiple-choice answer (`B`, or `b` compared to `(B)`).

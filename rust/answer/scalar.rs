@@ -360,7 +360,20 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
         let db = if scale_b { None } else { b.decimal.as_ref() };
         let judgement = compare_values(va, da, vb, db, policy, (&a.expr, &b.expr, r));
         let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
-        if f64_verdict && !scale_a && !scale_b && a.is_constant() && b.is_constant() {
+        let constants = !scale_a && !scale_b && a.is_constant() && b.is_constant();
+        if let Some((decimal, other_is_b)) = rounding_side(da, db, policy) {
+            // The decimal stands for every value that rounds to it, not for itself.
+            if constants && judgement.verdict == Verdict::Unknown && judgement.reason == Reason::TooClose {
+                let other = if other_is_b { &b.expr } else { &a.expr };
+                match decimal.half_ulp().map(|h| interval::refine_rounding(other, &decimal.value, &h, r)) {
+                    Some(Refined::Different) => return Judgement::not_equal(Method::Numeric, Reason::DecimalRounding),
+                    Some(Refined::Equal) => return Judgement::equal(Method::Numeric, Reason::DecimalRounding),
+                    _ => {}
+                }
+            }
+            return judgement;
+        }
+        if f64_verdict && constants {
             // Algebraic constants get a second look far beyond f64 (see `interval`).
             match interval::refine(&a.expr, &b.expr, r) {
                 Refined::Different => return Judgement::not_equal(Method::Numeric, Reason::NumericValue),
@@ -388,13 +401,8 @@ pub fn compare_values(
         return compare_at_points(a, b, policy, sources);
     }
     // A long decimal against a non-decimal value: equal when the value rounds to it.
-    let rounding = match (da, db) {
-        (Some(d), None) if d.significant_digits >= policy.decimal_min_sig_digits => Some((d, b)),
-        (None, Some(d)) if d.significant_digits >= policy.decimal_min_sig_digits => Some((d, a)),
-        _ => None,
-    };
-    if let Some((decimal, other)) = rounding {
-        return compare_rounded(decimal, other);
+    if let Some((decimal, other_is_b)) = rounding_side(da, db, policy) {
+        return compare_rounded(decimal, if other_is_b { b } else { a });
     }
     match (&a.exact, &b.exact) {
         (Ok(x), Ok(y)) => exact_verdict(x == y),
@@ -429,25 +437,26 @@ fn failure_reason(a: &Exact, b: &Exact) -> Reason {
     }
 }
 
-/// Largest power of ten used when checking rounding exactly.
-const MAX_DECIMAL_EXPONENT: i64 = 4_000;
+/// The decimal of a comparison decided by rounding (a long decimal against a value that is not
+/// a decimal), and whether the other value is `b`.
+fn rounding_side<'d>(da: Option<&'d Decimal>, db: Option<&'d Decimal>, policy: &Policy) -> Option<(&'d Decimal, bool)> {
+    match (da, db) {
+        (Some(d), None) if d.significant_digits >= policy.decimal_min_sig_digits => Some((d, true)),
+        (None, Some(d)) if d.significant_digits >= policy.decimal_min_sig_digits => Some((d, false)),
+        _ => None,
+    }
+}
 
 /// Does `other` round to `decimal` at its last written digit?
 fn compare_rounded(decimal: &Decimal, other: &Values) -> Judgement {
     let e = decimal.last_digit_exponent;
-    if e.abs() <= MAX_DECIMAL_EXPONENT {
-        if let Ok(x) = &other.exact {
-            let half_ulp = exact::power(BigRational::from_integer(BigInt::from(10)), &BigRational::from_integer(BigInt::from(e)))
-                .map(|ulp| ulp / BigRational::from_integer(BigInt::from(2)));
-            if let Ok(half_ulp) = half_ulp {
-                let within = (x - &decimal.value).abs() <= half_ulp;
-                return if within {
-                    Judgement::equal(Method::Exact, Reason::DecimalRounding)
-                } else {
-                    Judgement::not_equal(Method::Exact, Reason::DecimalRounding)
-                };
-            }
-        }
+    if let (Ok(x), Some(half_ulp)) = (&other.exact, decimal.half_ulp()) {
+        let within = (x - &decimal.value).abs() <= half_ulp;
+        return if within {
+            Judgement::equal(Method::Exact, Reason::DecimalRounding)
+        } else {
+            Judgement::not_equal(Method::Exact, Reason::DecimalRounding)
+        };
     }
     let Some(ball) = other.ball else { return Judgement::unknown(failure_reason(&other.exact, &Ok(BigRational::zero()))) };
     let Some(d) = Ball::from_rational(&decimal.value) else { return Judgement::unknown(Reason::TooLarge) };

@@ -385,6 +385,55 @@ fn method_says_how() {
 }
 
 #[test]
+fn labelled_values_state_their_value() {
+    // A quantity named by letters (segments, ratios of them, absolute values) is a label.
+    equal("AB = 4", "4");
+    equal("|AB| = 1", "1");
+    equal("\\frac{NO}{BO}=\\frac{1}{\\sqrt{6}}", "\\frac{\\sqrt{6}}{6}");
+    equal("AB=4,CD=5", "4, 5");
+    not_equal("AB = 4", "5");
+    // Sums, numbers and powers on the left make an equation, not a label.
+    not_equal("x + y = 5", "5");
+    not_equal("2x = 6", "6");
+    not_equal("x^2 = 4", "4");
+}
+
+#[test]
+fn an_approximation_after_the_value_does_not_replace_it() {
+    equal("x = \\frac{1}{3} \\approx 0.333", "\\frac{1}{3}");
+    equal("x=1/3\\approx1.3", "x = 1/3");
+    equal("\\frac{\\sqrt{3}}{3} \\approx 0.577", "\\frac{1}{\\sqrt{3}}");
+    equal("\\frac{\\sqrt{3}}{3} \\approx 0.577", "\\frac{\\sqrt{3}}{3} \\approx 0.58");
+    equal("x \\approx 0.577", "0.577");
+    not_equal("x = \\frac{1}{3} \\approx 0.333", "0.333");
+    // Only a constant states itself: `x + 1 \approx 3` is an equation.
+    assert_ne!(verdict("x + 1 \\approx 3", "x + 1"), Verdict::Equal);
+}
+
+#[test]
+fn sets_and_solution_lists_say_each_item_once() {
+    equal("\\{1, 1, 2\\}", "\\{2, 1\\}");
+    equal("(37,3,3,13),(17,3,3,7)", "(17,3,3,7),(37,3,3,13),(17,3,3,7)");
+    // A list of numbers may answer several questions: two 2s are two answers.
+    not_equal("2, 2", "2");
+    not_equal("\\{1, 1, 2\\}", "\\{1, 3\\}");
+}
+
+#[test]
+fn spaced_thousands_and_glued_spacing_commands() {
+    equal("1 000", "1000");
+    equal("1 000 000", "10^6");
+    equal("14 {, }916", "14916");
+    equal("14{,}916", "14 916");
+    // Only whole runs of three-digit groups: `12 34` and `1 0000` are no thousands.
+    assert_ne!(verdict("12 34", "1234"), Verdict::Equal);
+    assert_ne!(verdict("1 0000", "10000"), Verdict::Equal);
+    assert_ne!(verdict("1,000 000", "1000000"), Verdict::Equal);
+    // `\quadx` is `\quad x`.
+    equal("x_{1}=2,\\quadx_{2}=3", "2, 3");
+}
+
+#[test]
 fn deepest_accepted_inputs_fit_a_worker_thread_stack() {
     // rayon workers get 2 MiB stacks: everything the limits let through must fit, even in a
     // debug build. Each input is nested just below or far beyond the limits.
