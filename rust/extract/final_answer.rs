@@ -297,6 +297,11 @@ fn classify_phrase(text: &str, p: usize, region_start: usize, limit: usize) -> O
             let rule = if has_final { FinalRule::FinalAnswerHeading } else { FinalRule::AnswerLine };
             return Some(Phrase { rule, value_from: line_end + 1, last_candidate: true });
         }
+        // "Answer $9$", "Final answer \[ 9 \]": the label, then math, without a colon.
+        let rest = &bytes[q..limit];
+        if rest.starts_with(b"$") || rest.starts_with(b"\\(") || rest.starts_with(b"\\[") {
+            return Some(Phrase { rule: FinalRule::AnswerLine, value_from: q, last_candidate: false });
+        }
     }
     None
 }
@@ -421,6 +426,11 @@ mod tests {
         assert_eq!(final_of("</think>The answer is \\(x = 3\\), which"), Some(("x = 3".into(), FinalRule::AnswerPhrase, false)));
         assert_eq!(final_of("work\nAnswer: 42\n"), Some(("42".into(), FinalRule::AnswerLine, true)));
         assert_eq!(final_of("**Answer:** (B)"), Some(("B".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(final_of("work\nAnswer $9$"), Some(("9".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(final_of("Final answer \\[ \n \\frac{10}{9} \n \\]"), Some(("\\frac{10}{9}".into(), FinalRule::AnswerLine, true)));
+        // Not at the start of a line, or not followed by math: no answer line.
+        assert_eq!(final_of("We check the answer $9$ again."), None);
+        assert_eq!(final_of("Answer choices follow."), None);
         assert_eq!(
             final_of("</think>\n**Final Answer**\nThe product is 81.\n"),
             Some(("81".into(), FinalRule::FinalAnswerHeading, false))
