@@ -24,7 +24,7 @@ use num_rational::BigRational;
 
 use super::expr::{Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
-use super::node::{Node, Relation};
+use super::node::{Node, RelOp, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
@@ -199,6 +199,13 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
                 (None, None) => judgement,
                 (dx, dy) => unordered(dx.as_deref().unwrap_or(x), dy.as_deref().unwrap_or(y), policy),
             }
+        }
+        // `x = 1, y = 2` is the point `(1, 2)`: no interval reading is left.
+        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+            if assignments_as_tuple(y).is_some_and(|values| values.len() == x.len()) =>
+        {
+            let values = assignments_as_tuple(y).unwrap_or_default();
+            Judgement::all(x.iter().zip(values).map(|(p, q)| compare_nodes(p, q, policy)))
         }
         // `(f(n) = n, g(n) = 1)`: a parenthesised group of relations is a list of them.
         (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
@@ -379,6 +386,21 @@ fn unordered(x: &[Node], y: &[Node], policy: &Policy) -> Judgement {
     }
     let first_unknown = table.iter().flatten().find(|j| j.verdict == Verdict::Unknown).copied();
     first_unknown.unwrap_or(Judgement::unknown(Reason::TooClose))
+}
+
+/// The values of `x = 1, y = 2` in order: two or more `=` assignments to plain names written in
+/// alphabetical order (the order of the tuple they answer; `y = 2, x = 1` gives `None`).
+fn assignments_as_tuple(items: &[Node]) -> Option<Vec<&Node>> {
+    let mut names: Vec<&str> = Vec::with_capacity(items.len());
+    let mut values = Vec::with_capacity(items.len());
+    for item in items {
+        let Node::Relation(r) = item else { return None };
+        let ([RelOp::Eq], [Node::Scalar(lhs), value]) = (r.ops.as_slice(), r.parts.as_slice()) else { return None };
+        let Expr::Sym(symbol) = &lhs.expr else { return None };
+        names.push(&symbol.name);
+        values.push(value);
+    }
+    (names.len() >= 2 && names.windows(2).all(|w| w[0] < w[1])).then_some(values)
 }
 
 /// `items` without those equal to an earlier one; `None` when none repeats (or there are too

@@ -411,6 +411,16 @@ fn an_approximation_after_the_value_does_not_replace_it() {
 }
 
 #[test]
+fn assignments_in_alphabetical_order_are_a_point() {
+    equal("x=1, y=2", "(1,2)");
+    equal("x=2 \\text{ and } y=3", "(2, 3)");
+    not_equal("x=1, y=2", "(2,1)");
+    // Another order leaves the tuple's order open.
+    assert_ne!(verdict("y=2, x=1", "(1,2)"), Verdict::Equal);
+    assert_ne!(verdict("y=2, x=1", "(2,1)"), Verdict::Equal);
+}
+
+#[test]
 fn sets_and_solution_lists_say_each_item_once() {
     equal("\\{1, 1, 2\\}", "\\{2, 1\\}");
     equal("(37,3,3,13),(17,3,3,7)", "(17,3,3,7),(37,3,3,13),(17,3,3,7)");
