@@ -217,8 +217,24 @@ def test_fraction_and_decimal_rewritings(n: int, d: int) -> None:
 @given(st.integers(1000, 10**12))
 def test_thousands_separator_rewritings(n: int) -> None:
     grouped = f"{n:,}"
-    for rewriting in (grouped, grouped.replace(",", "\\,"), grouped.replace(",", "{,}"), grouped.replace(",", ",\\!")):
+    for rewriting in (grouped, grouped.replace(",", "\\,"), grouped.replace(",", "{,}"), grouped.replace(",", ",\\!"),
+                      grouped.replace(",", " "), grouped.replace(",", " {, }")):
         assert native(str(n), rewriting).verdict is Verdict.EQUAL, rewriting
+    # Two numbers in a row stay two: normalize renders them apart, and reads its output back alike.
+    spaced = grouped.replace(",", " ")
+    assert normalize(normalize(spaced + "\n" + "123")) == normalize(spaced + "\n" + "123")
+
+
+@FAST
+@given(label=st.sampled_from(["AB", "|AB|", "\\frac{NO}{BO}", "xy", "a_1 a_2", "PD"]),
+       n=st.integers(-10**6, 10**6), d=st.integers(1, 50))
+def test_a_labelled_value_states_its_value(label: str, n: int, d: int) -> None:
+    value = f"\\frac{{{n}}}{{{d}}}"
+    assert native(f"{label} = {value}", value).verdict is Verdict.EQUAL
+    assert native(f"{label} = {value}", f"\\frac{{{n + 1}}}{{{d}}}").verdict is Verdict.NOT_EQUAL
+    # An approximation written after the value does not replace it.
+    approx = f"{n / d:.3f}"
+    assert native(f"{label} = {value} \\approx {approx}", value).verdict is Verdict.EQUAL
 
 
 @FAST

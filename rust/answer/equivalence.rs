@@ -293,12 +293,12 @@ fn based(s: &scalar::Scalar) -> Option<(&str, &BigInt)> {
 fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
     // Two assignments to the same name compare by value (`x \in [0, 1]`, `(x, y) = (1, 2)`);
     // to different names they are different relations (`x = 1, y = 2` is not `x = 2, y = 1`).
-    // `\frac{1}{3} \approx 0.333` states its constant.
-    match (a.approximated_constant(), b.approximated_constant()) {
-        (Some(x), Some(y)) => return compare_nodes(x, y, policy),
-        (Some(x), None) => return compare_nodes(x, &Node::Relation(Box::new(b.clone())), policy),
-        (None, Some(y)) => return compare_nodes(&Node::Relation(Box::new(a.clone())), y, policy),
-        (None, None) => {}
+    // `\frac{1}{3} \approx 0.333` states its constant, to compare with what the other states.
+    if a.approximated_constant().is_some() || b.approximated_constant().is_some() {
+        return match (a.assigned_value(), b.assigned_value()) {
+            (Some(x), Some(y)) => compare_nodes(x, y, policy),
+            _ => different_shape(),
+        };
     }
     if let (Some(va), Some(vb)) = (a.assigned_value(), b.assigned_value()) {
         if same_names(&a.parts[0], &b.parts[0]) {

@@ -369,21 +369,18 @@ pub fn refine(a: &Expr, b: &Expr, readings: Readings) -> Refined {
 /// is beyond what f64 can tell.
 pub fn refine_rounding(value: &Expr, decimal: &BigRational, half_ulp: &BigRational, readings: Readings) -> Refined {
     let Some(x) = enclose(value, readings) else { return Refined::Undecided };
-    let (Some(lo), Some(hi)) = (Dyadic::from_rational(&(decimal - half_ulp), true), Dyadic::from_rational(&(decimal + half_ulp), false)) else {
-        return Refined::Undecided;
-    };
-    // [lo, hi] lies inside the rounding window (rounded inwards); outside it needs the window
-    // rounded outwards.
-    if x.lo.cmp(&lo) != Ordering::Less && x.hi.cmp(&hi) != Ordering::Greater {
-        return Refined::Equal;
+    let (low, high) = (decimal - half_ulp, decimal + half_ulp);
+    // The window [low, high] rounded inwards must hold the value's interval for "equal"; rounded
+    // outwards, it must miss it for "different".
+    let bounds = |inwards: bool| Some((Dyadic::from_rational(&low, inwards)?, Dyadic::from_rational(&high, !inwards)?));
+    let (Some((inner_lo, inner_hi)), Some((outer_lo, outer_hi))) = (bounds(true), bounds(false)) else { return Refined::Undecided };
+    if x.lo.cmp(&inner_lo) != Ordering::Less && x.hi.cmp(&inner_hi) != Ordering::Greater {
+        Refined::Equal
+    } else if x.hi.cmp(&outer_lo) == Ordering::Less || x.lo.cmp(&outer_hi) == Ordering::Greater {
+        Refined::Different
+    } else {
+        Refined::Undecided
     }
-    let (Some(outer_lo), Some(outer_hi)) = (Dyadic::from_rational(&(decimal - half_ulp), false), Dyadic::from_rational(&(decimal + half_ulp), true)) else {
-        return Refined::Undecided;
-    };
-    if x.hi.cmp(&outer_lo) == Ordering::Less || x.lo.cmp(&outer_hi) == Ordering::Greater {
-        return Refined::Different;
-    }
-    Refined::Undecided
 }
 
 #[cfg(test)]
