@@ -359,7 +359,6 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
         let da = if scale_a { None } else { a.decimal.as_ref() };
         let db = if scale_b { None } else { b.decimal.as_ref() };
         let judgement = compare_values(va, da, vb, db, policy, (&a.expr, &b.expr, r));
-        let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
         let constants = !scale_a && !scale_b && a.is_constant() && b.is_constant();
         if let Some((decimal, other_is_b)) = rounding_side(da, db, policy) {
             // The decimal stands for every value that rounds to it, not for itself.
@@ -373,6 +372,7 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
             }
             return judgement;
         }
+        let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
         if f64_verdict && constants {
             // Algebraic constants get a second look far beyond f64 (see `interval`).
             match interval::refine(&a.expr, &b.expr, r) {
