@@ -238,6 +238,40 @@ def test_a_labelled_value_states_its_value(label: str, n: int, d: int) -> None:
 
 
 @FAST
+@given(p=st.integers(1, 10**4), q=st.integers(1, 10**4), k=st.integers(2, 50),
+       label=st.sampled_from(["A:B", "V_1 : V_2", "AB:BC", "S_{ABC}:S"]))
+def test_a_ratio_is_its_quotient_unless_it_may_be_a_time(p: int, q: int, k: int, label: str) -> None:
+    clock_like = len(str(p)) <= 2 and len(str(q)) == 2 and q <= 59  # h:mm
+    quotient = native(f"{p}:{q}", f"\\frac{{{p}}}{{{q}}}").verdict
+    assert quotient is (Verdict.UNKNOWN if clock_like else Verdict.EQUAL)
+    assert native(f"{p}:{q}", f"{p} : {q}").verdict is Verdict.EQUAL
+    assert native(f"{label} = {p}:{q}", f"{p}:{q}").verdict is Verdict.EQUAL
+    scaled = f"{k * p}:{k * q}"
+    scaled_clock = len(str(k * p)) <= 2 and len(str(k * q)) == 2 and k * q <= 59
+    expected = Verdict.UNKNOWN if clock_like or scaled_clock else Verdict.EQUAL
+    assert native(f"{p}:{q}", scaled).verdict is expected
+    assert native(f"{p}:{q}", f"{p}:{q + 1}").verdict is not Verdict.EQUAL
+    if not clock_like:
+        assert native(f"{p}:{q}", f"\\frac{{{p + 1}}}{{{q}}}").verdict is Verdict.NOT_EQUAL
+    # Three terms and a zero second term are no ratio.
+    assert native(f"{p}:{q}:{k}", f"{k * p}:{k * q}:{k * k}").verdict is Verdict.UNKNOWN
+    assert native(f"{p}:0", str(p)).verdict is Verdict.UNKNOWN
+
+
+@FAST
+@given(names=st.sampled_from([("p", "q"), ("x", "y"), ("a", "b")]),
+       points=st.lists(st.tuples(st.integers(-99, 99), st.integers(-99, 99)), min_size=2, max_size=4, unique=True))
+def test_semicolon_groups_of_assignments_are_solutions(names: tuple[str, str], points: list[tuple[int, int]]) -> None:
+    u, v = names
+    grouped = "; ".join(f"{u}={a}, {v}={b}" for a, b in points)
+    tuples = ", ".join(f"({a}, {b})" for a, b in reversed(points))
+    assert native(grouped, tuples).verdict is Verdict.EQUAL
+    moved = [(a + 1, b) for a, b in points[:1]] + points[1:]
+    if len(set(moved)) == len(moved) and moved[0] not in points:
+        assert native(grouped, ", ".join(f"({a}, {b})" for a, b in moved)).verdict is Verdict.NOT_EQUAL
+
+
+@FAST
 @given(latex)
 def test_wrapping_rewritings(s: str) -> None:
     for rewriting in (f"\\boxed{{{s}}}", f"\\displaystyle {s}", s.replace("\\frac", "\\dfrac"), f"$ {s} $"):

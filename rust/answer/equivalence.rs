@@ -24,7 +24,7 @@ use num_rational::BigRational;
 
 use super::expr::{Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
-use super::node::{Node, RelOp, Relation};
+use super::node::{assignments_as_tuple, Node, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
@@ -177,6 +177,20 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             Some(value) => compare_nodes(value, other, policy),
             None => different_shape(),
         },
+        // The same terms are the same ratio; a ratio that may be a clock time (`2:30` against
+        // `1:15` or `0.0667`) is equal to nothing else.
+        (Ratio(x), Ratio(y)) => match ordered(&x.terms, &y.terms, policy) {
+            same if same.verdict == Verdict::Equal => same,
+            _ if x.clock_like || y.clock_like => Judgement::unknown(Reason::AmbiguousNotation),
+            _ => compare_nodes(&x.quotient, &y.quotient, policy),
+        },
+        (Ratio(r), other) | (other, Ratio(r)) => {
+            if r.clock_like {
+                Judgement::unknown(Reason::AmbiguousNotation)
+            } else {
+                compare_nodes(&r.quotient, other, policy)
+            }
+        }
         (EmptySet, EmptySet) => Judgement::equal(Method::Exact, Reason::ExactValue),
         (EmptySet, Set(_) | List(_)) | (Set(_) | List(_), EmptySet) => different_structure(),
         (Bracketed { open: o1, close: c1, items: x }, Bracketed { open: o2, close: c2, items: y }) => {
@@ -386,21 +400,6 @@ fn unordered(x: &[Node], y: &[Node], policy: &Policy) -> Judgement {
     }
     let first_unknown = table.iter().flatten().find(|j| j.verdict == Verdict::Unknown).copied();
     first_unknown.unwrap_or(Judgement::unknown(Reason::TooClose))
-}
-
-/// The values of `x = 1, y = 2` in order: two or more `=` assignments to plain names written in
-/// alphabetical order (the order of the tuple they answer; `y = 2, x = 1` gives `None`).
-fn assignments_as_tuple(items: &[Node]) -> Option<Vec<&Node>> {
-    let mut names: Vec<&str> = Vec::with_capacity(items.len());
-    let mut values = Vec::with_capacity(items.len());
-    for item in items {
-        let Node::Relation(r) = item else { return None };
-        let ([RelOp::Eq], [Node::Scalar(lhs), value]) = (r.ops.as_slice(), r.parts.as_slice()) else { return None };
-        let Expr::Sym(symbol) = &lhs.expr else { return None };
-        names.push(&symbol.name);
-        values.push(value);
-    }
-    (names.len() >= 2 && names.windows(2).all(|w| w[0] < w[1])).then_some(values)
 }
 
 /// `items` without those equal to an earlier one; `None` when none repeats (or there are too

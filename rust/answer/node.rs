@@ -96,6 +96,18 @@ impl Relation {
     }
 }
 
+/// A ratio `a : b` of two constants (`3:4`, `1 : 2`): it says the quotient a/b.
+#[derive(Debug, Clone)]
+pub struct Ratio {
+    /// The terms as written.
+    pub terms: [Node; 2],
+    /// a/b, what the ratio says as a number.
+    pub quotient: Node,
+    /// Written `h:mm` (at most two digits, then exactly two up to 59): it may be a time of day
+    /// (`10:30`), so only the same terms make it equal to something (`10:30` is not `7:21`).
+    pub clock_like: bool,
+}
+
 #[derive(Debug, Clone)]
 pub enum Node {
     Scalar(Box<Scalar>),
@@ -110,6 +122,8 @@ pub enum Node {
     Union(Vec<Node>),
     /// A matrix, row-major.
     Matrix { rows: usize, cols: usize, cells: Vec<Node> },
+    /// `a : b` with constant terms.
+    Ratio(Box<Ratio>),
     /// A multiple-choice letter, possibly with the value written after it (`\textbf{(C)}\ 20`).
     Choice { letter: char, value: Option<Box<Node>> },
     /// Prose: compared as lowercase text.
@@ -140,17 +154,7 @@ impl Node {
     /// names (`AB`, `|AB|`, `\frac{NO}{BO}`, `a_1 a_2`), without numbers or sums. `AB = 4`
     /// answers "find AB" with 4, as `x = 4` answers "find x".
     pub fn is_label(&self) -> bool {
-        fn label(e: &Expr) -> bool {
-            match e {
-                Expr::Sym(_) | Expr::Apply { .. } => true,
-                Expr::Mul(factors) => factors.iter().all(label),
-                Expr::Div(a, b) => label(a) && label(b),
-                Expr::Func(Func::Abs, args) => matches!(args.as_slice(), [a] if label(a)),
-                _ => false,
-            }
-        }
-        // Recursion is bounded: parsed trees are at most MAX_TREE_DEPTH deep.
-        matches!(self, Node::Scalar(s) if s.unit.is_none() && !s.percent && label(&s.expr))
+        matches!(self, Node::Scalar(s) if s.unit.is_none() && !s.percent && is_label_expr(&s.expr))
     }
 
     /// A single letter usable as a multiple-choice answer (`B`, or `b` compared to `(B)`).
@@ -165,5 +169,33 @@ impl Node {
             },
             _ => None,
         }
+    }
+}
+
+/// The values of `x = 1, y = 2` in order: two or more `=` assignments to plain names written in
+/// alphabetical order (the order of the tuple they answer; `y = 2, x = 1` gives `None`).
+pub fn assignments_as_tuple(items: &[Node]) -> Option<Vec<&Node>> {
+    let mut names: Vec<&str> = Vec::with_capacity(items.len());
+    let mut values = Vec::with_capacity(items.len());
+    for item in items {
+        let Node::Relation(r) = item else { return None };
+        let ([RelOp::Eq], [Node::Scalar(lhs), value]) = (r.ops.as_slice(), r.parts.as_slice()) else { return None };
+        let Expr::Sym(symbol) = &lhs.expr else { return None };
+        names.push(&symbol.name);
+        values.push(value);
+    }
+    (names.len() >= 2 && names.windows(2).all(|w| w[0] < w[1])).then_some(values)
+}
+
+/// The expression of a label ([`Node::is_label`]): names, and products, quotients and absolute
+/// values of names.
+pub fn is_label_expr(e: &Expr) -> bool {
+    // Recursion is bounded: parsed trees are at most MAX_TREE_DEPTH deep.
+    match e {
+        Expr::Sym(_) | Expr::Apply { .. } => true,
+        Expr::Mul(factors) => factors.iter().all(is_label_expr),
+        Expr::Div(a, b) => is_label_expr(a) && is_label_expr(b),
+        Expr::Func(Func::Abs, args) => matches!(args.as_slice(), [a] if is_label_expr(a)),
+        _ => false,
     }
 }

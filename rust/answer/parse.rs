@@ -30,7 +30,7 @@ use num_traits::{One, Zero};
 use super::expr::{Constant, Decimal, Expr, Func, Symbol};
 use super::judgement::Reason;
 use super::lexer::{render, Numeral, Tok};
-use super::node::{Node, RelOp, Relation};
+use super::node::{assignments_as_tuple, is_label_expr, Node, Ratio, RelOp, Relation};
 use super::normalize::{canonical_tokens, plain_text};
 use super::scalar::Scalar;
 use super::units;
@@ -216,9 +216,13 @@ impl<'t> Parser<'t> {
     }
 
     fn answer(&mut self) -> PResult<Node> {
-        let mut items = self.list(true)?;
+        let mut semicolons = Vec::new();
+        let mut items = self.list_with_semicolons(true, &mut semicolons)?;
         if self.pos != self.toks.len() {
             return Err(Fail::Unparsed);
+        }
+        if let Some(groups) = assignment_groups(&items, &semicolons) {
+            return Ok(Node::List(groups));
         }
         match items.len() {
             0 => Err(Fail::Unparsed),
@@ -244,6 +248,11 @@ impl<'t> Parser<'t> {
     /// Items separated by `,`/`;`. `expand` turns `a \pm b` into two items (not inside tuples,
     /// where it would change the arity).
     fn list(&mut self, expand: bool) -> PResult<Vec<Node>> {
+        self.list_with_semicolons(expand, &mut Vec::new())
+    }
+
+    /// [`Self::list`], noting in `semicolons` how many items precede each `;`.
+    fn list_with_semicolons(&mut self, expand: bool, semicolons: &mut Vec<usize>) -> PResult<Vec<Node>> {
         let mut items = Vec::new();
         if self.at_item_end() {
             return Ok(items);
@@ -255,10 +264,13 @@ impl<'t> Parser<'t> {
             } else {
                 items.extend(item);
             }
-            if matches!(self.peek(), Some(Tok::Sym(',' | ';'))) {
-                self.pos += 1;
-            } else {
-                return Ok(items);
+            match self.peek() {
+                Some(Tok::Sym(',')) => self.pos += 1,
+                Some(Tok::Sym(';')) => {
+                    semicolons.push(items.len());
+                    self.pos += 1;
+                }
+                _ => return Ok(items),
             }
         }
     }
@@ -456,7 +468,11 @@ impl<'t> Parser<'t> {
     }
 
     fn union(&mut self) -> PResult<Operand> {
+        let start = self.pos;
         let first = self.sum()?;
+        if self.depth == 0 && sym_tok(self.peek(), ':') {
+            return self.ratio(start, first);
+        }
         if !cmd_tok(self.peek(), "cup") {
             return Ok(first);
         }
@@ -467,6 +483,42 @@ impl<'t> Parser<'t> {
             parts.push(as_set(next)?);
         }
         Ok(Operand::Node(Node::Union(parts)))
+    }
+
+    /// `a : b` after its first side (which starts at token `start`), at the top level of an
+    /// answer only (not inside brackets or braces, where `:` may start a set-builder
+    /// condition): a [`Ratio`] of two constants (`3:4`, `1 : 2`; not `3:0`), or the quotient of
+    /// two labels before `=` (`V_1 : V_2 = 11 : 21`, which states its value as `AB = 4` does).
+    /// Anything else stays unparsed, as do ratios of three terms (`1:2:3`).
+    fn ratio(&mut self, start: usize, first: Operand) -> PResult<Operand> {
+        let colon = self.pos;
+        self.pos += 1;
+        let second = self.sum()?;
+        let (Operand::Expr(a), Operand::Expr(b)) = (first, second) else { return Err(Fail::Unparsed) };
+        if sym_tok(self.peek(), ':') {
+            return Err(Fail::Unparsed);
+        }
+        if matches!(self.relop(), Some((RelOp::Eq, _))) && is_label_expr(&a) && is_label_expr(&b) {
+            return Ok(Operand::Expr(Expr::Div(Box::new(a), Box::new(b))));
+        }
+        let constant = |e: &Expr| !e.info().free_symbols;
+        let zero = match &b {
+            Expr::Num(n) => n.is_zero(),
+            Expr::Decimal(d) => d.value.is_zero(),
+            _ => false,
+        };
+        if !(constant(&a) && constant(&b)) || zero {
+            return Err(Fail::Unparsed);
+        }
+        let digits = |range: std::ops::Range<usize>| match self.toks.get(range) {
+            Some([Tok::Num(Numeral { int, frac: None, exp: None })]) => Some(int.len()),
+            _ => None,
+        };
+        let minutes = matches!(&b, Expr::Num(n) if n.is_integer() && n.numer() <= &BigInt::from(59));
+        let clock_like = matches!(digits(start..colon), Some(1 | 2)) && digits(colon + 1..self.pos) == Some(2) && minutes;
+        let quotient = Node::scalar(Expr::Div(Box::new(a.clone()), Box::new(b.clone())));
+        let terms = [Node::scalar(a), Node::scalar(b)];
+        Ok(Operand::Node(Node::Ratio(Box::new(Ratio { terms, quotient, clock_like }))))
     }
 
     fn sum(&mut self) -> PResult<Operand> {
@@ -1187,6 +1239,24 @@ fn is_value_command(c: &str) -> bool {
         || function_name(c)
         || GREEK.contains(&c)
         || DECORATIONS.contains(&c)
+}
+
+/// `p = 5, q = 2; p = 7, q = 2`: solutions of a system, one per `;`-separated group of
+/// assignments in alphabetical order ([`assignments_as_tuple`]), as a list of groups (each
+/// compares with the tuple it names). `None` unless every group is such.
+fn assignment_groups(items: &[Node], semicolons: &[usize]) -> Option<Vec<Node>> {
+    if semicolons.is_empty() {
+        return None;
+    }
+    let mut groups = Vec::with_capacity(semicolons.len() + 1);
+    let mut start = 0;
+    for &end in semicolons.iter().chain(std::iter::once(&items.len())) {
+        let group = items.get(start..end)?;
+        assignments_as_tuple(group)?;
+        groups.push(Node::List(group.to_vec()));
+        start = end;
+    }
+    Some(groups)
 }
 
 fn is_choice_letter(w: &str) -> bool {

@@ -57,6 +57,7 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
             out.push(')');
             Some(())
         }
+        Node::Ratio(r) if !r.clock_like => node_into(&r.quotient, out),
         Node::Set(items) => container("Set_", items, out),
         Node::List(items) => container("List_", items, out),
         Node::Union(items) => container("Union_", items, out),
@@ -77,7 +78,7 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
             out.push(')');
             Some(())
         }
-        Node::NamedSet(_) | Node::Choice { .. } | Node::Text(_) | Node::Unparsed(_) => None,
+        Node::NamedSet(_) | Node::Ratio(_) | Node::Choice { .. } | Node::Text(_) | Node::Unparsed(_) => None,
     }
 }
 

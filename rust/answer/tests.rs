@@ -421,6 +421,44 @@ fn assignments_in_alphabetical_order_are_a_point() {
 }
 
 #[test]
+fn a_ratio_is_its_quotient() {
+    equal("3:4", "\\frac{3}{4}");
+    equal("1 : 2", "0.5");
+    equal("2:3", "4:6");
+    equal("2:1", "2");
+    equal("15:105", "1:7");
+    not_equal("2:3", "3:2");
+    not_equal("3:4", "0.7");
+    // Labels before `=` state the ratio's value, as `AB = 4` does.
+    equal("A:B=1", "1");
+    equal("V_{1}:V_{2}=11:21", "11:21");
+    equal("S_{MBCN}:S=7:32", "7:32");
+    not_equal("A:B = 2:3", "3/2");
+    // `h:mm` may be a time of day: equal only to the same terms (`2:30` is not `1:15`).
+    equal("10:30", "10 : 30");
+    for (a, b) in [("2:30", "1:15"), ("7:32", "\\frac{7}{32}"), ("9:24", "0.375"), ("10:30", "7:21")] {
+        assert_eq!(verdict(a, b), Verdict::Unknown, "{a} vs {b}");
+    }
+    // A zero second term, three terms, free names without `=`, and `:` inside braces (a
+    // set-builder condition) are no ratio.
+    for (a, b) in [("5:0", "5"), ("1:2:3", "2:4:6"), ("x:y", "2"), ("\\{x : x > 0\\}", "(0, \\infty)")] {
+        assert_eq!(verdict(a, b), Verdict::Unknown, "{a} vs {b}");
+    }
+}
+
+#[test]
+fn semicolons_separate_the_solutions_of_a_system() {
+    equal("p=5,q=2;p=7,q=2", "(5,2),(7,2)");
+    equal("p=5, q=2; p=7, q=2", "(7,2),(5,2)");
+    equal("x=1,y=2; x=3,y=4", "\\{(1,2),(3,4)\\}");
+    equal("p=5,q=2;p=7,q=2", "p=7,q=2;p=5,q=2");
+    not_equal("p=5,q=2;p=7,q=2", "(5,2),(7,3)");
+    not_equal("x=1,y=2; x=3,y=4", "(1,2)");
+    // One assignment per group is one point, as with commas.
+    equal("x=1; y=2", "(1,2)");
+}
+
+#[test]
 fn sets_and_solution_lists_say_each_item_once() {
     equal("\\{1, 1, 2\\}", "\\{2, 1\\}");
     equal("(37,3,3,13),(17,3,3,7)", "(17,3,3,7),(37,3,3,13),(17,3,3,7)");
