@@ -283,11 +283,18 @@ impl<'t> Parser<'t> {
         self.item_rest(first, expand)
     }
 
-    /// `(B)`, `\text{(B)}`, `\text{B}`, `\textbf{(C)}\ 20` at the start of an item.
+    /// `(B)`, `\text{(B)}`, `\text{B}`, `\textbf{(C)}\ 20`, and a capital letter with a period
+    /// or closing parenthesis before a value (`C. x = 42`, `B) 17`) at the start of an item.
     fn choice_marker(&mut self) -> PResult<Option<Node>> {
         let letter = match (self.peek(), self.peek_at(1), self.peek_at(2)) {
             (Some(Tok::Sym('(')), Some(Tok::Word(w)), Some(Tok::Sym(')'))) if is_choice_letter(w) => {
                 self.pos += 3;
+                w.chars().next()
+            }
+            (Some(Tok::Word(w)), Some(Tok::Sym('.' | ')')), Some(_))
+                if is_choice_letter(w) && w.starts_with(|c: char| c.is_ascii_uppercase()) =>
+            {
+                self.pos += 2;
                 w.chars().next()
             }
             (Some(Tok::Text(t)), _, _) => match choice_text(t) {

@@ -221,6 +221,12 @@ fn choices_and_text() {
     not_equal("(B)", "(C)");
     equal("\\textbf{(C)}\\ 20", "20");
     assert_eq!(unknown("(B)", "17"), Reason::ChoiceVersusValue);
+    // A capital letter with a period or parenthesis before a value is a choice with its value.
+    equal("C. x = 42", "C");
+    equal("C. x = 42", "42");
+    not_equal("C. x = 42", "D");
+    equal("B) 17", "(B)");
+    equal("C. 5, D. 6", "5, 6");
     equal("\\text{Evelyn}", "\\text{evelyn}");
     not_equal("\\text{Evelyn}", "\\text{Navin}");
     not_equal("\\text{east}", "5");
