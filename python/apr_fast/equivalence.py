@@ -22,7 +22,9 @@ Policy (defaults are strict; see :class:`Policy`):
   decimals are compared exactly with each other (``0.5`` = ``0.50``);
 - ``e`` is Euler's number and ``i`` the imaginary unit; variables are compared at positive values;
 - a bare list ``2, 3`` is an unordered multiset, like a set; tuples and intervals keep their order
-  and brackets.
+  and brackets;
+- a ratio ``a:b`` of two constants is its quotient (``6:4`` = ``1.5``), except when written like a
+  time of day (``h:mm``: ``2:30``), which equals only the same terms and is otherwise undecided.
 """
 from __future__ import annotations
 
