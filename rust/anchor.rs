@@ -276,11 +276,15 @@ impl AnchorSearch<'_> {
     /// - a candidate equal to a non-integer rational is written as a fraction (`/`, `\frac`,
     ///   `\div`, `÷`, `½`), a decimal (a `.` before a digit), a power (`4^{-1}`,
     ///   `10^{-10}`), an e-notation (`1e-10`) or a percentage, so its sentence holds one of
-    ///   those marks.
+    ///   those marks;
+    /// - a candidate equal to any other reference written with numerals (`26+13\sqrt{3}`,
+    ///   `\frac{5\pi}{4}`, `(-3, 1)`, `y = -2x`; not a choice or a text answer) is written with
+    ///   numerals too: the candidate and its sentence hold a digit.
     ///
     /// This is part of the rule, not only a shortcut: what it excludes are values computed by
     /// a function that is not counted as an operation (`\cos 0` or `0!` for 1, `\log_8 2` for
-    /// 1/3, `\sin 30°` for 1/2). Such a sentence computes the value; it is not an anchor.
+    /// 1/3, `\sin 30°` for 1/2), or written without a numeral (`\cos\pi` for -1). Such a
+    /// sentence computes the value; it is not an anchor.
     fn prefilters(&self, references: &[Answer]) -> Option<Vec<Prefilter>> {
         if self.options.max_extra_complexity != Some(0) || self.options.number_words || references.is_empty() {
             return None;
@@ -428,6 +432,8 @@ enum Prefilter {
     Digits(Digits),
     /// A non-integer rational reference: a fraction, decimal, power or percent mark.
     RationalMarks,
+    /// Any other reference written with numerals (no choice, no text answer): a digit.
+    Numerals,
 }
 
 /// An integer's digits with their substring searcher, built once per search.
@@ -482,6 +488,11 @@ impl PartialEq for Digits {
 
 impl Eq for Digits {}
 
+/// Whether `text` holds a numeral: an ASCII digit, or a numeric character such as `²` or `½`.
+fn has_digit(text: &str) -> bool {
+    text.bytes().any(|b| b.is_ascii_digit()) || (!text.is_ascii() && text.chars().any(char::is_numeric))
+}
+
 /// Marks outside ASCII that write a non-integer rational (their first bytes are 0xC2, 0xC3
 /// or 0xE2).
 const NON_ASCII_RATIONAL_MARKS: &[&str] = &["÷", "∕", "½", "⅓", "⅔", "¼", "¾", "⅕", "⅙", "⅛"];
@@ -505,19 +516,24 @@ fn has_rational_mark(text: &str) -> bool {
 }
 
 impl Prefilter {
-    /// The prefilter of a plain number (no unit, no percent sign); `None` for anything else.
+    /// The prefilter of a reference; `None` for one written without numerals, a choice or a
+    /// text answer.
     fn of(reference: &Answer) -> Option<Prefilter> {
         let digits = reference.canonical().strip_prefix('-').unwrap_or(reference.canonical());
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
             return Some(Prefilter::Digits(Digits::new(digits)));
         }
-        reference.plain_rational().filter(|r| !r.is_integer()).map(|_| Prefilter::RationalMarks)
+        if reference.plain_rational().is_some_and(|r| !r.is_integer()) {
+            return Some(Prefilter::RationalMarks);
+        }
+        (reference.is_mathematical() && has_digit(reference.canonical())).then_some(Prefilter::Numerals)
     }
 
     fn may_match(&self, text: &str) -> bool {
         match self {
             Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()),
             Prefilter::RationalMarks => has_rational_mark(text),
+            Prefilter::Numerals => has_digit(text),
         }
     }
 }
@@ -669,9 +685,21 @@ mod tests {
         let zero = Prefilter::of(&Answer::parse("0")).expect("an integer");
         assert!(zero.may_match("x = 0.") && zero.may_match("000") && zero.may_match("0.00"));
         assert!(!zero.may_match("10 and 100") && !zero.may_match("0.5"));
-        for not_plain in ["\\sqrt{2}", "x + 1", "12.5\\%", "3/4 cm", "(1, 2)"] {
-            assert_eq!(Prefilter::of(&Answer::parse(not_plain)), None, "{not_plain}");
+        // Other references written with numerals need a numeral (`²` and `½` count).
+        for with_numerals in ["\\sqrt{2}", "x + 1", "12.5\\%", "3/4 cm", "(1, 2)", "26+13\\sqrt{3}", "y = -2x"] {
+            let numerals = Prefilter::of(&Answer::parse(with_numerals));
+            assert_eq!(numerals, Some(Prefilter::Numerals), "{with_numerals}");
         }
+        let numerals = Prefilter::Numerals;
+        assert!(numerals.may_match("So BD² it is.") && numerals.may_match("Half: ½") && numerals.may_match("x_1"));
+        assert!(!numerals.may_match("So \\cos\\pi it is.") && !numerals.may_match("Wait."));
+        // Without numerals, or a choice or text answer: any sentence may state it.
+        for other in ["\\pi", "x", "(B) 17", "\\text{Evelyn}", "A, B", "\\text{June 3}"] {
+            assert_eq!(Prefilter::of(&Answer::parse(other)), None, "{other}");
+        }
+        let t = "So it is \\cos\\pi. So the value is -1.";
+        let a = locate(t, "-1 + 0\\sqrt{2}", AnchorMode::Default);
+        assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("-1"));
         // A value computed by a function is no anchor; the fraction stated later is. (With a
         // mark, `\\sin 30^\\circ`, the sentence is searched and the rule is the complexity
         // bound's.)

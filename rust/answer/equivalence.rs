@@ -107,6 +107,16 @@ impl Answer {
         &self.canonical
     }
 
+    /// Whether the answer is mathematics (numbers, expressions, relations, tuples, sets), not
+    /// a multiple-choice letter, a text answer or unparsed notation, also as an item.
+    pub fn is_mathematical(&self) -> bool {
+        let not_words = |n: &Node| !matches!(n, Node::Choice { .. } | Node::Text(_) | Node::Unparsed(_));
+        match &self.root {
+            Node::List(items) | Node::Set(items) | Node::Bracketed { items, .. } => items.iter().all(not_words),
+            root => not_words(root),
+        }
+    }
+
     pub fn node(&self) -> &Node {
         &self.root
     }
