@@ -137,6 +137,13 @@ def main(argv: list[str] | None = None) -> int:
         subset_gts = [str(g[0]) if isinstance(g, list) and g else str(g) for g in (gts[i] for i in subset)]
         reference_name = f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)"
         timed[reference_name] = (lambda: [python_apr(responses[i], g) for i, g in zip(subset, subset_gts)], len(subset))
+        # The subset's traces are not the average trace: the ratio to the reference is taken on
+        # the same rollouts.
+        subset_ids, subset_all_gts = [ids[i] for i in subset], [gts[i] for i in subset]
+        for mode in ("paper", "default"):
+            scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, mode=mode, cas=False), vocabulary=vocabulary)
+            timed[f"apr-fast APR reward, {mode} mode, token ids, on the same {len(subset)} rollouts"] = (
+                lambda s=scorer: s.score_token_ids(subset_ids, subset_all_gts, threads=1), len(subset))
     except ImportError as e:
         print(f"reference skipped ({e}): pip install math-verify", file=sys.stderr)
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
@@ -174,6 +181,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nThreads (default mode, token ids, all {n} rollouts, wall time, best of {args.thread_repeat} "
           f"rounds in turns): 1 worker {wall[1] * 1e3:.0f} ms, "
           f"2 workers {wall[2] * 1e3:.0f} ms, speed-up {wall[1] / wall[2]:.2f}x")
+    if reference_name is not None:
+        per = dict((name, t / count) for name, t, count in results)
+        k = len(subset)
+        ref = per[reference_name]
+        paper_same = per[f"apr-fast APR reward, paper mode, token ids, on the same {k} rollouts"]
+        default_same = per[f"apr-fast APR reward, default mode, token ids, on the same {k} rollouts"]
+        print(f"On the reference's {k} rollouts: the Python version takes {ref / paper_same:,.0f}x the time of "
+              f"apr-fast's paper mode (the same rule) and {ref / default_same:,.0f}x that of its default mode")
     if reference_agreement is not None:
         k, c, t, l = reference_agreement
         print(f"Python reference vs apr-fast paper mode on its {k} rollouts: same correctness {c}/{k}, "
