@@ -279,7 +279,7 @@ impl AnchorSearch<'_> {
     ///   those marks;
     /// - a candidate equal to any other reference written with numerals (`26+13\sqrt{3}`,
     ///   `\frac{5\pi}{4}`, `(-3, 1)`, `y = -2x`; not a choice or a text answer) is written with
-    ///   numerals too: the candidate and its sentence hold a digit.
+    ///   numerals too: the candidate and its sentence hold a numeral (`²` and `½` count).
     ///
     /// This is part of the rule, not only a shortcut: what it excludes are values computed by
     /// a function that is not counted as an operation (`\cos 0` or `0!` for 1, `\log_8 2` for
@@ -432,7 +432,7 @@ enum Prefilter {
     Digits(Digits),
     /// A non-integer rational reference: a fraction, decimal, power or percent mark.
     RationalMarks,
-    /// Any other reference written with numerals (no choice, no text answer): a digit.
+    /// Any other reference written with numerals (no choice, no text answer): a numeral.
     Numerals,
 }
 
@@ -489,7 +489,7 @@ impl PartialEq for Digits {
 impl Eq for Digits {}
 
 /// Whether `text` holds a numeral: an ASCII digit, or a numeric character such as `²` or `½`.
-fn has_digit(text: &str) -> bool {
+fn has_numeral(text: &str) -> bool {
     text.bytes().any(|b| b.is_ascii_digit()) || (!text.is_ascii() && text.chars().any(char::is_numeric))
 }
 
@@ -526,14 +526,14 @@ impl Prefilter {
         if reference.plain_rational().is_some_and(|r| !r.is_integer()) {
             return Some(Prefilter::RationalMarks);
         }
-        (reference.is_mathematical() && has_digit(reference.canonical())).then_some(Prefilter::Numerals)
+        (reference.is_mathematical() && has_numeral(reference.canonical())).then_some(Prefilter::Numerals)
     }
 
     fn may_match(&self, text: &str) -> bool {
         match self {
             Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()),
             Prefilter::RationalMarks => has_rational_mark(text),
-            Prefilter::Numerals => has_digit(text),
+            Prefilter::Numerals => has_numeral(text),
         }
     }
 }
