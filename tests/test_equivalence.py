@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import apr_fast
@@ -165,7 +166,7 @@ def _compose(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 latex = st.recursive(latex_atoms, _compose, max_leaves=8)
 noise = st.lists(
-    st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}"]),
+    st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}", "\\\\frac", "\\\\le"]),
     max_size=30,
 ).map("".join)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -276,6 +277,16 @@ def test_semicolon_groups_of_assignments_are_solutions(names: tuple[str, str], p
 def test_wrapping_rewritings(s: str) -> None:
     for rewriting in (f"\\boxed{{{s}}}", f"\\displaystyle {s}", s.replace("\\frac", "\\dfrac"), f"$ {s} $"):
         assert native(s, rewriting).verdict is Verdict.EQUAL, rewriting
+
+
+@FAST
+@given(latex)
+def test_latex_escaped_twice_is_the_same_answer(s: str) -> None:
+    # A JSON or Python string printed raw doubles every backslash: `\\frac{1}{2}`.
+    assume(re.search(r"\\[a-zA-Z]{2}", s) is not None)
+    doubled = s.replace("\\", "\\\\")
+    assert native(s, doubled).verdict is Verdict.EQUAL, doubled
+    assert normalize(doubled) == normalize(s)
 
 
 @FAST

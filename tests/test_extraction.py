@@ -45,6 +45,15 @@ def test_boxes_in_a_row_form_one_answer() -> None:
     assert response[found.start : found.end] == "2} and \\boxed{3"
 
 
+def test_a_response_escaped_twice_still_has_its_box() -> None:
+    # A JSON string printed raw: every backslash doubled.
+    response = "</think>so \\\\boxed{\\\\frac{1}{2}}."
+    found = apr_fast.extract_final(response)
+    assert found is not None and found.rule == "boxed_after_think"
+    assert found.text == "\\\\frac{1}{2}"
+    assert apr_fast.is_correct(response, "0.5").correct
+
+
 def test_char_and_byte_offsets_differ_after_non_ascii_text() -> None:
     response = "éé 😀 </think> donc \\boxed{π/2}"
     found = apr_fast.extract_final(response)

@@ -127,8 +127,40 @@ fn canonical_command(name: &str) -> &str {
 }
 
 /// Lexes `text` into canonical tokens. Never fails and never panics; unknown characters become
-/// [`Tok::Other`].
+/// [`Tok::Other`]. Text escaped twice (`\\frac{1}{2}`, see [`escaped_twice`]) is lexed as
+/// the LaTeX it escapes.
 pub fn lex(text: &str) -> Vec<Tok<'_>> {
+    match escaped_twice(text) {
+        Some(single) => lex_latex(&single).into_iter().map(Tok::into_owned).collect(),
+        None => lex_latex(text),
+    }
+}
+
+/// `text` with every `\\` halved when it reads as LaTeX whose backslashes were escaped a second
+/// time (a JSON or Python string printed raw: `\\frac{1}{2}`, `-2 \\le x`): every run of
+/// backslashes is exactly two long and at least one run is followed by a command name of two
+/// letters or more. Read as LaTeX, such a run is a line break followed by plain letters, which
+/// no answer means. A text with any other backslash (`\begin{pmatrix}1 \\ 2`, `\\\\`) is LaTeX
+/// already.
+pub fn escaped_twice(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut named = false;
+    let mut i = memchr::memchr(b'\\', b)?;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) != Some(&b'\\') || b.get(i + 2) == Some(&b'\\') {
+            return None;
+        }
+        named |= b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) && b.get(i + 3).is_some_and(u8::is_ascii_alphabetic);
+        i += 2;
+    }
+    named.then(|| text.replace("\\\\", "\\"))
+}
+
+fn lex_latex(text: &str) -> Vec<Tok<'_>> {
     let mut lexer = Lexer { s: text, b: text.as_bytes(), i: 0, bracket_depth: 0 };
     // Usually at most one token per byte (the synthetic braces of `\frac12` aside); capped so a
     // huge input grows as before.

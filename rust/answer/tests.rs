@@ -641,3 +641,18 @@ fn proving_not_equal_changes_no_equal_verdict() {
     assert_eq!((l.verdict, l.reason), (Verdict::Unknown, Reason::DiffersOnReals));
     assert_eq!(equivalent("x^2", "x^3", &full).verdict, Verdict::NotEqual);
 }
+
+#[test]
+fn latex_escaped_twice_reads_as_the_latex_it_escapes() {
+    equal(r"\\left( \\frac{4}{3}, -\\frac{1}{3} \\right)", r"\left( \frac{4}{3}, -\frac{1}{3} \right)");
+    equal(r"-2 \\le x \\le 7", r"x \in [-2,7]");
+    equal(r"8.7 \\times 10^{8}", "870000000");
+    not_equal(r"\\frac{1}{3}", r"\frac{1}{2}");
+    assert_eq!(normalize(r"\\frac{1}{2}"), normalize(r"\frac{1}{2}"));
+    // LaTeX already: a line break (`\\`) next to single-backslash commands, or `\\\\`.
+    assert_eq!(super::lexer::escaped_twice(r"\begin{pmatrix}1 \\ 2\end{pmatrix}"), None);
+    assert_eq!(super::lexer::escaped_twice(r"1 \\\\ab"), None);
+    // A line break before a one-letter word is LaTeX too.
+    assert_eq!(super::lexer::escaped_twice(r"a \\b"), None);
+    assert_eq!(super::lexer::escaped_twice(r"\\sqrt{2}").as_deref(), Some(r"\sqrt{2}"));
+}

@@ -105,7 +105,13 @@ fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> Vec<Bo
         }
         match bytes[i] {
             b'\\' => {
-                if let Some(len) = box_command_len(bytes, i) {
+                // `\\boxed` is `\boxed` escaped twice (a JSON string printed raw): as LaTeX it
+                // would be a line break and the word "boxed", which no response means.
+                let escaped_twice = bytes.get(i + 1) == Some(&b'\\')
+                    && (i == 0 || bytes[i - 1] != b'\\')
+                    && box_command_len(bytes, i + 1).is_some();
+                let command = if escaped_twice { box_command_len(bytes, i + 1).map(|len| len + 1) } else { box_command_len(bytes, i) };
+                if let Some(len) = command {
                     let mut j = i + len;
                     while j < range.end && bytes[j].is_ascii_whitespace() {
                         j += 1;
@@ -197,6 +203,16 @@ mod tests {
         assert_eq!(contents(r"\boxed -2.5."), vec!["-2.5"]);
         assert!(contents(r"\boxedfoo{3}").is_empty());
         assert_eq!(contents(r"\fbox{B}"), vec!["B"]);
+    }
+
+    #[test]
+    fn a_box_escaped_twice_is_a_box() {
+        assert_eq!(contents(r"therefore\\boxed{840}."), vec!["840"]);
+        assert_eq!(contents(r"\\boxed{\\frac{1}{2}}"), vec![r"\\frac{1}{2}"]);
+        assert_eq!(contents(r"\\boxed 5"), vec!["5"]);
+        // A line break and then a box; two line breaks and the word "boxed".
+        assert_eq!(contents(r"1 \\\boxed{2}"), vec!["2"]);
+        assert!(contents(r"1 \\\\boxed{2}").is_empty());
     }
 
     #[test]
