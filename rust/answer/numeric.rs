@@ -43,7 +43,12 @@ impl Ball {
     }
 
     pub fn abs(&self) -> f64 {
-        self.re.hypot(self.im)
+        // `hypot` is exact for a zero imaginary part too, at ten times the cost of `abs`.
+        if self.im == 0.0 {
+            self.re.abs()
+        } else {
+            self.re.hypot(self.im)
+        }
     }
 
     /// Refuses non-finite values and magnitudes f64 cannot carry with a relative error bound.
