@@ -655,4 +655,9 @@ fn latex_escaped_twice_reads_as_the_latex_it_escapes() {
     // A line break before a one-letter word is LaTeX too.
     assert_eq!(super::lexer::escaped_twice(r"a \\b"), None);
     assert_eq!(super::lexer::escaped_twice(r"\\sqrt{2}").as_deref(), Some(r"\sqrt{2}"));
+    // A line break before letters stays one after normalising (found by fuzzing).
+    for s in [r"\\cup\left[", r"$\\ sqrt{10}$", r"\\frac{{\⁖cos(2t}{15}", r"\\left[\left["] {
+        let once = normalize(s);
+        assert_eq!(normalize(&once), once, "{s:?}");
+    }
 }
