@@ -90,14 +90,14 @@ class Outcome:
 
 def evaluate(cases: list[Case], mode: str, tokenizer, options=None) -> list[Outcome]:
     import apr_fast
-    from apr_fast.reward import APRScorer, RewardConfig, _token_char_ends
+    from apr_fast.reward import APRScorer, RewardConfig, _token_offsets
 
     scorer = APRScorer(RewardConfig(mode=mode, cas=False, anchor_options=options), tokenizer=tokenizer)
     completions = [c.trace["completion"] for c in cases]
     scores = scorer.score_batch(
         completions, [c.trace["ground_truth"] for c in cases], problems=[c.trace["problem"] for c in cases]
     )
-    token_ends = _token_char_ends(tokenizer, completions)
+    token_ends = [apr_fast.token_ends_from_offsets(o) for o in _token_offsets(tokenizer, completions)]
     outcomes = []
     for case, score, completion, ends in zip(cases, scores, completions, token_ends):
         t0, t1 = score.thinking_span

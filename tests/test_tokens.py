@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import AddedToken, Encoding, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 
-from apr_fast import DecodedIds, TokenizerError, Vocabulary, token_index_at
+from apr_fast import DecodedIds, TokenizerError, Vocabulary, token_ends_from_offsets, token_index_at
 
 CORPUS = [
     "Let me compute the sum of the first n squares: 1 + 4 + 9 + ... = n(n+1)(2n+1)/6.",
@@ -365,6 +365,38 @@ def test_token_index_at() -> None:
             token_index_at([0, 2, 2, 5], bad)
     with pytest.raises(ValueError):
         token_index_at([], 0)
+
+
+def _reference_token_ends(spans: list[tuple[int, int]]) -> list[int]:
+    """The rule in plain Python: where the next token's span is not empty and starts inside
+    this one, this token holds only the first bytes of that character; ends never step back."""
+    ends: list[int] = []
+    for i, (start, end) in enumerate(spans):
+        own = end
+        if i + 1 < len(spans):
+            next_start, next_end = spans[i + 1]
+            if next_end > next_start and next_start >= start:
+                own = min(end, next_start)
+        ends.append(max(own, ends[-1] if ends else 0))
+    return ends
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40)), max_size=30))
+def test_token_ends_from_offsets_matches_the_rule(spans: list[tuple[int, int]]) -> None:
+    ends = token_ends_from_offsets(spans)
+    assert ends == _reference_token_ends(spans)
+    assert ends == sorted(ends) and len(ends) == len(spans)
+    assert token_ends_from_offsets([list(s) for s in spans]) == ends
+
+
+def test_token_ends_from_offsets_rejects_what_is_not_pairs() -> None:
+    with pytest.raises(TypeError, match="pairs"):
+        token_ends_from_offsets([(0, 1, 2)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="pairs"):
+        token_ends_from_offsets("0,1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="pairs"):
+        token_ends_from_offsets([(-1, 2)])
 
 
 def test_vocabulary_and_scorer_pickle(tmp_path: Any) -> None:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Encoding, Tokenizer
 
-from apr_fast import Vocabulary, token_index_at
+from apr_fast import Vocabulary, token_ends_from_offsets, token_index_at
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 DEEPSEEK = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
@@ -114,11 +114,21 @@ def test_offsets_match_tokenizers_on_every_trace(
             continue
         compared += 1
         assert d.token_ends == expected_ends(encoding), trace["index"]
+        # The text path (HF offsets) gives the same token ends as the token-id path.
+        assert token_ends_from_offsets(encoding.offsets) == d.token_ends, trace["index"]
         # The use case: a character position in the text maps to the token that produced it.
         at = d.text.find("</think>")
         if at >= 0:
             assert encoding.ids[token_index_at(d.token_ends, at)] == THINK_END
     assert compared >= 0.99 * len(traces), f"only {compared} of {len(traces)} traces round-trip"
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_text_path_token_ends_equal_the_id_path(hf: Tokenizer, vocab: Vocabulary, text: str) -> None:
+    encoding = hf.encode(text, add_special_tokens=False)
+    decoded, ends = vocab.decode_with_offsets(encoding.ids)
+    if decoded == text:  # NFC may change the text (`e` + combining accent), and then its offsets
+        assert token_ends_from_offsets(encoding.offsets) == ends
 
 
 @pytest.mark.parametrize("text", TRICKY)

@@ -61,7 +61,7 @@ from apr_fast.sentences import (
     split_sentences,
     split_sentences_batch,
 )
-from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_index_at
+from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_ends_from_offsets, token_index_at
 
 __all__ = [
     # package
@@ -122,5 +122,6 @@ __all__ = [
     "DecodedIds",
     "TokenIds",
     "Vocabulary",
+    "token_ends_from_offsets",
     "token_index_at",
 ]

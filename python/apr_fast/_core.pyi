@@ -16,6 +16,8 @@ def default_threads() -> int: ...
 # such an ``__array_interface__``), read in place.
 _Ids = list[int] | tuple[int, ...] | Any
 
+def token_ends_from_offsets(offsets: list[tuple[int, int]] | list[list[int]]) -> list[int]: ...
+
 @final
 class NativeVocabulary:
     @staticmethod
@@ -366,7 +368,7 @@ class NativeScorer:
         responses: list[str],
         ground_truths: list[list[str]],
         problems: list[str | None] | None = None,
-        token_ends: list[list[int]] | None = None,
+        token_offsets: list[list[tuple[int, int]]] | None = None,
         threads: int | None = None,
     ) -> list[tuple[Any, ...]]: ...
     def score_ids(

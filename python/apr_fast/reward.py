@@ -228,32 +228,19 @@ def _from_native(row: tuple[Any, ...]) -> RolloutScore:
     return score
 
 
-def _token_char_ends(tokenizer: Any, texts: list[str]) -> list[list[int]]:
-    """Where each token of each text ends (character offsets), from a HF tokenizer's offsets.
-
-    A character split across several byte-level tokens is reported by every one of them with
-    the same span; it belongs to the last of them, so the others end where it starts.
-    """
+def _token_offsets(tokenizer: Any, texts: list[str]) -> list[list[tuple[int, int]]]:
+    """Each token's ``(start, end)`` character span in each text, from a HF tokenizer. The
+    native scorer turns them into token ends (a character split across several byte-level
+    tokens, which all report its span, belongs to the last of them)."""
     if hasattr(tokenizer, "encode_batch"):  # tokenizers.Tokenizer
-        offsets = [e.offsets for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
-    elif hasattr(tokenizer, "backend_tokenizer"):  # transformers fast tokenizer
+        return [e.offsets for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+    if hasattr(tokenizer, "backend_tokenizer"):  # transformers fast tokenizer
         out = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True)
-        offsets = out["offset_mapping"]
-    else:
-        raise TypeError(
-            "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
-            f"got {type(tokenizer).__name__}"
-        )
-    result = []
-    for spans in offsets:
-        ends = []
-        for i, (start, end) in enumerate(spans):
-            shared = i + 1 < len(spans) and tuple(spans[i + 1]) == (start, end) and end > start
-            ends.append(start if shared else end)
-        for i in range(1, len(ends)):  # offsets of special/empty tokens may step back
-            ends[i] = max(ends[i], ends[i - 1])
-        result.append(ends)
-    return result
+        return [list(map(tuple, spans)) for spans in out["offset_mapping"]]
+    raise TypeError(
+        "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
+        f"got {type(tokenizer).__name__}"
+    )
 
 
 def _alternatives_list(
@@ -351,8 +338,8 @@ class APRScorer:
         responses = list(responses)
         probs = _problems_list(problems, len(responses))
         gts = _alternatives_list(ground_truths, len(responses), probs)
-        ends = _token_char_ends(self.tokenizer, responses) if self.tokenizer is not None else None
-        rows = self._native.score_texts(responses, gts, probs, ends, threads)
+        offsets = _token_offsets(self.tokenizer, responses) if self.tokenizer is not None else None
+        rows = self._native.score_texts(responses, gts, probs, offsets, threads)
         return self._finish(rows, gts)
 
     def score_token_ids(

@@ -27,10 +27,10 @@ import functools
 import os
 from typing import Any, NamedTuple, Optional, Protocol, Sequence, Union
 
-from apr_fast._core import NativeVocabulary
+from apr_fast._core import NativeVocabulary, token_ends_from_offsets as _token_ends_from_offsets
 from apr_fast.errors import TokenizerError
 
-__all__ = ["DecodedIds", "TokenIds", "Vocabulary", "token_index_at"]
+__all__ = ["DecodedIds", "TokenIds", "Vocabulary", "token_ends_from_offsets", "token_index_at"]
 
 
 class _IntArray(Protocol):
@@ -300,3 +300,16 @@ def token_index_at(token_ends: Sequence[int], char_offset: int) -> int:
     if not token_ends or not 0 <= char_offset < token_ends[-1]:
         raise ValueError(f"char_offset {char_offset} is outside the decoded text")
     return bisect.bisect_right(token_ends, char_offset)
+
+
+def token_ends_from_offsets(offsets: Sequence[tuple[int, int]]) -> list[int]:
+    """Where each token ends, from the ``(start, end)`` character spans a HF tokenizer reports
+    (``Encoding.offsets``, ``offset_mapping``), in the form :func:`token_index_at` reads.
+
+    A character split across several byte-level tokens (``²``, an emoji) is reported by each of
+    them with the same span; it belongs to the last of them, so the others end where it starts.
+    Ends never decrease (special tokens may report ``(0, 0)``).
+    """
+    if isinstance(offsets, (str, bytes)) or not isinstance(offsets, Sequence):
+        raise TypeError(f"offsets must be a list of (start, end) pairs, got {type(offsets).__name__}")
+    return _token_ends_from_offsets(offsets if isinstance(offsets, list) else list(offsets))

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::answer::method_name;
-use super::tokens::{ids_arg, int64_rows, IdsArg, NativeVocabulary};
+use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, NativeVocabulary};
 use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
@@ -24,7 +24,7 @@ use crate::reward::{
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
-use crate::tokens::Vocabulary;
+use crate::tokens::{token_ends_from_spans, Vocabulary};
 
 /// Names of the tuple fields returned per rollout, in order.
 const SCORE_FIELDS: &[&str] = &[
@@ -182,33 +182,36 @@ pub(crate) fn problem_list<'py>(obj: Option<&'py PyAny>, n: usize) -> PyResult<V
         .collect()
 }
 
-/// Token ends given as character offsets into each response, converted to byte offsets.
+/// Token spans as HF tokenizers report them (per response, one `(start, end)` pair of
+/// character offsets per token: `Encoding.offsets`, `offset_mapping`), turned into the byte
+/// offset where each token ends ([`token_ends_from_spans`]).
 fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str], char_lengths: &[usize]) -> PyResult<Option<Vec<Vec<usize>>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
     let list = obj
         .downcast::<PyList>()
-        .map_err(|_| PyTypeError::new_err("token_ends must be a list of lists of int"))?;
+        .map_err(|_| PyTypeError::new_err("token_offsets must be a list of lists of (start, end) pairs"))?;
     if list.len() != responses.len() {
         return Err(PyValueError::new_err(format!(
-            "token_ends has {} items for {} rollouts",
+            "token_offsets has {} items for {} rollouts",
             list.len(),
             responses.len()
         )));
     }
     let mut out = Vec::with_capacity(responses.len());
     for (i, (item, text)) in list.iter().zip(responses).enumerate() {
-        let chars: Vec<usize> = item
-            .extract()
-            .map_err(|_| PyTypeError::new_err(format!("token_ends[{i}] must be a list of int >= 0")))?;
+        let spans = token_spans(item).ok_or_else(|| {
+            PyTypeError::new_err(format!("token_offsets[{i}] must be a list of (start, end) pairs of int >= 0"))
+        })?;
+        let ends = token_ends_from_spans(&spans);
         let n_chars = char_lengths[i];
-        if chars.windows(2).any(|w| w[0] > w[1]) || chars.last().map_or(false, |&e| e > n_chars) {
+        if ends.last().map_or(false, |&e| e > n_chars) {
             return Err(PyValueError::new_err(format!(
-                "token_ends[{i}] must be ascending character offsets within the response ({n_chars} chars)"
+                "token_offsets[{i}] reaches past the end of the response ({n_chars} chars)"
             )));
         }
-        out.push(char_ends_to_bytes(text, &chars));
+        out.push(char_ends_to_bytes(text, &ends));
     }
     Ok(Some(out))
 }
@@ -345,23 +348,24 @@ impl NativeScorer {
         Ok(NativeScorer { config, vocabulary: vocabulary.map(|v| Arc::clone(&v.inner)) })
     }
 
-    /// Scores responses given as text; `token_ends` (character offsets where each token of
-    /// each response ends) turns lengths into tokens, else they are characters.
-    #[args(responses, ground_truths, problems = "None", token_ends = "None", threads = "None")]
+    /// Scores responses given as text; `token_offsets` (each response's token spans as a HF
+    /// tokenizer reports them, `(start, end)` in characters) turns lengths into tokens, else
+    /// they are characters.
+    #[args(responses, ground_truths, problems = "None", token_offsets = "None", threads = "None")]
     fn score_texts(
         &self,
         py: Python<'_>,
         responses: &PyAny,
         ground_truths: &PyAny,
         problems: Option<&PyAny>,
-        token_ends: Option<&PyAny>,
+        token_offsets: Option<&PyAny>,
         threads: Option<i64>,
     ) -> PyResult<Vec<PyObject>> {
         let (responses, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
         let n = responses.len();
         let gts = ground_truth_lists(ground_truths, n)?;
         let problems = problem_list(problems, n)?;
-        let ends = token_byte_ends(token_ends, &responses, &chars)?;
+        let ends = token_byte_ends(token_offsets, &responses, &chars)?;
         let threads = threads_arg(threads)?;
         let config = &self.config;
         let scores = py.allow_threads(|| {

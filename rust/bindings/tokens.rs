@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use super::{borrow_str, threads_arg, AprError, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::offsets::bytes_to_chars_sorted;
-use crate::tokens::{DecodeError, Decoded, Vocabulary, VocabularyError};
+use crate::tokens::{token_ends_from_spans, DecodeError, Decoded, Vocabulary, VocabularyError};
 
 /// A tokenizer vocabulary loaded natively (immutable; methods release the interpreter).
 #[pyclass(module = "apr_fast._core", frozen)]
@@ -333,6 +333,25 @@ impl NativeVocabulary {
     }
 }
 
+/// Where each token ends, from the `(start, end)` spans a tokenizer reports (see
+/// `crate::tokens::token_ends_from_spans`).
+#[pyfunction]
+fn token_ends_from_offsets(offsets: &PyAny) -> PyResult<Vec<usize>> {
+    let spans = token_spans(offsets)
+        .ok_or_else(|| PyTypeError::new_err("offsets must be a list of (start, end) pairs of int >= 0"))?;
+    Ok(token_ends_from_spans(&spans))
+}
+
+/// `(start, end)` pairs given as tuples (what `tokenizers` returns) or as two-item lists (JSON).
+pub(crate) fn token_spans(obj: &PyAny) -> Option<Vec<(usize, usize)>> {
+    if let Ok(pairs) = obj.extract::<Vec<(usize, usize)>>() {
+        return Some(pairs);
+    }
+    let lists: Vec<Vec<usize>> = obj.extract().ok()?;
+    lists.into_iter().map(|p| match p[..] { [start, end] => Some((start, end)), _ => None }).collect()
+}
+
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {
-    m.add_class::<NativeVocabulary>()
+    m.add_class::<NativeVocabulary>()?;
+    m.add_function(wrap_pyfunction!(token_ends_from_offsets, m)?)
 }

@@ -7,6 +7,7 @@
 //!
 //! - `vocabulary`: loading a `tokenizer.json` into flat per-id tables; `token_id`, `is_special`.
 //! - `decode`: ids -> [`Decoded`] text + token ends, as `tokenizers`' `decode` does.
+//! - `spans`: token ends from the `(start, end)` spans a tokenizer reports (the text path).
 //! - `decoder`, `normalizer`, `byte_level`, `json`: the parts of the file that decoding needs.
 
 mod byte_level;
@@ -14,9 +15,11 @@ mod decode;
 mod decoder;
 mod json;
 mod normalizer;
+mod spans;
 mod vocabulary;
 
 pub use decode::{DecodeError, Decoded};
+pub use spans::token_ends_from_spans;
 pub use vocabulary::{Vocabulary, VocabularyError, MAX_ID};
 
 #[cfg(test)]
