@@ -285,6 +285,16 @@ def test_tricky_text_counts_the_same_from_ids_and_from_text(hf_tokenizer, body, 
         b.t_think, b.l_ast, b.anchor_found, b.correct, b.has_think_close)
 
 
+def test_a_transformers_tokenizer_counts_as_tokenizers_does(hf_tokenizer) -> None:
+    transformers = pytest.importorskip("transformers")
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_file=str(TOKENIZER))
+    responses = ["<think>\nSo x² = 4 🇫🇷, hence x = 2.\nWait, check.</think>\\boxed{2}", "因此答案是 2。</think>\\boxed{2}"]
+    by_tokenizers = APRScorer(tokenizer=hf_tokenizer).score_batch(responses, ["2", "2"])
+    by_transformers = APRScorer(tokenizer=fast).score_batch(responses, ["2", "2"])
+    assert by_transformers == by_tokenizers
+    assert all(s.length_unit == "tokens" for s in by_transformers)
+
+
 def test_token_ids_accept_numpy_and_report_bad_ids() -> None:
     np = pytest.importorskip("numpy")
     vocab_json = json.dumps({

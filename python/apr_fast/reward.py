@@ -236,7 +236,7 @@ def _token_offsets(tokenizer: Any, texts: list[str]) -> list[list[tuple[int, int
         return [e.offsets for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
     if hasattr(tokenizer, "backend_tokenizer"):  # transformers fast tokenizer
         out = tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True)
-        return [list(map(tuple, spans)) for spans in out["offset_mapping"]]
+        return list(out["offset_mapping"])  # (start, end) tuples or two-item lists: both read
     raise TypeError(
         "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
         f"got {type(tokenizer).__name__}"
