@@ -280,6 +280,16 @@ def test_wrapping_rewritings(s: str) -> None:
 
 
 @FAST
+@given(latex, st.integers(2, 99))
+def test_square_brackets_group_like_parentheses(s: str, k: int) -> None:
+    assume("," not in s)  # one expression, not a tuple, interval or set
+    product = f"{k} \\cdot ({s})"
+    # Decided when written with parentheses (`2 \cdot (\infty)` is left undecided).
+    assume(native(f"{k}\\left({s}\\right)", product).verdict is Verdict.EQUAL)
+    assert native(f"{k}[{s}]", product).verdict is Verdict.EQUAL
+
+
+@FAST
 @given(latex)
 def test_latex_escaped_twice_is_the_same_answer(s: str) -> None:
     # A JSON or Python string printed raw doubles every backslash: `\\frac{1}{2}`.

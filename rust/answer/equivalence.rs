@@ -239,10 +239,13 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
         }
         // `\frac13, -2, 5` against `(\frac13, -2, 5)`: solutions or an ordered triple, depending
         // on the question. The same items in the same order say the same under both readings
-        // (three or more: a parenthesised pair may be an open interval); otherwise equal
-        // elements leave it undecided and different ones decide.
+        // (three or more, or a pair of values that is no open interval: `(1000, 10)`; a
+        // parenthesised pair `(1, 10)` may be one, and `y = 2, x = 1` leaves the pair's order
+        // open); otherwise equal elements leave it undecided and different ones decide.
         (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
-            if x.len() >= 3 && x.len() == y.len() && ordered(x, y, policy).verdict == Verdict::Equal =>
+            if (x.len() >= 3 || (x.len() == 2 && is_no_interval(x) && !y.iter().any(|n| matches!(n, Relation(_)))))
+                && x.len() == y.len()
+                && ordered(x, y, policy).verdict == Verdict::Equal =>
         {
             ordered(x, y, policy)
         }
@@ -473,6 +476,19 @@ fn perfect_matching(n: usize, edge: impl Fn(usize, usize) -> bool) -> Option<Vec
     Some(matching)
 }
 
+/// Whether the pair `(a, b)` cannot be an open interval: two real constants with a >= b (the
+/// interval would be empty, which nobody writes that way), so it is a point.
+fn is_no_interval(pair: &[Node]) -> bool {
+    let [Node::Scalar(a), Node::Scalar(b)] = pair else { return false };
+    if let (Some(x), Some(y)) = (a.exact(), b.exact()) {
+        return x >= y;
+    }
+    match (a.ball(), b.ball()) {
+        (Some(x), Some(y)) => x.real && y.real && x.re - x.rad >= y.re + y.rad,
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,3 +540,4 @@ mod tests {
         assert_eq!(m, vec![1, 0]);
     }
 }
+

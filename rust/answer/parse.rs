@@ -675,6 +675,11 @@ impl<'t> Parser<'t> {
             Tok::Word(_) => true,
             Tok::Cmd(c) => is_value_command(c),
             Tok::Sym('(' | '{') => true,
+            // `\frac{1}{4}\left[\cos t + \sin t\right]`: square brackets grouping one expression,
+            // except after a name, where they index it (`dp[2]`, `a[n]`).
+            Tok::Sym('[') => {
+                !matches!(self.toks.get(self.pos.wrapping_sub(1)), Some(Tok::Word(_))) && self.square_brackets_group()
+            }
             Tok::Sym('|') => self.abs_depth == 0,
             _ => false,
         };
@@ -684,6 +689,32 @@ impl<'t> Parser<'t> {
         // A trailing unit after a numeric value is not a factor.
         let unit_ahead = matches!(tok, Tok::Word(_)) && self.unit_suffix(self.pos).is_some();
         !(unit_ahead && factors.iter().all(|f| !f.info().free_symbols))
+    }
+
+    /// Whether the `[` at the current position closes with `]` around one expression (no `,`
+    /// or `;` at its own level): a grouping, not an interval or a list.
+    fn square_brackets_group(&self) -> bool {
+        let mut depth = 0usize;
+        for tok in &self.toks[self.pos..] {
+            match tok {
+                Tok::Sym('(' | '[' | '{') | Tok::SetOpen => depth += 1,
+                Tok::Sym(close @ (')' | ']' | '}')) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return *close == ']';
+                    }
+                }
+                Tok::SetClose => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return false;
+                    }
+                }
+                Tok::Sym(',' | ';') if depth == 1 => return false,
+                _ => {}
+            }
+        }
+        false
     }
 
     fn unary(&mut self) -> PResult<Operand> {
@@ -721,7 +752,12 @@ impl<'t> Parser<'t> {
                 }
                 Some(Tok::Sym('%')) => {
                     self.pos += 1;
-                    Operand::Expr(Expr::Percent(Box::new(operand.expr()?)))
+                    let inner = operand.expr()?;
+                    // `100%%` is no percentage (read as one, the inner sign divided by 100).
+                    if matches!(inner, Expr::Percent(_)) {
+                        return Err(Fail::Unparsed);
+                    }
+                    Operand::Expr(Expr::Percent(Box::new(inner)))
                 }
                 Some(Tok::Degree) => {
                     self.pos += 1;

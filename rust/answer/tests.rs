@@ -164,6 +164,12 @@ fn structures() {
     equal("\\frac13, -2, 5", "\\left( \\frac{1}{3}, -2, 5 \\right)");
     assert_eq!(unknown("5, \\frac13, -2", "\\left( \\frac{1}{3}, -2, 5 \\right)"), Reason::AmbiguousNotation);
     assert_eq!(unknown("1, 2", "(1, 2)"), Reason::AmbiguousNotation);
+    // A pair that would be an empty interval is a point: the same items in the same order.
+    equal("(1000, 10)", "10^{3},10");
+    equal("(3, 3)", "3, 3");
+    equal("(\\sqrt{2}, 1)", "\\sqrt{2}, 1");
+    assert_eq!(unknown("(10, 1000)", "10^{3},10"), Reason::AmbiguousNotation);
+    not_equal("(1000, 10)", "10, 999");
     assert_eq!(unknown("\\{1, 2, 3\\}", "(1, 2, 3)"), Reason::AmbiguousNotation);
     not_equal("(1, 2)", "\\{1, 3\\}");
     equal("f(n)=n, g(n)=1", "(f(n) = n, g(n) = 1)");
@@ -660,4 +666,26 @@ fn latex_escaped_twice_reads_as_the_latex_it_escapes() {
         let once = normalize(s);
         assert_eq!(normalize(&once), once, "{s:?}");
     }
+}
+
+#[test]
+fn a_doubled_percent_sign_is_no_number() {
+    // Found by the anchor prefilter's property test: `100%%` was read as 1.
+    assert_ne!(verdict("100%%", "1"), Verdict::Equal);
+    assert_ne!(verdict("50%%", "0.5"), Verdict::Equal);
+    equal("100\\%", "100");
+}
+
+#[test]
+fn square_brackets_group_one_expression() {
+    equal("2[x+1]", "2x+2");
+    equal("\\dfrac{1}{4} \\left[ \\cos(2t) + \\sin(2t) \\right]", "\\frac{\\cos(2t) + \\sin(2t)}{4}");
+    equal("\\frac{1}{4}[3+5]", "2");
+    not_equal("3[x-1]", "3x+3");
+    // After a name they index it: `x[1] = 5` is not `x = 5`.
+    assert_ne!(verdict("x[1] = 5", "x = 5"), Verdict::Equal);
+    assert_ne!(verdict("dp[2]", "2dp"), Verdict::Equal);
+    // Brackets around several items stay an interval or a list.
+    equal("[0, 1] \\cup [2, 3]", "[2, 3] \\cup [0, 1]");
+    not_equal("[0, 1]", "(0, 1)");
 }
