@@ -280,6 +280,15 @@ def test_wrapping_rewritings(s: str) -> None:
 
 
 @FAST
+@given(latex)
+def test_unicode_spellings_of_roots_and_subscripts(s: str) -> None:
+    # Plain-text writers: `√(...)` for `\\sqrt{(...)}`, `∛(...)` for `\\sqrt[3]{(...)}`, `y₁₂` for `y_{12}`.
+    assert normalize(f"√({s})") == normalize(f"\\sqrt{{({s})}}")
+    assert normalize(f"∛({s})") == normalize(f"\\sqrt[3]{{({s})}}")
+    assert normalize(f"y₁₂ + {s}") == normalize(f"y_{{12}} + {s}")
+
+
+@FAST
 @given(latex, st.integers(2, 99))
 def test_square_brackets_group_like_parentheses(s: str, k: int) -> None:
     assume("," not in s)  # one expression, not a tuple, interval or set

@@ -238,6 +238,7 @@ impl<'a> Lexer<'a> {
             }
             c if c.is_whitespace() || c.is_control() => self.i += c.len_utf8(),
             c if c == '⁻' || c == '⁺' || superscript_digit(c).is_some() => self.unicode_superscript(out),
+            c if subscript_digit(c).is_some() => self.unicode_subscript(out),
             c => {
                 self.i += c.len_utf8();
                 unicode_tokens(c, out);
@@ -286,6 +287,21 @@ impl<'a> Lexer<'a> {
             out.push(tok);
         }
         out.push(Tok::Sym('}'));
+    }
+
+    /// A run of Unicode subscript digits: `x₃` -> `x_{3}`, `log₂` -> `log_{2}`, `r₁₂` -> `r_{12}`.
+    fn unicode_subscript(&mut self, out: &mut Vec<Tok<'a>>) {
+        let mut digits = String::new();
+        while let Some(d) = self.peek_char().and_then(subscript_digit) {
+            digits.push(d);
+            self.i += '₀'.len_utf8();
+        }
+        out.extend([
+            Tok::Sym('_'),
+            Tok::Sym('{'),
+            Tok::Num(Numeral { int: Cow::Owned(digits), frac: None, exp: None }),
+            Tok::Sym('}'),
+        ]);
     }
 
     fn command(&mut self, out: &mut Vec<Tok<'a>>) {
@@ -670,6 +686,12 @@ fn unicode_tokens(c: char, out: &mut Vec<Tok<'_>>) {
     let cmd = |name: &'static str| Tok::Cmd(Cow::Borrowed(name));
     let tok = match c {
         '√' => cmd("sqrt"),
+        // `∛x` is `\sqrt[3]{x}`, `∜x` is `\sqrt[4]{x}`.
+        '∛' | '∜' => {
+            let index = if c == '∛' { "3" } else { "4" };
+            out.extend([cmd("sqrt"), Tok::Sym('['), Tok::Num(Numeral { int: Cow::Borrowed(index), frac: None, exp: None })]);
+            Tok::Sym(']')
+        }
         'π' => cmd("pi"),
         '×' | '·' | '⋅' | '∙' | '∗' => cmd("cdot"),
         '÷' | '∕' => Tok::Sym('/'),
@@ -732,6 +754,10 @@ fn unicode_tokens(c: char, out: &mut Vec<Tok<'_>>) {
         },
     };
     out.push(tok);
+}
+
+fn subscript_digit(c: char) -> Option<char> {
+    ('₀'..='₉').contains(&c).then(|| char::from(b'0' + (c as u32 - '₀' as u32) as u8))
 }
 
 fn superscript_digit(c: char) -> Option<char> {
@@ -846,12 +872,23 @@ fn argument_count(cmd: &str) -> u8 {
     }
 }
 
+/// How a command with arguments reads an undelimited one.
+fn frame_kind_of(cmd: &str) -> FrameKind {
+    match cmd {
+        "frac" | "binom" => FrameKind::Digits,
+        "sqrt" => FrameKind::Root,
+        _ => FrameKind::Whole,
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FrameKind {
     /// `\frac`, `\binom`: TeX reading, one digit per undelimited argument.
     Digits,
-    /// `\sqrt` and accents: a whole number is the argument.
+    /// Accents: a whole number is the argument.
     Whole,
+    /// `\sqrt`: a whole number, or a parenthesised group (`√(1/27)`, `\sqrt(2)`).
+    Root,
     /// `^`, `_`: a whole number, a sign and its operand, or a parenthesised group.
     Script,
 }
@@ -867,7 +904,7 @@ struct Frame {
     /// Inside `\sqrt[...]`: the optional argument, with its bracket depth.
     optional: Option<usize>,
     optional_allowed: bool,
-    /// Inside a parenthesised script argument (`2^(n+1)`), with its paren depth.
+    /// Inside a parenthesised argument (`2^(n+1)`, `√(1/27)`), with its paren depth.
     parens: Option<usize>,
     /// The current argument is being read inside a real `{...}` group.
     in_group: bool,
@@ -952,7 +989,8 @@ impl<'a> ArgumentFramer<'a> {
                 self.emit_plain(tok);
                 None
             }
-            Tok::Sym('(') if kind == FrameKind::Script => {
+            // `2^(n+1)`, and `√(1/27)`, `\sqrt(2)` as plain-text writers mean them.
+            Tok::Sym('(') if matches!(kind, FrameKind::Script | FrameKind::Root) => {
                 self.open_wrap();
                 if let Some(f) = self.frames.last_mut() {
                     f.parens = Some(0);
@@ -987,7 +1025,7 @@ impl<'a> ArgumentFramer<'a> {
                     f.awaiting_child = true;
                 }
                 let n = argument_count(&name);
-                let child_kind = if name == "frac" || name == "binom" { FrameKind::Digits } else { FrameKind::Whole };
+                let child_kind = frame_kind_of(&name);
                 let allowed = name == "sqrt";
                 self.out.push(Tok::Cmd(name));
                 self.frames.push(Frame::new(child_kind, n, self.depth, allowed));
@@ -1080,7 +1118,7 @@ impl<'a> ArgumentFramer<'a> {
         let starts_frame = match &tok {
             Tok::Sym('^') | Tok::Sym('_') => Some(Frame::new(FrameKind::Script, 1, self.depth, false)),
             Tok::Cmd(name) if argument_count(name) > 0 => {
-                let kind = if name == "frac" || name == "binom" { FrameKind::Digits } else { FrameKind::Whole };
+                let kind = frame_kind_of(name);
                 Some(Frame::new(kind, argument_count(name), self.depth, name == "sqrt"))
             }
             _ => None,

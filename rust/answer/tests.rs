@@ -689,3 +689,22 @@ fn square_brackets_group_one_expression() {
     equal("[0, 1] \\cup [2, 3]", "[2, 3] \\cup [0, 1]");
     not_equal("[0, 1]", "(0, 1)");
 }
+
+#[test]
+fn unicode_roots_and_subscripts_as_plain_text_writes_them() {
+    equal("∛(1/27)", "\\frac{1}{3}");
+    equal("∛8", "2");
+    equal("∜16", "2");
+    equal("2∛2", "2\\sqrt[3]{2}");
+    // A parenthesised radicand, as plain text writes it.
+    equal("√(2*17²)", "17\\sqrt{2}");
+    equal("\\sqrt(2)", "\\sqrt{2}");
+    not_equal("√(1/27)", "\\frac{1}{3}");
+    // Subscript digits: `x₃` is `x_{3}`, `log₂` is `\log_2`.
+    equal("x₃ = 5", "x_3 = 5");
+    equal("log₂(8)", "3");
+    equal("r₁₂", "r_{12}");
+    not_equal("x₃", "x_{2}");
+    // Accents keep TeX's reading (`\bar{(}x)`): undecided, never a wrong "not equal".
+    assert_ne!(verdict("\\bar(x)", "\\bar{x}"), Verdict::NotEqual);
+}
