@@ -540,4 +540,3 @@ mod tests {
         assert_eq!(m, vec![1, 0]);
     }
 }
-

@@ -1026,9 +1026,8 @@ impl<'a> ArgumentFramer<'a> {
                 }
                 let n = argument_count(&name);
                 let child_kind = frame_kind_of(&name);
-                let allowed = name == "sqrt";
                 self.out.push(Tok::Cmd(name));
-                self.frames.push(Frame::new(child_kind, n, self.depth, allowed));
+                self.frames.push(Frame::new(child_kind, n, self.depth));
                 None
             }
             Tok::Sym('^') | Tok::Sym('_') => {
@@ -1116,11 +1115,8 @@ impl<'a> ArgumentFramer<'a> {
             _ => {}
         }
         let starts_frame = match &tok {
-            Tok::Sym('^') | Tok::Sym('_') => Some(Frame::new(FrameKind::Script, 1, self.depth, false)),
-            Tok::Cmd(name) if argument_count(name) > 0 => {
-                let kind = frame_kind_of(name);
-                Some(Frame::new(kind, argument_count(name), self.depth, name == "sqrt"))
-            }
+            Tok::Sym('^') | Tok::Sym('_') => Some(Frame::new(FrameKind::Script, 1, self.depth)),
+            Tok::Cmd(name) if argument_count(name) > 0 => Some(Frame::new(frame_kind_of(name), argument_count(name), self.depth)),
             _ => None,
         };
         self.out.push(tok);
@@ -1186,14 +1182,15 @@ impl Tok<'_> {
 }
 
 impl Frame {
-    fn new(kind: FrameKind, args: u8, depth: usize, optional_allowed: bool) -> Frame {
+    fn new(kind: FrameKind, args: u8, depth: usize) -> Frame {
         Frame {
             kind,
             args_left: args,
             depth,
             wrapping: false,
             optional: None,
-            optional_allowed,
+            // Only `\sqrt[n]` has an optional argument.
+            optional_allowed: kind == FrameKind::Root,
             parens: None,
             in_group: false,
             awaiting_child: false,
