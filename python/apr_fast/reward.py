@@ -230,8 +230,8 @@ def _from_native(row: tuple[Any, ...]) -> RolloutScore:
 
 def _token_offsets(tokenizer: Any, texts: list[str]) -> list[list[tuple[int, int]]]:
     """Each token's ``(start, end)`` character span in each text, from a HF tokenizer. The
-    native scorer turns them into token ends (a character split across several byte-level
-    tokens, which all report its span, belongs to the last of them)."""
+    native scorer turns them into token ends as :func:`apr_fast.tokens.token_ends_from_offsets`
+    does (a character split across byte-level tokens belongs to the one holding its last byte)."""
     if hasattr(tokenizer, "encode_batch"):  # tokenizers.Tokenizer
         return [e.offsets for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
     if hasattr(tokenizer, "backend_tokenizer"):  # transformers fast tokenizer

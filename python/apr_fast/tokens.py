@@ -306,9 +306,12 @@ def token_ends_from_offsets(offsets: Sequence[tuple[int, int]]) -> list[int]:
     """Where each token ends, from the ``(start, end)`` character spans a HF tokenizer reports
     (``Encoding.offsets``, ``offset_mapping``), in the form :func:`token_index_at` reads.
 
-    A character split across several byte-level tokens (``²``, an emoji) is reported by each of
-    them with the same span; it belongs to the last of them, so the others end where it starts.
-    Ends never decrease (special tokens may report ``(0, 0)``).
+    A byte-level token may hold only the first bytes of a character (``²``, an emoji, or a space
+    plus the start of ``🇫``) and still report the whole character's span; the character belongs
+    to the token holding its last byte, so such a token ends where the character starts (where
+    the next, non-empty span starts inside its own). Ends never decrease (special tokens may
+    report ``(0, 0)``). The same rule gives the same ends as
+    :meth:`Vocabulary.decode_with_offsets` on the token ids.
     """
     if isinstance(offsets, (str, bytes)) or not isinstance(offsets, Sequence):
         raise TypeError(f"offsets must be a list of (start, end) pairs, got {type(offsets).__name__}")

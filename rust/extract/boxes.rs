@@ -107,10 +107,10 @@ fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> Vec<Bo
             b'\\' => {
                 // `\\boxed` is `\boxed` escaped twice (a JSON string printed raw): as LaTeX it
                 // would be a line break and the word "boxed", which no response means.
-                let escaped_twice = bytes.get(i + 1) == Some(&b'\\')
-                    && (i == 0 || bytes[i - 1] != b'\\')
-                    && box_command_len(bytes, i + 1).is_some();
-                let command = if escaped_twice { box_command_len(bytes, i + 1).map(|len| len + 1) } else { box_command_len(bytes, i) };
+                let command = box_command_len(bytes, i).or_else(|| {
+                    let run_of_two = bytes.get(i + 1) == Some(&b'\\') && (i == 0 || bytes[i - 1] != b'\\');
+                    run_of_two.then(|| box_command_len(bytes, i + 1)).flatten().map(|len| len + 1)
+                });
                 if let Some(len) = command {
                     let mut j = i + len;
                     while j < range.end && bytes[j].is_ascii_whitespace() {
