@@ -201,11 +201,14 @@ pub fn power(base: BigRational, exponent: &BigRational) -> Exact {
     }
     let root = if q == 1 {
         base
+    } else if q > MAX_ROOT_INDEX || (base.is_negative() && q.is_even()) {
+        // Even roots of negative bases take the principal (complex) branch: the numeric path.
+        return Err(ExactError::NotRational);
+    } else if base.is_negative() {
+        // Odd roots of negative bases are real, as in school algebra and as `\sqrt[3]{-8}` is
+        // read: (-8)^{2/3} = (\sqrt[3]{-8})^2 = 4, and not the principal complex value.
+        -exact_root(&-base, q as u32).ok_or(ExactError::NotRational)?
     } else {
-        if q > MAX_ROOT_INDEX || base.is_negative() {
-            // Negative bases take the principal (complex) branch: the numeric path handles it.
-            return Err(ExactError::NotRational);
-        }
         exact_root(&base, q as u32).ok_or(ExactError::NotRational)?
     };
     let magnitude = root.numer().bits().max(root.denom().bits()).saturating_sub(1).max(1);

@@ -236,6 +236,29 @@ pub struct ExprInfo {
 }
 
 impl Expr {
+    /// `p/q` when `self` is a rational constant written as such (`\frac{2}{3}`, `-5/3`, `2/6`)
+    /// whose denominator in lowest terms is odd and at least 3: the exponents for which a
+    /// negative base has a real power, `x^{p/q} = (\sqrt[q]{x})^p` (see [`super::exact::power`]).
+    pub fn odd_root_exponent(&self) -> Option<(i64, u64)> {
+        use num_integer::Integer as _;
+        use num_traits::{ToPrimitive as _, Zero as _};
+        fn small(e: &Expr) -> Option<BigRational> {
+            match e {
+                Expr::Num(r) => Some((**r).clone()),
+                Expr::Neg(a) => small(a).map(|r| -r),
+                Expr::Div(a, b) => {
+                    let (a, b) = (small(a)?, small(b)?);
+                    (!b.numer().is_zero()).then(|| a / b)
+                }
+                _ => None,
+            }
+        }
+        let r = small(self)?;
+        let q = r.denom().to_u64()?;
+        (q >= 3 && q.is_odd()).then_some(())?;
+        Some((r.numer().to_i64()?, q))
+    }
+
     pub fn int(v: i64) -> Expr {
         Expr::Num(Box::new(BigRational::from_integer(BigInt::from(v))))
     }

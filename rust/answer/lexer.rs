@@ -127,13 +127,103 @@ fn canonical_command(name: &str) -> &str {
 }
 
 /// Lexes `text` into canonical tokens. Never fails and never panics; unknown characters become
-/// [`Tok::Other`]. Text escaped twice (`\\frac{1}{2}`, see [`escaped_twice`]) is lexed as
-/// the LaTeX it escapes.
+/// [`Tok::Other`]. Text whose backslashes were damaged by string escaping (`\\frac{1}{2}`, a
+/// form feed for the `\f` of `\frac`; see [`repaired_escapes`]) is lexed as the LaTeX it stood
+/// for.
 pub fn lex(text: &str) -> Vec<Tok<'_>> {
-    match escaped_twice(text) {
-        Some(single) => lex_latex(&single).into_iter().map(Tok::into_owned).collect(),
+    match repaired_escapes(text) {
+        Some(repaired) => lex_latex(&repaired).into_iter().map(Tok::into_owned).collect(),
         None => lex_latex(text),
     }
+}
+
+/// `text` with the LaTeX backslashes that string escaping damaged put back, or `None` when
+/// nothing needs it. Three kinds of damage, each read only where plain LaTeX has no meaning:
+/// - every backslash escaped a second time ([`escaped_twice`]);
+/// - some commands escaped twice and others not (`\\dfrac{1}{2} + \frac{1}{72}`): outside
+///   environments, where `\\` is a line break, a run of exactly two backslashes directly
+///   before a common math command ([`MATH_COMMANDS`]) is that command;
+/// - a backslash and letter read as a control character by a non-raw Python string or a JSON
+///   decoder (`\f` of `\frac` as a form feed, `\b` of `\beta` as a backspace): BEL, BS, VT
+///   and FF never occur in an answer, and tab, CR and LF count only when the letters after them
+///   complete a math command of three letters or more (`\times`, `\right`, `\neq`).
+pub fn repaired_escapes(text: &str) -> Option<String> {
+    if let Some(single) = escaped_twice(text) {
+        return Some(single);
+    }
+    let b = text.as_bytes();
+    if memchr::memmem::find(b, b"\\\\").is_none() && !b.iter().any(|&c| (0x07..0x0e).contains(&c)) {
+        return None;
+    }
+    let damaged_control = |i: usize| -> Option<u8> {
+        let letter = match b[i] {
+            0x07 => b'a',
+            0x08 => b'b',
+            0x0b => b'v',
+            0x0c => b'f',
+            b'\t' => b't',
+            b'\r' => b'r',
+            b'\n' => b'n',
+            _ => return None,
+        };
+        let rest = b[i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        let name = [&[letter][..], &b[i + 1..i + 1 + rest]].concat();
+        let min = if matches!(b[i], b'\t' | b'\r' | b'\n') { 3 } else { 1 };
+        (name.len() >= min && is_math_command(&name)).then_some(letter)
+    };
+    let in_environment = text.contains("\\begin");
+    let doubled_command = |i: usize| -> bool {
+        // `i` starts a run of exactly two backslashes.
+        let rest = b[i + 2..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        !in_environment && rest >= 2 && is_math_command(&b[i + 2..i + 2 + rest])
+    };
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' {
+            let run = b[i..].iter().take_while(|&&c| c == b'\\').count();
+            if run == 2 && doubled_command(i) {
+                let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+                o.push_str(&text[copied..i]);
+                copied = i + 1;
+            }
+            i += run;
+            continue;
+        }
+        if (0x07..0x0e).contains(&c) {
+            if let Some(letter) = damaged_control(i) {
+                let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 4));
+                o.push_str(&text[copied..i]);
+                o.push('\\');
+                o.push(letter as char);
+                copied = i + 1;
+            }
+        }
+        i += 1;
+    }
+    out.map(|mut o| {
+        o.push_str(&text[copied..]);
+        o
+    })
+}
+
+/// Common math commands: what a damaged escape most likely stood for ([`repaired_escapes`]).
+/// Sorted, for the binary search.
+pub(crate) const MATH_COMMANDS: &[&str] = &[
+    "alpha", "angle", "approx", "arccos", "arcsin", "arctan", "beta", "binom", "bmod", "boxed",
+    "cap", "cdot", "cdots", "cfrac", "circ", "cos", "cot", "csc", "cup", "dbinom", "delta",
+    "dfrac", "div", "emptyset", "epsilon", "exp", "fbox", "frac", "gamma", "ge", "geq", "in",
+    "infty", "lambda", "ldots", "le", "left", "leq", "ln", "log", "mathbb", "mathbf", "mathrm",
+    "mp", "mu", "nabla", "ne", "neg", "neq", "notin", "omega", "operatorname", "phi", "pi", "pm",
+    "qquad", "quad", "rangle", "rceil", "rfloor", "rho", "right", "sec", "sigma", "sin", "sqrt",
+    "tan", "tau", "text", "textbf", "textrm", "tfrac", "theta", "times", "to", "triangle",
+    "varnothing", "varphi", "vec",
+];
+
+fn is_math_command(name: &[u8]) -> bool {
+    MATH_COMMANDS.binary_search_by(|c| c.as_bytes().cmp(name)).is_ok()
 }
 
 /// `text` with every `\\` halved when it reads as LaTeX whose backslashes were escaped a second

@@ -353,7 +353,13 @@ pub fn evaluate(e: &Expr, readings: Readings, symbols: &dyn PointValues) -> Opti
             if let Expr::Const(Constant::E) = **base {
                 return eval(exponent)?.exp();
             }
-            eval(base)?.pow(eval(exponent)?)
+            let (b, x) = (eval(base)?, eval(exponent)?);
+            // A negative base has a real odd root, as in [`super::exact::power`].
+            if let Some((p, _)) = exponent.odd_root_exponent().filter(|_| b.real && b.re + b.rad < 0.0) {
+                let magnitude = b.neg().pow(x)?;
+                return Some(if p % 2 == 0 { magnitude } else { magnitude.neg() });
+            }
+            b.pow(x)
         }
         Expr::Func(f, args) => function(*f, args, &eval),
         Expr::Log { base, arg } => {

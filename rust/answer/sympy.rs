@@ -173,7 +173,16 @@ fn expr_into(e: &Expr, out: &mut String) -> Option<()> {
             out.push(')');
         }
         Expr::Div(a, b) => binary(a, "/", b, out)?,
-        Expr::Pow(a, b) => binary(a, "**", b, out)?,
+        // Odd roots of negative bases are real natively: the same here (sympy's `**` takes
+        // the principal branch).
+        Expr::Pow(a, b) => match b.odd_root_exponent() {
+            Some((p, q)) => {
+                out.push_str("(real_root(");
+                expr_into(a, out)?;
+                let _ = write!(out, ", {q})**{p})");
+            }
+            None => binary(a, "**", b, out)?,
+        },
         Expr::Func(f, args) => {
             let refs: Vec<&Expr> = args.iter().collect();
             match f {

@@ -669,6 +669,41 @@ fn latex_escaped_twice_reads_as_the_latex_it_escapes() {
 }
 
 #[test]
+fn backslashes_damaged_by_string_escaping_are_put_back() {
+    use super::lexer::repaired_escapes;
+    // Some commands escaped twice, others not.
+    equal("\\tfrac{1}{2} +\\! \\frac1{72}", "\\\\dfrac{1}{2} +\\frac{1}{72}");
+    assert_eq!(repaired_escapes(r"\\sqrt{2} + \sqrt{3}").as_deref(), Some(r"\sqrt{2} + \sqrt{3}"));
+    // Inside an environment `\\` is a row break, and so is one before a word that is no command.
+    assert_eq!(repaired_escapes(r"\begin{pmatrix}1 \\pi\end{pmatrix}"), None);
+    assert_eq!(repaired_escapes(r"\sqrt{2} \\ab"), None);
+    // A backslash and letter read as a control character.
+    equal("\u{c}rac{\\sqrt{17}}{17}", "\\frac{\\sqrt{17}}{17}");
+    equal("\u{8}inom{5}{2}", "10");
+    equal("2 \times 3", "6");
+    equal("x \neq 2", "x \\neq 2");
+    equal("\\left(1, 2\right)", "(1, 2)");
+    // Tab, CR and LF stay whitespace before anything else.
+    assert_eq!(repaired_escapes("1\t2"), None);
+    assert_eq!(repaired_escapes("x\nu"), None);
+    assert_eq!(repaired_escapes("3\r\n"), None);
+    assert!(super::lexer::MATH_COMMANDS.windows(2).all(|w| w[0] < w[1]), "sorted for the binary search");
+}
+
+#[test]
+fn odd_roots_of_negative_bases_are_real() {
+    equal("(-8)^{1/3}", "-2");
+    equal("(-8)^{2/3}", "4");
+    equal("(-27)^{-1/3}", "-\\frac{1}{3}");
+    equal("(-8)^{1/3}", "\\sqrt[3]{-8}");
+    equal("(x-2)^{2/3}", "\\sqrt[3]{x-2}^2");
+    equal("-\\frac{8x^2}{9(x^2-2)^{5/3}}+\\frac{2}{3(x^2-2)^{2/3}}", "-\\frac{2(x^2+6)}{9(x^2-2)\\sqrt[3]{x^2-2}^2}");
+    // Even roots keep the principal branch.
+    equal("(-4)^{1/2}", "2i");
+    not_equal("(-8)^{1/3}", "1+\\sqrt{3}i");
+}
+
+#[test]
 fn a_doubled_percent_sign_is_no_number() {
     // Found by the anchor prefilter's property test: `100%%` was read as 1.
     assert_ne!(verdict("100%%", "1"), Verdict::Equal);
