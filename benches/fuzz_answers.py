@@ -37,6 +37,8 @@ TOKENS = [
     "\\textbf{(B)}", "\\ln", "\\log_", "\\sin", "\\cos", "\\binom", "\\begin{pmatrix}", "\\end{pmatrix}", "&", "\\\\",
     "0", "1", "2", "10", "023", ".5", "3.14", "1,000", "1\\,000", "4.5e33", "\\,", "\\!", "$", " ", "|", "\\lfloor",
     "\\rfloor", "or", "and", "\\emptyset", "\\mathbb{R}", "52_8", "'", "√", "π", "−", "²", "≤", "∞", "\\",
+    # Backslashes damaged by string escaping: doubled, or read as control characters.
+    "\\\\frac", "\\\\sqrt", "\\\\le", "\x0crac", "\x08inom", "\times", "\neq", "\right)", "\x0c", "\t", "\n",
 ]
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from fractions import Fraction
 
@@ -344,3 +345,29 @@ def test_the_cas_settles_one_branch_unknowns_but_never_as_equal_when_they_differ
 def test_kinks_crossed_by_the_points_still_prove_identities() -> None:
     for a, b in [("|x-3|", "|3-x|"), ("\\max(x,y)+\\min(x,y)", "x+y"), ("\\max(x, 1)", "\\frac{x + 1 + |x - 1|}{2}")]:
         assert native(a, b).verdict is Verdict.EQUAL, (a, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.sampled_from([3, 5, 7]), st.integers(-4, 4))
+def test_odd_roots_of_negative_bases_are_real(k: int, q: int, p: int) -> None:
+    # (-k^q)^{p/q} = (-k)^p, as \sqrt[q]{-k^q} = -k: school algebra, not the principal branch.
+    assume(p != 0 and math.gcd(p, q) == 1)
+    power = f"(-{k ** q})^{{{p}/{q}}}"
+    expected = f"{(-k) ** p}" if p > 0 else f"\\frac{{1}}{{{(-k) ** -p}}}"
+    assert equivalent(power, expected, cas=False).verdict == Verdict.EQUAL
+    assert equivalent(power, f"(\\sqrt[{q}]{{-{k ** q}}})^{{{p}}}", cas=False).verdict == Verdict.EQUAL
+
+
+@pytest.mark.parametrize(
+    ("damaged", "meant"),
+    [
+        ("\\\\dfrac{1}{2} + \\frac{1}{72}", "\\frac{1}{2} + \\frac{1}{72}"),  # some commands escaped twice
+        ("\x0crac{\\sqrt{17}}{17}", "\\frac{\\sqrt{17}}{17}"),  # \f read as a form feed
+        ("\x08inom{5}{2}", "\\binom{5}{2}"),  # \b read as a backspace
+        ("2\times 3", "2 \\times 3"),  # \t read as a tab
+        ("x\neq 2", "x \\neq 2"),  # \n read as a line feed
+    ],
+)
+def test_backslashes_damaged_by_string_escaping(damaged: str, meant: str) -> None:
+    assert equivalent(damaged, meant, cas=False).verdict == Verdict.EQUAL
+    assert normalize(damaged) == normalize(meant)

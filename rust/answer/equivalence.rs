@@ -22,7 +22,7 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
-use super::expr::{Decimal, Expr};
+use super::expr::{Constant, Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{assignments_as_tuple, Node, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
@@ -380,7 +380,21 @@ fn compare_choice(choice: &Node, other: &Node, policy: &Policy) -> Judgement {
     }
     match value {
         Some(v) => compare_nodes(v, other, policy),
+        // `\text{e}` against `e`: the same letter whether it names a choice or the constant.
+        None if constant_letter(other) == Some(*letter) => Judgement::equal(Method::Text, Reason::ChoiceLetter),
         None => Judgement::unknown(Reason::ChoiceVersusValue),
+    }
+}
+
+/// The letter of a bare `e` or `i` (which parse as constants, not as names).
+fn constant_letter(node: &Node) -> Option<char> {
+    match node {
+        Node::Scalar(s) if s.unit.is_none() => match s.expr {
+            Expr::Const(Constant::E) => Some('E'),
+            Expr::Const(Constant::I) => Some('I'),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

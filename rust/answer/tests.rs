@@ -227,6 +227,10 @@ fn choices_and_text() {
     not_equal("(B)", "(C)");
     equal("\\textbf{(C)}\\ 20", "20");
     assert_eq!(unknown("(B)", "17"), Reason::ChoiceVersusValue);
+    // The same letter, whether it names a choice or the constant.
+    equal("\\text{e}", "e");
+    equal("\\text{i}", "i");
+    assert_eq!(unknown("\\text{e}", "2.718"), Reason::ChoiceVersusValue);
     // A capital letter with a period or parenthesis before a value is a choice with its value.
     equal("C. x = 42", "C");
     equal("C. x = 42", "42");
