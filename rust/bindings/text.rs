@@ -25,7 +25,7 @@ use crate::text::cues::{
     SentenceCues as CoreSentenceCues, PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES,
 };
 use crate::text::math_regions::{math_regions as core_math_regions, MathRegion as CoreRegion};
-use crate::text::offsets::count_chars;
+use crate::text::offsets::CharIndex;
 use crate::text::sentences::{split_sentences as core_split, SplitOptions as CoreOptions};
 
 // ---------------------------------------------------------------------------------------------
@@ -39,32 +39,6 @@ struct Segmented {
     sentence_chars: Vec<[usize; 3]>,
     /// Per hit: `[start, end]` in characters.
     hit_chars: Vec<[usize; 2]>,
-}
-
-/// Converts ascending byte offsets of one text to character offsets, front to back.
-struct CharCursor<'t> {
-    bytes: &'t [u8],
-    /// In ASCII text byte and character offsets coincide and nothing needs counting.
-    ascii: bool,
-    byte: usize,
-    chars: usize,
-}
-
-impl<'t> CharCursor<'t> {
-    fn new(text: &'t str) -> Self {
-        CharCursor { bytes: text.as_bytes(), ascii: text.is_ascii(), byte: 0, chars: 0 }
-    }
-
-    fn to(&mut self, byte: usize) -> usize {
-        if self.ascii {
-            return byte;
-        }
-        if let Some(step) = self.bytes.get(self.byte..byte) {
-            self.chars += count_chars(step);
-            self.byte = byte;
-        }
-        self.chars
-    }
 }
 
 /// Splits `text` (and finds cues when a matcher is given) and computes character offsets.
@@ -84,24 +58,11 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
             hits: Vec::new(),
         },
     };
-    let mut cursor = CharCursor::new(text);
-    let mut sentence_chars = Vec::with_capacity(seg.sentences.len());
-    let mut hit_chars = Vec::with_capacity(seg.hits.len());
-    for s in &seg.sentences {
-        let start = cursor.to(s.sentence.start);
-        // Hits are sorted by start and end before `content_end`, so the cursor only moves on.
-        for h in seg.hits.get(s.hits.clone()).unwrap_or(&[]) {
-            let hit_start = cursor.to(h.start);
-            let len = if cursor.ascii {
-                h.end - h.start
-            } else {
-                text.as_bytes().get(h.start..h.end).map_or(0, count_chars)
-            };
-            hit_chars.push([hit_start, hit_start + len]);
-        }
-        sentence_chars.push([start, cursor.to(s.sentence.content_end), 0]);
-    }
-    let total = cursor.to(text.len());
+    let index = CharIndex::new(text);
+    let hit_chars = seg.hits.iter().map(|h| [index.chars_at(h.start), index.chars_at(h.end)]).collect();
+    let mut sentence_chars: Vec<[usize; 3]> =
+        seg.sentences.iter().map(|s| [index.chars_at(s.sentence.start), index.chars_at(s.sentence.content_end), 0]).collect();
+    let total = index.chars_at(text.len());
     for k in 0..sentence_chars.len() {
         sentence_chars[k][2] = sentence_chars.get(k + 1).map_or(total, |next| next[0]);
     }
@@ -1004,8 +965,8 @@ fn math_regions(
     let opts = options_of(options);
     let (regions, chars): (Vec<CoreRegion>, Vec<usize>) = run_one(py, s, |t| {
         let regions = core_math_regions(t, &opts);
-        let mut cursor = CharCursor::new(t);
-        let chars = regions.iter().flat_map(|r| [r.start, r.end]).map(|b| cursor.to(b)).collect();
+        let index = CharIndex::new(t);
+        let chars = regions.iter().flat_map(|r| [r.start, r.end]).map(|b| index.chars_at(b)).collect();
         (regions, chars)
     })?;
     let source: Py<PyString> = text.downcast::<PyString>()?.into_py(py);
