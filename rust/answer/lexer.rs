@@ -15,6 +15,8 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use crate::extract::commands::{command_class, CommandClass};
+
 /// A number as written: integer digits (leading zeros dropped), optional fraction digits (kept
 /// verbatim: trailing zeros are significant digits) and an optional `e` exponent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,7 +144,7 @@ pub fn lex(text: &str) -> Vec<Tok<'_>> {
 /// - every backslash escaped a second time ([`escaped_twice`]);
 /// - some commands escaped twice and others not (`\\dfrac{1}{2} + \frac{1}{72}`): outside
 ///   environments, where `\\` is a line break, a run of exactly two backslashes directly
-///   before a common math command ([`MATH_COMMANDS`]) is that command;
+///   before a known math command ([`is_math_command`]) is that command;
 /// - a backslash and letter read as a control character by a non-raw Python string or a JSON
 ///   decoder (`\f` of `\frac` as a form feed, `\b` of `\beta` as a backspace): BEL, BS, VT
 ///   and FF never occur in an answer, and tab, CR and LF count only when the letters after them
@@ -209,21 +211,10 @@ pub fn repaired_escapes(text: &str) -> Option<String> {
     })
 }
 
-/// Common math commands: what a damaged escape most likely stood for ([`repaired_escapes`]).
-/// Sorted, for the binary search.
-pub(crate) const MATH_COMMANDS: &[&str] = &[
-    "alpha", "angle", "approx", "arccos", "arcsin", "arctan", "beta", "binom", "bmod", "boxed",
-    "cap", "cdot", "cdots", "cfrac", "circ", "cos", "cot", "csc", "cup", "dbinom", "delta",
-    "dfrac", "div", "emptyset", "epsilon", "exp", "fbox", "frac", "gamma", "ge", "geq", "in",
-    "infty", "lambda", "ldots", "le", "left", "leq", "ln", "log", "mathbb", "mathbf", "mathrm",
-    "mp", "mu", "nabla", "ne", "neg", "neq", "notin", "omega", "operatorname", "phi", "pi", "pm",
-    "qquad", "quad", "rangle", "rceil", "rfloor", "rho", "right", "sec", "sigma", "sin", "sqrt",
-    "tan", "tau", "text", "textbf", "textrm", "tfrac", "theta", "times", "to", "triangle",
-    "varnothing", "varphi", "vec",
-];
-
+/// Whether `name` is a LaTeX math command that candidate extraction knows
+/// ([`command_class`]): what a damaged escape most likely stood for ([`repaired_escapes`]).
 fn is_math_command(name: &[u8]) -> bool {
-    MATH_COMMANDS.binary_search_by(|c| c.as_bytes().cmp(name)).is_ok()
+    std::str::from_utf8(name).map_or(false, |name| command_class(name) != CommandClass::Other)
 }
 
 /// `text` with every `\\` halved when it reads as LaTeX whose backslashes were escaped a second

@@ -6,7 +6,7 @@
 
 mod boxes;
 mod candidates;
-mod commands;
+pub(crate) mod commands;
 mod final_answer;
 mod lexer;
 mod math_regions;
