@@ -169,9 +169,15 @@ pub fn repaired_escapes(text: &str) -> Option<String> {
             _ => return None,
         };
         let rest = b[i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
-        let name = [&[letter][..], &b[i + 1..i + 1 + rest]].concat();
         let min = if matches!(b[i], b'\t' | b'\r' | b'\n') { 3 } else { 1 };
-        (name.len() >= min && is_math_command(&name)).then_some(letter)
+        // Command names are short: a long run of letters (prose after a line break) is none.
+        if rest + 1 < min || rest > 15 {
+            return None;
+        }
+        let mut name = [0u8; 16];
+        name[0] = letter;
+        name[1..=rest].copy_from_slice(&b[i + 1..i + 1 + rest]);
+        is_math_command(&name[..=rest]).then_some(letter)
     };
     let in_environment = text.contains("\\begin");
     let doubled_command = |i: usize| -> bool {

@@ -354,10 +354,13 @@ pub fn evaluate(e: &Expr, readings: Readings, symbols: &dyn PointValues) -> Opti
                 return eval(exponent)?.exp();
             }
             let (b, x) = (eval(base)?, eval(exponent)?);
-            // A negative base has a real odd root, as in [`super::exact::power`].
-            if let Some((p, _)) = exponent.odd_root_exponent().filter(|_| b.real && b.re + b.rad < 0.0) {
-                let magnitude = b.neg().pow(x)?;
-                return Some(if p % 2 == 0 { magnitude } else { magnitude.neg() });
+            // A negative base has a real odd root, as in [`super::exact::power`]. The exponent
+            // is inspected only for a negative base: this runs at every evaluation point.
+            if b.real && b.re + b.rad < 0.0 {
+                if let Some((p, _)) = exponent.odd_root_exponent() {
+                    let magnitude = b.neg().pow(x)?;
+                    return Some(if p % 2 == 0 { magnitude } else { magnitude.neg() });
+                }
             }
             b.pow(x)
         }
