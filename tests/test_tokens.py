@@ -216,9 +216,38 @@ def test_native_layer_reads_int64_arrays_in_place_and_checks_their_layout() -> N
         (np.array(ids, dtype=np.int32), "native int64"),
         (np.array([ids, ids], dtype=np.int64), "1-D"),
         (np.repeat(np.array(ids, dtype=np.int64), 2)[::2], "C-contiguous"),
+        (np.array(ids, dtype=np.int64).byteswap().view(np.dtype(np.int64).newbyteorder()), "native int64"),
+        (np.array(ids, dtype=np.float64), "native int64"),
     ]:
         with pytest.raises(ValueError, match=message):
             native.decode(array, False)
+
+
+class _InterfaceOnly:
+    """An array-like that offers only ``__array_interface__`` (no ``__array_struct__``)."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.__array_interface__ = array.__array_interface__
+
+
+def test_native_layer_reads_the_array_struct_and_the_array_interface_alike() -> None:
+    tok, vocab = VOCABS["llama"]
+    ids = tok.encode("So the answer is 42, then 17.").ids
+    native = vocab._native
+    array = np.array(ids, dtype=np.int64)
+    assert hasattr(array, "__array_struct__")
+    assert native.decode(_InterfaceOnly(array), False) == native.decode(array, False) == vocab.decode(ids)
+    # A column of a 2-D array: C-contiguous by its size-1 dimension, and read in place.
+    column = np.array(ids, dtype=np.int64).reshape(-1, 1)[:, 0]
+    assert native.decode(column, False) == vocab.decode(ids)
+    for bad in (np.array(ids, dtype=np.int32), np.repeat(array, 2)[::2]):
+        with pytest.raises(ValueError) as by_struct:
+            native.decode(bad, False)
+        with pytest.raises(ValueError) as by_interface:
+            native.decode(_InterfaceOnly(bad), False)
+        assert str(by_struct.value) == str(by_interface.value)
+    assert native.decode(np.array([], dtype=np.int64), False) == ""
 
 
 def test_torch_ids() -> None:

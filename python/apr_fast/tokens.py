@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import functools
 import os
+import sys
 from typing import Any, NamedTuple, Optional, Protocol, Sequence, Union
 
 from apr_fast._core import NativeVocabulary, token_ends_from_offsets as _token_ends_from_offsets
@@ -113,6 +114,20 @@ def _native_ids(ids: object, what: str) -> _NativeIds:
         f"{what} must be a list of int, a 1-D integer numpy array or torch tensor, "
         f"got {type(ids).__name__}"
     )
+
+
+def _native_id_list(batch: Sequence[Any], what: str) -> list[_NativeIds]:
+    """:func:`_native_ids` for every item of a batch (``what[i]`` names item i in errors). A
+    batch of 1-D C-contiguous native int64 numpy arrays (what the other forms become) is
+    passed on as it is, after one cheap look at each array: no per-row conversion call."""
+    items = list(batch)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        ndarray, int64 = numpy.ndarray, numpy.dtype(numpy.int64)
+        if all(type(a) is ndarray and (a.dtype is int64 or a.dtype == int64) and a.ndim == 1 and a.flags.c_contiguous
+               for a in items):
+            return items
+    return [_native_ids(ids, f"{what}[{i}]") for i, ids in enumerate(items)]
 
 
 def _is_id_matrix(ids: object) -> bool:
@@ -285,7 +300,7 @@ class Vocabulary:
         """
         if not isinstance(batch, (list, tuple)):
             raise TypeError(f"batch must be a list of id sequences, got {type(batch).__name__}")
-        native = [_native_ids(ids, f"batch[{i}]") for i, ids in enumerate(batch)]
+        native = _native_id_list(batch, "batch")
         return [
             DecodedIds(text, ends, error)
             for text, ends, error in self._native.decode_batch(native, bool(skip_special_tokens), threads)
