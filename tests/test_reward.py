@@ -89,11 +89,19 @@ def test_scores_built_from_native_rows_are_whole_dataclasses(samples) -> None:
 
     responses = [r["completion"] for r in samples]
     gts = [r["ground_truth"] for r in samples]
-    for s in APRScorer(RewardConfig(cas=False)).score_batch(responses, gts):
+    scorer = APRScorer(RewardConfig(cas=False))
+    scores = scorer.score_batch(responses, gts)
+    for s in scores:
         assert set(vars(s)) == {f.name for f in fields(RolloutScore)}
         assert RolloutScore(**asdict(s)) == s
         with pytest.raises(AttributeError):
             s.reward = 1.0  # type: ignore[misc]
+    # The native layer builds them from the same values it gives as tuples (SCORE_FIELDS order).
+    alternatives = apr_fast.reward._alternatives_list(gts, len(gts))
+    rows = scorer._native.score_texts(responses, alternatives, None, None, 1)
+    assert [RolloutScore(**dict(zip(apr_fast._core.SCORE_FIELDS, row))) for row in rows] == scores
+    with pytest.raises(TypeError, match="into must be a class"):
+        scorer._native.score_texts(responses, alternatives, None, None, 1, RolloutScore(**asdict(scores[0])))
 
 
 def test_batch_equals_single_for_every_thread_count(samples) -> None:
@@ -316,6 +324,23 @@ def test_token_ids_accept_numpy_and_report_bad_ids() -> None:
     assert s.t_think == 5 and s.has_think_close
     (bad,) = scorer.score_token_ids([[0, 1, 999]], ["5"])
     assert bad.status == "invalid_input" and "999" in (bad.error or "")
+
+
+@needs_shared
+def test_every_per_row_id_form_scores_alike(hf_tokenizer) -> None:
+    """Rows as lists, as int64 arrays (passed on without a per-row conversion), as other
+    dtypes or non-contiguous views (converted), and mixed in one batch: the same scores."""
+    np = pytest.importorskip("numpy")
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")][::97]
+    gts = [r["ground_truth"] for r in rows]
+    ids = [e.ids for e in hf_tokenizer.encode_batch([r["completion"] for r in rows], add_special_tokens=False)]
+    scorer = APRScorer(tokenizer=hf_tokenizer)
+    expected = scorer.score_token_ids(ids, gts, threads=1)
+    int64 = [np.array(i, dtype=np.int64) for i in ids]
+    strided = [np.repeat(a, 2)[::2] for a in int64]
+    mixed = [[a, a.astype(np.int32), list(i), strided[k]][k % 4] for k, (a, i) in enumerate(zip(int64, ids))]
+    for form in (int64, tuple(int64), [a.astype(np.uint32) for a in int64], strided, mixed):
+        assert scorer.score_token_ids(form, gts, threads=2) == expected
 
 
 @needs_shared

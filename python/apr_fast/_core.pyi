@@ -370,7 +370,8 @@ class NativeScorer:
         problems: list[str | None] | None = None,
         token_offsets: list[list[tuple[int, int]]] | None = None,
         threads: int | None = None,
-    ) -> list[tuple[Any, ...]]: ...
+        into: type | None = None,
+    ) -> list[Any]: ...
     def score_ids(
         self,
         token_ids: list[_Ids] | Any,
@@ -379,6 +380,7 @@ class NativeScorer:
         threads: int | None = None,
         return_text: bool = False,
         lengths: list[int] | None = None,
+        into: type | None = None,
     ) -> list[Any]: ...
     @property
     def beta(self) -> float: ...

@@ -29,7 +29,7 @@ from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
 from apr_fast.equivalence import Policy, Verdict, equivalent
 from apr_fast.ground_truth import ground_truth_alternatives
-from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _native_id_rows, _native_ids
+from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _native_id_list, _native_id_rows
 
 __all__ = [
     "ANCHOR_MODES",
@@ -214,20 +214,6 @@ class RolloutScore:
         }
 
 
-#: The order of the values in a native score row (the native layer's own list of the fields).
-_SCORE_FIELDS: tuple[str, ...] = tuple(_core.SCORE_FIELDS)
-
-
-def _from_native(row: tuple[Any, ...]) -> RolloutScore:
-    """A RolloutScore from a native row, which holds every field's value already (the names are
-    ``_core.SCORE_FIELDS``). The frozen ``__init__`` is skipped: it sets the 27 fields one
-    ``object.__setattr__`` call at a time, ~10x the cost of filling the instance dict at once.
-    The test suite checks that the names are exactly the fields."""
-    score = object.__new__(RolloutScore)
-    score.__dict__.update(zip(_SCORE_FIELDS, row))
-    return score
-
-
 def _token_offsets(tokenizer: Any, texts: list[str]) -> list[list[tuple[int, int]]]:
     """Each token's ``(start, end)`` character span in each text, from a HF tokenizer. The
     native scorer turns them into token ends as :func:`apr_fast.tokens.token_ends_from_offsets`
@@ -339,8 +325,7 @@ class APRScorer:
         probs = _problems_list(problems, len(responses))
         gts = _alternatives_list(ground_truths, len(responses), probs)
         offsets = _token_offsets(self.tokenizer, responses) if self.tokenizer is not None else None
-        rows = self._native.score_texts(responses, gts, probs, offsets, threads)
-        return self._finish(rows, gts)
+        return self._finish(self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore), gts)
 
     def score_token_ids(
         self,
@@ -370,15 +355,14 @@ class APRScorer:
         elif isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
             raise TypeError("token_ids must be a sequence of id sequences")
         else:
-            payload = [_native_ids(ids, f"token_ids[{i}]") for i, ids in enumerate(token_ids)]
+            payload = _native_id_list(token_ids, "token_ids")
         n = len(payload)
         probs = _problems_list(problems, n)
         gts = _alternatives_list(ground_truths, n, probs)
-        rows = self._native.score_ids(payload, gts, probs, threads, False, row_lengths)
-        return self._finish(rows, gts)
+        return self._finish(self._native.score_ids(payload, gts, probs, threads, False, row_lengths, RolloutScore), gts)
 
-    def _finish(self, rows: list[tuple[Any, ...]], gts: list[list[str]]) -> list[RolloutScore]:
-        scores = [_from_native(r) for r in rows]
+    def _finish(self, scores: list[RolloutScore], gts: list[list[str]]) -> list[RolloutScore]:
+        """The native scores, with what the native engine left undecided settled by sympy."""
         if self.config.cas:
             for i, s in enumerate(scores):
                 if s.status == "correctness_unknown" and s.final_answer is not None:

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::once_cell::GILOnceCell;
 use pyo3::types::{PyList, PyString, PyTuple};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
 mod tokens;
@@ -30,12 +31,38 @@ create_exception!(apr_fast, TokenizerError, AprError, "A tokenizer file or vocab
 /// reason, a rule): made once per process and shared, as Python shares interned names, so
 /// that a batch of thousands of results does not allocate the same few names again and again.
 pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
-    static NAMES: GILOnceCell<Mutex<HashMap<(usize, usize), Py<PyString>>>> = GILOnceCell::new();
+    type Names = HashMap<(usize, usize), Py<PyString>, BuildHasherDefault<AddressHasher>>;
+    static NAMES: GILOnceCell<Mutex<Names>> = GILOnceCell::new();
     let names = NAMES.get_or_init(py, Default::default);
     // Only static strings come here: their address and length identify them, and the table
     // holds at most one entry per name constant of the crate.
     let mut names = names.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     names.entry((name.as_ptr() as usize, name.len())).or_insert_with(|| PyString::new(py, name).into()).clone_ref(py).into_py(py)
+}
+
+/// Hashes the `(address, length)` keys of [`static_name`]'s table: a multiply per word, not
+/// SipHash (a batch looks names up about ten times per rollout).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Borrows every item of a list/tuple of `str` without copying the text.

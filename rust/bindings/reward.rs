@@ -2,18 +2,20 @@
 //!
 //! One scorer holds a validated `RewardConfig` (and optionally a vocabulary) and scores whole
 //! batches in one call with the interpreter released. Each rollout's result crosses back as
-//! one flat tuple holding the values of `RolloutScore`'s fields in `SCORE_FIELDS` order, which
-//! the Python layer turns into a frozen `RolloutScore` by name, with no conversion per field;
-//! offsets in it are character offsets into the response text.
+//! the values of `RolloutScore`'s fields in `SCORE_FIELDS` order: a flat tuple, or, given the
+//! class, a `RolloutScore` built here with those values in its `__dict__` (no conversion per
+//! field, no per-row work left in Python); offsets in it are character offsets into the
+//! response text.
 
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyModule, PyString, PyTuple, PyType};
+use pyo3::AsPyPointer;
 
 use super::answer::method_name;
-use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, NativeVocabulary};
+use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeVocabulary};
 use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
@@ -106,7 +108,8 @@ fn with_chars(text: &str, total_chars: Option<usize>, score: RolloutScore, error
     }
 }
 
-fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
+/// The values of `SCORE_FIELDS`, in order.
+fn score_values(py: Python<'_>, c: CharScore) -> [PyObject; SCORE_FIELDS.len()] {
     let s = &c.score;
     let j: Option<Judgement> = s.correctness;
     // Without a judgement, the method is "none" and the detail says why nothing was compared.
@@ -115,7 +118,7 @@ fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
         None if s.final_answer.is_none() => "no final answer",
         None => "no ground truth",
     };
-    let items: Vec<PyObject> = vec![
+    [
         static_name(py, s.status.as_str()),
         s.status.code().into_py(py),
         s.reward.into_py(py),
@@ -143,9 +146,58 @@ fn score_tuple(py: Python<'_>, c: CharScore) -> PyObject {
         static_name(py, s.unit.as_str()),
         static_name(py, s.mode.as_str()),
         c.error.into_py(py),
-    ];
-    PyTuple::new(py, items).into_py(py)
+    ]
 }
+
+/// How score rows cross into Python: tuples of the `SCORE_FIELDS` values, or instances of a
+/// class (`RolloutScore`) whose `__dict__` receives them by name. Instances are built here,
+/// with interned names, so the Python layer has no per-row work left: on a batch scored by
+/// several threads, that serial work is what bounds the speed-up.
+enum RowForm<'py> {
+    Tuple,
+    Instance { cls: &'py PyAny, object_new: &'py PyAny, names: Vec<&'py PyString> },
+}
+
+impl<'py> RowForm<'py> {
+    fn new(py: Python<'py>, into: Option<&'py PyAny>) -> PyResult<RowForm<'py>> {
+        let Some(cls) = into else { return Ok(RowForm::Tuple) };
+        if !cls.is_instance_of::<PyType>()? {
+            return Err(PyTypeError::new_err(format!("into must be a class, got {}", cls.get_type().name()?)));
+        }
+        let object_new = PyModule::import(py, "builtins")?.getattr("object")?.getattr("__new__")?;
+        Ok(RowForm::Instance { cls, object_new, names: SCORE_FIELDS.iter().map(|n| PyString::intern(py, n)).collect() })
+    }
+
+    fn row(&self, py: Python<'py>, c: CharScore) -> PyResult<PyObject> {
+        let values = score_values(py, c);
+        match self {
+            RowForm::Tuple => Ok(PyTuple::new(py, values).into_py(py)),
+            RowForm::Instance { cls, object_new, names } => {
+                // object.__new__(cls) skips a frozen dataclass's __init__ (one __setattr__ call
+                // per field); its fields live in the instance __dict__ all the same.
+                let obj = object_new.call1((*cls,))?;
+                let dict: &PyDict = obj.getattr(pyo3::intern!(py, "__dict__"))?.downcast()?;
+                for (name, value) in names.iter().zip(values) {
+                    let value = value.into_ptr();
+                    // SAFETY: the GIL is held and all three are live objects; PyDict_SetItem
+                    // takes its own references, and the one `value` owned is given back here
+                    // (a `set_item` would add and drop one more per field).
+                    let status = unsafe {
+                        let status = pyo3::ffi::PyDict_SetItem(dict.as_ptr(), name.as_ptr(), value);
+                        pyo3::ffi::Py_DECREF(value);
+                        status
+                    };
+                    if status != 0 {
+                        return Err(PyErr::fetch(py));
+                    }
+                }
+                Ok(obj.into_py(py))
+            }
+        }
+    }
+}
+
+
 
 /// Ground truths: one list of accepted answers per rollout.
 pub(crate) fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py str>>> {
@@ -350,8 +402,10 @@ impl NativeScorer {
 
     /// Scores responses given as text; `token_offsets` (each response's token spans as a HF
     /// tokenizer reports them, `(start, end)` in characters) turns lengths into tokens, else
-    /// they are characters.
-    #[args(responses, ground_truths, problems = "None", token_offsets = "None", threads = "None")]
+    /// they are characters. Rows are tuples of the `SCORE_FIELDS` values, or instances of the
+    /// class `into` with those fields in their `__dict__`.
+    #[args(responses, ground_truths, problems = "None", token_offsets = "None", threads = "None", into = "None")]
+    #[allow(clippy::too_many_arguments)]
     fn score_texts(
         &self,
         py: Python<'_>,
@@ -360,7 +414,9 @@ impl NativeScorer {
         problems: Option<&PyAny>,
         token_offsets: Option<&PyAny>,
         threads: Option<i64>,
+        into: Option<&PyAny>,
     ) -> PyResult<Vec<PyObject>> {
+        let form = RowForm::new(py, into)?;
         let (responses, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
         let n = responses.len();
         let gts = ground_truth_lists(ground_truths, n)?;
@@ -380,14 +436,15 @@ impl NativeScorer {
             let scores = score_batch(&rollouts, config, threads);
             scores.into_iter().enumerate().map(|(i, s)| with_chars(responses[i], Some(chars[i]), s, None)).collect::<Vec<_>>()
         });
-        Ok(scores.into_iter().map(|c| score_tuple(py, c)).collect())
+        scores.into_iter().map(|c| form.row(py, c)).collect()
     }
 
     /// Scores responses given as the policy's token ids, decoded with this scorer's
     /// vocabulary: a list of id sequences (lists of int or 1-D C-contiguous int64 arrays), or,
     /// with `lengths`, one 2-D C-contiguous int64 array of padded rows, row i's ids being its
-    /// first `lengths[i]` (read in place: one array for the whole batch).
-    #[args(token_ids, ground_truths, problems = "None", threads = "None", return_text = "false", lengths = "None")]
+    /// first `lengths[i]` (read in place: one array for the whole batch). Rows as in
+    /// `score_texts`; with `return_text`, each is a `(row, decoded text)` pair.
+    #[args(token_ids, ground_truths, problems = "None", threads = "None", return_text = "false", lengths = "None", into = "None")]
     #[allow(clippy::too_many_arguments)]
     fn score_ids(
         &self,
@@ -398,7 +455,9 @@ impl NativeScorer {
         threads: Option<i64>,
         return_text: bool,
         lengths: Option<Vec<usize>>,
+        into: Option<&PyAny>,
     ) -> PyResult<Vec<PyObject>> {
+        let form = RowForm::new(py, into)?;
         let vocabulary = self.vocabulary.as_ref().ok_or_else(|| {
             ConfigError::new_err("this scorer has no vocabulary: pass one to score token ids")
         })?;
@@ -408,7 +467,7 @@ impl NativeScorer {
                 let list = token_ids
                     .downcast::<PyList>()
                     .map_err(|_| PyTypeError::new_err("token_ids must be a list of id sequences"))?;
-                list.iter().enumerate().map(|(i, o)| ids_arg(o, &format!("token_ids[{i}]"))).collect::<PyResult<_>>()?
+                list.iter().enumerate().map(|(i, o)| ids_arg(o, &Indexed("token_ids", i))).collect::<PyResult<_>>()?
             }
         };
         let n = args.len();
@@ -423,7 +482,7 @@ impl NativeScorer {
         let results = py.allow_threads(|| {
             let scorer = IdsScorer::new(vocabulary, config);
             map_items(&indices, threads, |&i| {
-                let scored = match args[i].to_u32(&format!("token_ids[{i}]")) {
+                let scored = match args[i].to_u32(&Indexed("token_ids", i)) {
                     Ok(ids) => scorer.score(&IdsRollout { ids: &ids, ground_truth: &gts[i], problem: problems[i] }),
                     Err(message) => scorer.invalid_input(message),
                 };
@@ -439,17 +498,13 @@ impl NativeScorer {
             })
             .collect::<Vec<_>>()
         });
-        Ok(results
+        results
             .into_iter()
             .map(|(c, text)| {
-                let tuple = score_tuple(py, c);
-                if return_text {
-                    PyTuple::new(py, [tuple, text.into_py(py)]).into_py(py)
-                } else {
-                    tuple
-                }
+                let row = form.row(py, c)?;
+                Ok(if return_text { PyTuple::new(py, [row, text.into_py(py)]).into_py(py) } else { row })
             })
-            .collect())
+            .collect()
     }
 
     #[getter]
