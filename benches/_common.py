@@ -5,7 +5,10 @@ The scripts run as ``python benches/NAME.py``, so this directory is on ``sys.pat
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import os
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -63,3 +66,42 @@ def interleaved_wall_best(repeat: int, fns: dict[str, Callable[[], object]]) -> 
             fn()
             best[name] = min(best[name], time.perf_counter() - t0)
     return best
+
+
+#: Keys of the two runs :func:`machine_scaling_fns` adds to a round.
+MACHINE_1, MACHINE_2 = "machine check, 1 thread", "machine check, 2 threads"
+
+
+def machine_scaling_fns(megabytes: int = 48) -> dict[str, Callable[[], object]]:
+    """The same hashing work (``hashlib`` releases the GIL) on one thread and split over two.
+
+    Timed in the same rounds as a benchmark's 1- and 2-thread runs, their ratio says how well
+    this machine ran two threads at that moment. On a shared VM the second vCPU is at times
+    partly taken by a neighbour, and then no code reaches 2x: a low figure here tells such a
+    run from a regression of the code. It is a check, not a strict ceiling: a rayon pool that
+    just finished a batch is still spinning for a moment when the hashing starts, which can
+    cost the check a few percent.
+    """
+    block_mb = 8  # large blocks: each thread takes the GIL only a few times
+    block = os.urandom(block_mb << 20)
+    blocks = max(megabytes // block_mb // 2, 1)
+
+    def hash_blocks(n: int) -> None:
+        for _ in range(n):
+            hashlib.sha256(block).digest()
+
+    def two_threads() -> None:
+        workers = [threading.Thread(target=hash_blocks, args=(blocks,)) for _ in range(2)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+
+    return {MACHINE_1: lambda: hash_blocks(2 * blocks), MACHINE_2: two_threads}
+
+
+def ceiling_note(walls: dict[str, float]) -> str:
+    """One line on how well the machine ran two threads in the rounds of ``walls``."""
+    one, two = walls[MACHINE_1], walls[MACHINE_2]
+    return (f"machine check in the same rounds (sha256 split over 2 threads, GIL released): "
+            f"{one * 1e3:.1f} ms on 1 thread, {two * 1e3:.1f} ms on 2, {one / two:.2f}x")

@@ -31,7 +31,9 @@ import sys
 import warnings
 from typing import Any, Callable
 
-from _common import TOKENIZER, TRACES, interleaved_best, interleaved_wall_best, load_traces
+from _common import (
+    TOKENIZER, TRACES, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+)
 
 
 class PythonAPR:
@@ -164,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     by_workers = interleaved_wall_best(args.thread_repeat, {
         "1": lambda: ids_scorer.score_token_ids(ids, gts, threads=1),
         "2": lambda: ids_scorer.score_token_ids(ids, gts, threads=2),
+        **machine_scaling_fns(),
     })
-    wall = {int(w): t for w, t in by_workers.items()}
+    wall = {int(w): by_workers[w] for w in ("1", "2")}
 
     base = dict((name, t / count) for name, t, count in results)["apr-fast APR reward, default mode, token ids (VeRL path)"]
     print(f"{n} real rollouts, {n_tokens:,} tokens ({n_tokens / n:,.0f} per rollout); "
@@ -181,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nThreads (default mode, token ids, all {n} rollouts, wall time, best of {args.thread_repeat} "
           f"rounds in turns): 1 worker {wall[1] * 1e3:.0f} ms, "
           f"2 workers {wall[2] * 1e3:.0f} ms, speed-up {wall[1] / wall[2]:.2f}x")
+    print(ceiling_note(by_workers))
     if reference_name is not None:
         per = dict((name, t / count) for name, t, count in results)
         k = len(subset)

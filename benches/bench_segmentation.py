@@ -8,7 +8,8 @@ Runs in one process, on the ``thinking`` text of every trace in
 - native, split:    ``split_sentences_batch(texts, threads=1)`` -> ``Sentence`` objects
 - reference:        ``apr_fast._reference.segmentation.find_cues`` (pure Python + ``regex``)
 - threads:          the lean and object batches with ``threads=1`` and ``threads=2`` (wall
-                    time, best of ``--thread-repeat`` rounds in which the runs take turns)
+                    time, best of ``--thread-repeat`` rounds in which the runs take turns),
+                    beside a machine check in the same rounds (hashing on 1 and 2 threads)
 
 Single-thread figures use process CPU time (robust when other processes share the machine);
 the thread speed-up uses wall time. Prints a markdown table.
@@ -28,7 +29,7 @@ from typing import Callable
 
 import apr_fast
 from apr_fast._reference import segmentation as reference
-from _common import interleaved_wall_best
+from _common import ceiling_note, interleaved_wall_best, machine_scaling_fns
 
 TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
 
@@ -78,6 +79,7 @@ def main() -> None:
         "lean 2": lambda: apr_fast.segment_batch(texts, matcher=matcher, threads=2),
         "objects 1": lambda: apr_fast.find_cues_batch(texts, threads=1),
         "objects 2": lambda: apr_fast.find_cues_batch(texts, threads=2),
+        **machine_scaling_fns(),
     })
     lean_1, lean_2, obj_1, obj_2 = (walls[k] for k in ("lean 1", "lean 2", "objects 1", "objects 2"))
     load_after = os.getloadavg()
@@ -94,6 +96,7 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     print(f"| `segment_batch` (lean) | {lean_1:.3f} | {lean_2:.3f} | {lean_1 / lean_2:.2f}x |")
     print(f"| `find_cues_batch` (objects) | {obj_1:.3f} | {obj_2:.3f} | {obj_1 / obj_2:.2f}x |")
+    print(f"\n{ceiling_note(walls)}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from _common import TOKENIZER, TRACES, interleaved_wall_best, load_traces
+from _common import TOKENIZER, TRACES, ceiling_note, interleaved_wall_best, load_traces, machine_scaling_fns
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         "rows, 2 threads": lambda: scorer.score_token_ids(row_views, gts, threads=2),
         "batch, 1 thread": lambda: scorer.score_token_ids(responses, gts, lengths=lengths, threads=1),
         "batch, 2 threads": lambda: scorer.score_token_ids(responses, gts, lengths=lengths, threads=2),
+        **machine_scaling_fns(),
     })
     n = len(kept)
     print(f"{n} of {len(rows)} real rollouts fit in {args.width} tokens; default mode, CAS off; "
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, label in [("rows", "one torch row view per rollout"), ("batch", "the padded tensor + lengths")]:
         one, two = times[f"{name}, 1 thread"], times[f"{name}, 2 threads"]
         print(f"| {label} | {one * 1e3:.1f} | {two * 1e3:.1f} | {one / n * 1e6:.1f} | {one / two:.2f}x |")
+    print(f"\n{ceiling_note(times)}")
     return 0
 
 
