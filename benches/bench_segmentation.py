@@ -14,7 +14,7 @@ Runs in one process, on the ``thinking`` text of every trace in
 Single-thread figures use process CPU time (robust when other processes share the machine);
 the thread speed-up uses wall time. Prints a markdown table.
 
-    .venv/bin/python benches/bench_segmentation.py [--repeat 5] [--reference-repeat 1] [--thread-repeat 15]
+    .venv/bin/python benches/bench_segmentation.py [--repeat 5] [--reference-repeat 1] [--thread-repeat 30]
 """
 from __future__ import annotations
 
@@ -47,8 +47,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5, help="runs per native measurement (best is kept)")
     parser.add_argument("--reference-repeat", type=int, default=1, help="runs of the reference")
-    parser.add_argument("--thread-repeat", type=int, default=15,
-                        help="rounds of the 1- and 2-thread runs, in turns (best wall time of each)")
+    parser.add_argument("--thread-repeat", type=int, default=30,
+                        help="rounds of the 1- and 2-thread runs, in turns (best wall time of each; "
+                             "a round takes about 0.6 s, so 30 rounds span some 20 s of a shared "
+                             "machine's phases, and the best of each is its undisturbed time)")
     parser.add_argument("--traces", type=Path, default=TRACES)
     args = parser.parse_args()
     if not args.traces.exists():
