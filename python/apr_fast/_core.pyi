@@ -13,7 +13,7 @@ def default_threads() -> int: ...
 
 # --- tokens: token ids -> text with per-token offsets (wrapped by apr_fast.tokens) ---
 # Ids: a list/tuple of int, or a 1-D C-contiguous native int64 numpy array (any object with
-# such an ``__array_interface__``), read in place.
+# such an ``__array_struct__`` or ``__array_interface__``), read in place.
 _Ids = list[int] | tuple[int, ...] | Any
 
 def token_ends_from_offsets(offsets: list[tuple[int, int]] | list[list[int]]) -> list[int]: ...
