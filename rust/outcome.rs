@@ -7,6 +7,8 @@
 //! search. An undecided comparison stays [`Verdict::Unknown`]: the Python layer sends it to the
 //! CAS.
 
+use std::collections::HashMap;
+
 use crate::anchor::complexity;
 use crate::answer::{compare, Answer, DistinctTexts, Judgement, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
@@ -86,6 +88,12 @@ pub fn judge_outcome<'a>(
     reject_problem_echo: bool,
 ) -> Outcome {
     let judgements = parsed.map(|a| judge_alternatives(a, ground_truth, policy)).unwrap_or_default();
+    outcome_of(final_answer, judgements, query, reject_problem_echo)
+}
+
+/// The outcome of a final answer whose judgements are made ([`judge_alternatives`]): adds the
+/// echo rule.
+fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>, query: &OutcomeQuery<'_>, reject_problem_echo: bool) -> Outcome {
     let problem_echo = reject_problem_echo
         && match (&final_answer, query.problem) {
             (Some(f), Some(p)) => restates_problem(&f.text, query.ground_truth, p),
@@ -96,33 +104,43 @@ pub fn judge_outcome<'a>(
 
 /// Checks a batch on `threads` workers; a query that panics gives its `Err` and the rest are
 /// unaffected. Each distinct answer text (final answers and accepted answers alike) is parsed
-/// once per batch ([`DistinctTexts`]).
+/// once per batch ([`DistinctTexts`]), and each distinct pair of a final answer and a list of
+/// accepted answers is judged once (a training step's rollouts of one prompt share its ground
+/// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_items(queries, threads, |q| extract_final(q.response));
     let mut distinct = DistinctTexts::default();
-    let ids: Vec<(Option<usize>, Vec<usize>)> = queries
+    let mut pairs: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
+    let mut pair_list: Vec<(usize, Vec<usize>)> = Vec::new();
+    // Per query: the number of its (final answer, accepted answers) pair; None without a final
+    // answer (nothing to judge).
+    let pair_of: Vec<Option<usize>> = queries
         .iter()
         .zip(&finals)
         .map(|(q, f)| {
-            let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| distinct.id(f.text.as_str()));
-            (final_id, q.ground_truth.iter().map(|g| distinct.id(g)).collect())
+            let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| distinct.id(f.text.as_str()))?;
+            let key = (final_id, q.ground_truth.iter().map(|g| distinct.id(g)).collect::<Vec<_>>());
+            Some(*pairs.entry(key.clone()).or_insert_with(|| {
+                pair_list.push(key);
+                pair_list.len() - 1
+            }))
         })
         .collect();
     let parsed = distinct.parse(threads);
+    let answer = |id: usize| parsed[id].as_ref().unwrap_or_else(|panic| panic!("answer parsing failed: {}", panic.0));
+    // A panic in an earlier stage fails the queries that need its result only (map_items
+    // catches it again there).
+    let judged = map_items(&pair_list, threads, |(final_id, gt_ids)| {
+        judge_alternatives(answer(*final_id), gt_ids.iter().map(|&id| answer(id)), &rules.policy)
+    });
     let jobs: Vec<usize> = (0..queries.len()).collect();
     map_items(&jobs, threads, |&i| {
-        // A panic in an earlier stage fails this query only (map_items catches it again).
         let final_answer = finals[i].clone().unwrap_or_else(|panic| panic!("final-answer extraction failed: {}", panic.0));
-        let answer = |id: usize| parsed[id].as_ref().unwrap_or_else(|panic| panic!("answer parsing failed: {}", panic.0));
-        let (final_id, gt_ids) = &ids[i];
-        judge_outcome(
-            final_answer,
-            final_id.map(answer),
-            gt_ids.iter().map(|&id| answer(id)),
-            &queries[i],
-            &rules.policy,
-            rules.reject_problem_echo,
-        )
+        let judgements = match pair_of[i] {
+            Some(p) => judged[p].clone().unwrap_or_else(|panic| panic!("{}", panic.0)),
+            None => Vec::new(),
+        };
+        outcome_of(final_answer, judgements, &queries[i], rules.reject_problem_echo)
     })
 }
 
@@ -196,6 +214,30 @@ mod tests {
             &OutcomeRules { reject_problem_echo: false, ..rules() },
         );
         assert!(!kept.problem_echo && kept.correct());
+    }
+
+    #[test]
+    fn a_repeated_pair_is_judged_once_and_the_echo_rule_stays_per_query() {
+        let problem = "Simplify $\\tan 100^\\circ + 4 \\sin 100^\\circ.$";
+        let echo = "<think>...</think> $\\boxed{\\tan 100^\\circ + 4 \\sin 100^\\circ}$";
+        let gt: &[&str] = &["-\\sqrt{3}"];
+        let queries = [
+            OutcomeQuery { response: echo, ground_truth: gt, problem: Some(problem) },
+            OutcomeQuery { response: echo, ground_truth: gt, problem: None },
+            OutcomeQuery { response: "\\boxed{-\\sqrt{3}}", ground_truth: gt, problem: Some(problem) },
+            OutcomeQuery { response: "so \\boxed{-\\sqrt 3}", ground_truth: gt, problem: None },
+            OutcomeQuery { response: "\\boxed{-\\sqrt{3}}", ground_truth: &["2", "-\\sqrt{3}"], problem: None },
+            OutcomeQuery { response: "no answer", ground_truth: gt, problem: None },
+        ];
+        for threads in [1, 2] {
+            let batch: Vec<Outcome> = check_outcomes(&queries, &rules(), Some(threads)).into_iter().map(Result::unwrap).collect();
+            for (q, b) in queries.iter().zip(&batch) {
+                assert_eq!(*b, check_outcome(q, &rules()));
+            }
+            assert!(batch[0].problem_echo && !batch[0].correct());
+            assert!(!batch[1].problem_echo && batch[1].correct());
+            assert_eq!(batch[4].judgements.len(), 2);
+        }
     }
 
     #[test]
