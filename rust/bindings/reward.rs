@@ -197,8 +197,6 @@ impl<'py> RowForm<'py> {
     }
 }
 
-
-
 /// Ground truths: one list of accepted answers per rollout.
 pub(crate) fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py str>>> {
     let outer = obj
