@@ -120,10 +120,12 @@ pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, thread
         .map(|(q, f)| {
             let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| distinct.id(f.text.as_str()))?;
             let key = (final_id, q.ground_truth.iter().map(|g| distinct.id(g)).collect::<Vec<_>>());
-            Some(*pairs.entry(key.clone()).or_insert_with(|| {
-                pair_list.push(key);
-                pair_list.len() - 1
-            }))
+            if let Some(&p) = pairs.get(&key) {
+                return Some(p);
+            }
+            pair_list.push(key.clone());
+            pairs.insert(key, pair_list.len() - 1);
+            Some(pair_list.len() - 1)
         })
         .collect();
     let parsed = distinct.parse(threads);
