@@ -7,10 +7,8 @@
 //! search. An undecided comparison stays [`Verdict::Unknown`]: the Python layer sends it to the
 //! CAS.
 
-use std::collections::HashMap;
-
 use crate::anchor::complexity;
-use crate::answer::{compare, Answer, DistinctTexts, Judgement, Policy, Verdict};
+use crate::answer::{compare, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
 
@@ -110,8 +108,7 @@ fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>, que
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_items(queries, threads, |q| extract_final(q.response));
     let mut distinct = DistinctTexts::default();
-    let mut pairs: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
-    let mut pair_list: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();
     // Per query: the number of its (final answer, accepted answers) pair; None without a final
     // answer (nothing to judge).
     let pair_of: Vec<Option<usize>> = queries
@@ -119,20 +116,14 @@ pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, thread
         .zip(&finals)
         .map(|(q, f)| {
             let final_id = f.as_ref().ok().and_then(Option::as_ref).map(|f| distinct.id(f.text.as_str()))?;
-            let key = (final_id, q.ground_truth.iter().map(|g| distinct.id(g)).collect::<Vec<_>>());
-            if let Some(&p) = pairs.get(&key) {
-                return Some(p);
-            }
-            pair_list.push(key.clone());
-            pairs.insert(key, pair_list.len() - 1);
-            Some(pair_list.len() - 1)
+            Some(pairs.id((final_id, q.ground_truth.iter().map(|g| distinct.id(g)).collect())))
         })
         .collect();
     let parsed = distinct.parse(threads);
     let answer = |id: usize| parsed[id].as_ref().unwrap_or_else(|panic| panic!("answer parsing failed: {}", panic.0));
     // A panic in an earlier stage fails the queries that need its result only (map_items
     // catches it again there).
-    let judged = map_items(&pair_list, threads, |(final_id, gt_ids)| {
+    let judged = map_items(pairs.keys(), threads, |(final_id, gt_ids)| {
         judge_alternatives(answer(*final_id), gt_ids.iter().map(|&id| answer(id)), &rules.policy)
     });
     let jobs: Vec<usize> = (0..queries.len()).collect();

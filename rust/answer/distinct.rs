@@ -2,31 +2,56 @@
 //! (a training step's rollouts of one prompt share its ground truth, and often their answers).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
 use super::equivalence::Answer;
 use crate::parallel::{map_items, ItemPanic};
 
+/// Keys numbered in order of first sight, so that work keyed by them is done once per
+/// distinct key.
+#[derive(Debug)]
+pub struct Numbering<K> {
+    index: HashMap<K, usize>,
+    keys: Vec<K>,
+}
+
+impl<K> Default for Numbering<K> {
+    fn default() -> Self {
+        Numbering { index: HashMap::new(), keys: Vec::new() }
+    }
+}
+
+impl<K: Hash + Eq + Clone> Numbering<K> {
+    /// The number of `key`, adding it on first sight (the only time it is cloned).
+    pub fn id(&mut self, key: K) -> usize {
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        self.keys.push(key.clone());
+        self.index.insert(key, self.keys.len() - 1);
+        self.keys.len() - 1
+    }
+
+    /// The distinct keys, indexed by [`Self::id`].
+    pub fn keys(&self) -> &[K] {
+        &self.keys
+    }
+}
+
 /// Texts numbered in order of first sight.
 #[derive(Debug, Default)]
-pub struct DistinctTexts<'s> {
-    index: HashMap<&'s str, usize>,
-    texts: Vec<&'s str>,
-}
+pub struct DistinctTexts<'s>(Numbering<&'s str>);
 
 impl<'s> DistinctTexts<'s> {
     /// The number of `text`, adding it on first sight.
     pub fn id(&mut self, text: &'s str) -> usize {
-        let texts = &mut self.texts;
-        *self.index.entry(text).or_insert_with(|| {
-            texts.push(text);
-            texts.len() - 1
-        })
+        self.0.id(text)
     }
 
     /// Every distinct text parsed, on `threads` workers, indexed by [`Self::id`]; a text whose
     /// parse panics gives its `Err`.
     pub fn parse(&self, threads: Option<usize>) -> Vec<Result<Answer, ItemPanic>> {
-        map_items(&self.texts, threads, |text| Answer::parse(text))
+        map_items(self.0.keys(), threads, |text| Answer::parse(text))
     }
 }
 

@@ -51,7 +51,7 @@ mod sets;
 mod sympy;
 mod units;
 
-pub use distinct::DistinctTexts;
+pub use distinct::{DistinctTexts, Numbering};
 pub use equivalence::{compare, equivalent, Answer};
 pub use judgement::{Judgement, Method, Reason, Verdict};
 pub use normalize::normalize;

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::{borrow_str, threads_arg};
-use crate::answer::{self, Answer, DistinctTexts, Judgement, Method, PercentPolicy, Policy, UnitsPolicy, Verdict};
+use crate::answer::{self, Answer, DistinctTexts, Judgement, Method, Numbering, PercentPolicy, Policy, UnitsPolicy, Verdict};
 use crate::parallel::map_items;
 
 type JudgementTuple = (&'static str, &'static str, String, Option<String>, Option<String>);
@@ -132,7 +132,7 @@ fn borrow_pairs(pairs: &PyAny) -> PyResult<Vec<(&str, &str)>> {
 }
 
 /// Compares many pairs in parallel; every distinct string is parsed once (a reference shared by
-/// many pairs costs one parse).
+/// many pairs costs one parse) and every distinct pair compared once.
 #[pyfunction]
 fn answer_equivalent_batch(
     py: Python<'_>,
@@ -148,15 +148,17 @@ fn answer_equivalent_batch(
     let threads = threads_arg(threads)?;
     Ok(py.allow_threads(|| {
         let mut distinct = DistinctTexts::default();
-        let ids: Vec<(usize, usize)> = pairs.iter().map(|&(a, b)| (distinct.id(a), distinct.id(b))).collect();
+        let mut numbered: Numbering<(usize, usize)> = Numbering::default();
+        let pair_ids: Vec<usize> = pairs.iter().map(|&(a, b)| numbered.id((distinct.id(a), distinct.id(b)))).collect();
         let parsed = distinct.parse(threads);
-        map_items(&ids, threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
+        let judged: Vec<JudgementTuple> = map_items(numbered.keys(), threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
             (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b),
             (Err(panic), _) | (_, Err(panic)) => internal_error(&panic.0),
         })
         .into_iter()
         .map(|r| r.unwrap_or_else(|panic| internal_error(&panic.0)))
-        .collect()
+        .collect();
+        pair_ids.iter().map(|&p| judged[p].clone()).collect()
     }))
 }
 
