@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use crate::extract::commands::{command_class, CommandClass};
+use crate::extract::mixed_number::mixed_fraction_after;
 
 /// A number as written: integer digits (leading zeros dropped), optional fraction digits (kept
 /// verbatim: trailing zeros are significant digits) and an optional `e` exponent.
@@ -245,6 +246,17 @@ pub fn escaped_twice(text: &str) -> Option<String> {
         i += 2;
     }
     named.then(|| text.replace("\\\\", "\\"))
+}
+
+/// An integer literal: digits only (thousands groups merged), no decimal part or exponent.
+fn is_plain_integer(tok: &Tok<'_>) -> bool {
+    matches!(tok, Tok::Num(Numeral { int, frac: None, exp: None }) if !int.is_empty())
+}
+
+/// Whether the number starting at `start` continues what is glued before it (`11/10`, `x^2`,
+/// `a_1`, `3.`, `x2`): then it cannot be the whole part of a mixed number.
+fn glued_before(bytes: &[u8], start: usize) -> bool {
+    start.checked_sub(1).map(|k| bytes[k]).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'^' | b'_' | b'*' | b')' | b'}'))
 }
 
 fn lex_latex(text: &str) -> Vec<Tok<'_>> {
@@ -589,7 +601,24 @@ impl<'a> Lexer<'a> {
             frac = Some(Cow::Borrowed(&self.s[start..self.i]));
         }
         let exp = self.exponent();
+        let whole_end = self.i;
         out.push(Tok::Num(Numeral { int, frac, exp }));
+        if out.last().is_some_and(is_plain_integer) && !glued_before(self.b, start_digits) {
+            if let Some(m) = mixed_fraction_after(self.s, whole_end) {
+                // `4 4/9`: the tokens of `4\frac{4}{9}` (see `crate::extract::mixed_number`).
+                let integer = |r: std::ops::Range<usize>| Tok::Num(Numeral { int: Cow::Borrowed(&self.s[r]), frac: None, exp: None });
+                out.extend([
+                    Tok::Cmd(Cow::Borrowed("frac")),
+                    Tok::Sym('{'),
+                    integer(m.numerator),
+                    Tok::Sym('}'),
+                    Tok::Sym('{'),
+                    integer(m.denominator),
+                    Tok::Sym('}'),
+                ]);
+                self.i = m.end;
+            }
+        }
     }
 
     /// Scientific notation written directly after the mantissa: `4.5e33`, `1e-5`, `1.70E4`.

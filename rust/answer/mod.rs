@@ -16,7 +16,8 @@
 //!   variables take positive values at the evaluation points (`\sqrt{x^2} = x`);
 //! - notation with two readings is equal only if equal under both: `\log` without a base
 //!   (natural or decimal), `f(x)` with a lone argument (application or product), `a/b c`;
-//! - `7\frac{3}{4}` is a mixed number; `\sqrt12` is `\sqrt{12}` and `2^10` is `2^{10}` (what the
+//! - `7\frac{3}{4}` and `4 4/9` are mixed numbers (the slash form only with a proper fraction on
+//!   the same line, see `crate::extract::mixed_number`); `\sqrt12` is `\sqrt{12}` and `2^10` is `2^{10}` (what the
 //!   writer meant, not what TeX renders); `4.5e33`, `1e-5` and `2e-1` are scientific notation;
 //! - `x = 3` equals `3`; assignments to the same name compare by value, to different names not
 //!   (`x = 1, y = 2` is not `x = 2, y = 1`); other equations are equal up to a constant factor,

@@ -75,6 +75,37 @@ fn normalisation_rules() {
 }
 
 #[test]
+fn mixed_numbers_with_a_slash() {
+    equal("4 4/9", "40/9");
+    equal("4 4/9", "4\\frac{4}{9}");
+    equal("-4 4/9", "-\\frac{40}{9}");
+    equal("+11 5/6", "71/6");
+    equal("0 4/9", "4/9");
+    equal("4 0/9", "4");
+    equal("x = 2 1/2", "2.5");
+    equal("2 - 3 1/4", "-5/4");
+    equal("2 1/2 \\text{ cups}", "5/2");
+    // The whole part alone is not the value.
+    not_equal("4 4/9", "4");
+    not_equal("4 4/9", "4/9");
+    not_equal("11 + 4/9", "11 - 4/9");
+    // Only a proper fraction on the same line after an integer makes a mixed number; the rest
+    // stays unread rather than combined (`11 6/6` is not 12, `11/10 4/9` is not 139/90).
+    for (text, value) in [
+        ("11 6/6", "12"),
+        ("11 6/6", "11"),
+        ("11 7/6", "73/6"),
+        ("4 4/0", "4"),
+        ("11/10 4/9", "139/90"),
+        ("11.0 4/9", "103/9"),
+        ("11\n5/6", "71/6"),
+        ("2*3 1/4", "13/2"),
+    ] {
+        assert_ne!(verdict(text, value), Verdict::Equal, "{text:?} vs {value:?}");
+    }
+}
+
+#[test]
 fn exact_arithmetic() {
     equal("023", "23");
     equal("0.5", "0.50");

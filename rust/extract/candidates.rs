@@ -1652,6 +1652,17 @@ mod tests {
     }
 
     #[test]
+    fn a_mixed_number_is_one_value() {
+        assert_eq!(found("The answer is 4 4/9."), pairs(&[("4 4/9", "number")]));
+        assert_eq!(texts("So x = -3 1/4 here."), vec!["x = -3 1/4", "-3 1/4"]);
+        assert_eq!(texts("we need 2 1/2 cups"), vec!["2 1/2"]);
+        // Not a mixed number: an improper fraction, a fraction before it, another line.
+        assert_eq!(texts("it is 11 7/6"), vec!["11", "7/6"]);
+        assert_eq!(texts("it is 11/10 4/9"), vec!["11/10", "4/9"]);
+        assert_eq!(texts("it is 11\n5/6"), vec!["11", "5/6"]);
+    }
+
+    #[test]
     fn number_words() {
         assert_eq!(found("there are twelve of them"), pairs(&[("12", "number_word")]));
         assert_eq!(texts("twenty-one ways"), vec!["21"]);

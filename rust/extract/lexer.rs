@@ -11,6 +11,7 @@
 //! [`MAX_TEXT_BYTES`].
 
 use super::math_regions::MathRegion;
+use super::mixed_number::mixed_fraction_after;
 
 /// The longest text the candidate scanner reads; longer input is scanned up to this length.
 pub const MAX_TEXT_BYTES: usize = u32::MAX as usize;
@@ -159,7 +160,7 @@ impl<'t> Lexer<'t> {
                 let len = s.find(|ch: char| !ch.is_whitespace()).unwrap_or(s.len());
                 (len, TokenKind::Space)
             }
-            '0'..='9' => (self.number_len(s), TokenKind::Number),
+            '0'..='9' => (self.number_len(pos, to), TokenKind::Number),
             '.' if byte_at(1).is_some_and(|b| b.is_ascii_digit()) => {
                 (1 + digits_len(&bytes[1..]), TokenKind::Number)
             }
@@ -221,8 +222,9 @@ impl<'t> Lexer<'t> {
     }
 
     /// Digits, then thousands groups (outside brackets, after at most three leading digits),
-    /// then a decimal part.
-    fn number_len(&self, s: &str) -> usize {
+    /// then a decimal part; or a mixed number, `4 4/9` ([`mixed_fraction_after`]).
+    fn number_len(&self, pos: usize, to: usize) -> usize {
+        let s = &self.text[pos..to];
         let bytes = s.as_bytes();
         let mut len = digits_len(bytes);
         if self.bracket_depth == 0 && len <= 3 {
@@ -233,9 +235,35 @@ impl<'t> Lexer<'t> {
             }
         }
         if bytes.get(len) == Some(&b'.') && bytes.get(len + 1).is_some_and(|b| b.is_ascii_digit()) {
-            len += 1 + digits_len(&bytes[len + 1..]);
+            return len + 1 + digits_len(&bytes[len + 1..]);
+        }
+        if !self.glued_to_operand(pos) {
+            if let Some(m) = mixed_fraction_after(&self.text[..to], pos + len) {
+                return m.end - pos;
+            }
         }
         len
+    }
+
+    /// Whether the token before `pos` ends right there and binds the number at `pos` to it
+    /// (`11/10`, `x^2`, `2*3`, `3.`, `x2`, `f(1)2`). A sign binds more loosely than a mixed
+    /// number: `-3 1/4` and `2 - 3 1/4` hold the mixed number 3 1/4.
+    fn glued_to_operand(&self, pos: usize) -> bool {
+        self.tokens.last().is_some_and(|t| {
+            t.end as usize == pos
+                && match t.kind {
+                    TokenKind::Operator => !matches!(&self.text[t.range()], "-" | "+" | "−" | "±"),
+                    TokenKind::Number
+                    | TokenKind::Word
+                    | TokenKind::Command
+                    | TokenKind::Close(_)
+                    | TokenKind::Postfix
+                    | TokenKind::Punct
+                    | TokenKind::Prime
+                    | TokenKind::Constant => true,
+                    _ => false,
+                }
+        })
     }
 
     fn backslash_token(&self, s: &str) -> (usize, TokenKind) {

@@ -10,6 +10,7 @@ pub(crate) mod commands;
 mod final_answer;
 mod lexer;
 mod math_regions;
+pub(crate) mod mixed_number;
 mod number_words;
 
 pub use candidates::{extract_candidates, extract_candidates_with, Candidate, CandidateKind, WordValues};
