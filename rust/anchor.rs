@@ -498,15 +498,15 @@ fn has_numeral(text: &str) -> bool {
 const NON_ASCII_RATIONAL_MARKS: &[&str] = &["÷", "∕", "½", "⅓", "⅔", "¼", "¾", "⅕", "⅙", "⅛"];
 
 /// Whether `text` shows a mark of a non-integer rational: `/`, `^`, `%`, `frac`, `\div`,
-/// `\over`, a decimal point before a digit (`0.75`, `.5`), an e-notation (`1e-10`) or one of
-/// [`NON_ASCII_RATIONAL_MARKS`]. One pass over the bytes: most sentences show none.
+/// `\over`, a decimal point before a digit or a period (`0.75`, `.5`, `0.\overline{3}`), an
+/// e-notation (`1e-10`) or one of [`NON_ASCII_RATIONAL_MARKS`]. One pass over the bytes: most sentences show none.
 fn has_rational_mark(text: &str) -> bool {
     let bytes = text.as_bytes();
     let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
     let rest_starts = |i: usize, s: &[u8]| bytes.get(i..).is_some_and(|r| r.starts_with(s));
     (0..bytes.len()).any(|i| match bytes[i] {
         b'/' | b'^' | b'%' => true,
-        b'.' => digit_at(i + 1),
+        b'.' => digit_at(i + 1) || rest_starts(i + 1, b"\\overline") || rest_starts(i + 1, b"\\dot"),
         b'e' | b'E' => i > 0 && digit_at(i - 1) && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2))),
         b'f' => rest_starts(i, b"frac"),
         b'\\' => rest_starts(i + 1, b"div") || rest_starts(i + 1, b"over"),
@@ -668,7 +668,8 @@ mod tests {
         let marks = Prefilter::of(&Answer::parse("\\frac{3}{4}")).expect("a rational");
         assert_eq!(marks, Prefilter::RationalMarks);
         for text in ["So it is 3/4.", "We get \\dfrac{6}{8}.", "That is 0.75 of it.", "So .75 it is.", "It equals 3 \\div 4.",
-            "So 3÷4.", "Hence ¾.", "So 4^{-1}.", "That gives 7.5e-1.", "So 75\\% of it.", "x = {3 \\over 4}."] {
+            "So 3÷4.", "Hence ¾.", "So 4^{-1}.", "That gives 7.5e-1.", "So 75\\% of it.", "x = {3 \\over 4}.",
+            "So 0.\\overline{3} here.", "So 0.\\dot{3} here."] {
             assert!(marks.may_match(text), "{text}");
         }
         for text in ["So the answer is 3.", "We compute \\sin 30° here.", "Then 2e and 3.", "Wait."] {
@@ -703,6 +704,12 @@ mod tests {
         // A value computed by a function is no anchor; the fraction stated later is. (With a
         // mark, `\\sin 30^\\circ`, the sentence is searched and the rule is the complexity
         // bound's.)
+        // A repeating decimal states its fraction; a truncated one does not.
+        let t = "First 0.33... is close. So 0.\\overline{3} it is. Thus 1/3.";
+        let a = locate(t, "\\frac{1}{3}", AnchorMode::Default);
+        assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("0.\\overline{3}"));
+        let a = locate("So it is 0.333... in the end.", "\\frac{1}{3}", AnchorMode::Default);
+        assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("0.333..."));
         let t = "So we need \\sin 30°. Thus \\cos 60° is it. So the answer is 1/2.";
         assert_eq!(crate::answer::equivalent("\\sin 30°", "1/2", &Policy::default()).verdict, Verdict::Equal);
         let a = locate(t, "\\frac{1}{2}", AnchorMode::Default);

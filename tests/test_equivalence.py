@@ -261,6 +261,39 @@ def test_a_ratio_is_its_quotient_unless_it_may_be_a_time(p: int, q: int, k: int,
 
 
 @FAST
+@given(whole=st.integers(0, 10**6), den=st.integers(2, 10**4), data=st.data())
+def test_a_mixed_number_is_its_whole_plus_its_proper_fraction(whole: int, den: int, data: st.DataObject) -> None:
+    num = data.draw(st.integers(0, den - 1))
+    value = Fraction(whole) + Fraction(num, den)
+    text = f"{whole} {num}/{den}"
+    assert native(text, f"\\frac{{{value.numerator}}}{{{value.denominator}}}").verdict is Verdict.EQUAL
+    assert native(f"-{text}", f"{-value.numerator}/{value.denominator}").verdict is Verdict.EQUAL
+    assert native(text, f"{whole}\\frac{{{num}}}{{{den}}}").verdict is Verdict.EQUAL
+    if num:
+        assert native(text, str(whole)).verdict is Verdict.NOT_EQUAL
+    # An improper fraction or a line break makes no mixed number: never combined.
+    improper = f"{whole} {den + num}/{den}"
+    assert native(improper, f"{whole * den + den + num}/{den}").verdict is not Verdict.EQUAL
+    assert native(f"{whole}\n{num}/{den}", f"{value.numerator}/{value.denominator}").verdict is not Verdict.EQUAL
+
+
+@FAST
+@given(whole=st.integers(0, 999), fixed=st.text("0123456789", max_size=4), period=st.text("0123456789", min_size=1, max_size=6),
+       spelling=st.sampled_from(["\\overline{{{}}}", "\\overline{{{}}}{}"]))
+def test_a_repeating_decimal_is_its_fraction(whole: int, fixed: str, period: str, spelling: str) -> None:
+    # whole.fixed(period)(period)... = whole + (fixed period - fixed) / (10^|fixed| (10^|period| - 1))
+    value = whole + Fraction(int(fixed + period) - int(fixed or "0"), 10 ** len(fixed) * (10 ** len(period) - 1))
+    text = f"{whole}.{fixed}" + spelling.format(period, "")
+    assert native(text, f"\\frac{{{value.numerator}}}{{{value.denominator}}}").verdict is Verdict.EQUAL
+    assert native(text, f"{value.numerator + 1}/{value.denominator}").verdict is Verdict.NOT_EQUAL
+    # With an ellipsis, a digit written three times repeats (longer blocks written twice can
+    # read as a shorter period, `0.10001000...`: see the Rust tests).
+    digit = period[-1]
+    value = whole + Fraction(int(fixed + digit) - int(fixed or "0"), 10 ** len(fixed) * 9)
+    assert native(f"{whole}.{fixed}{digit * 3}...", f"{value.numerator}/{value.denominator}").verdict is Verdict.EQUAL
+
+
+@FAST
 @given(names=st.sampled_from([("p", "q"), ("x", "y"), ("a", "b")]),
        points=st.lists(st.tuples(st.integers(-99, 99), st.integers(-99, 99)), min_size=2, max_size=4, unique=True))
 def test_semicolon_groups_of_assignments_are_solutions(names: tuple[str, str], points: list[tuple[int, int]]) -> None:

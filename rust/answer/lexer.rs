@@ -15,8 +15,12 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use num_bigint::BigInt;
+use num_traits::Zero;
+
 use crate::extract::commands::{command_class, CommandClass};
 use crate::extract::mixed_number::mixed_fraction_after;
+use crate::extract::repeating_decimal::{repeating_decimal_after, ELLIPSES};
 
 /// A number as written: integer digits (leading zeros dropped), optional fraction digits (kept
 /// verbatim: trailing zeros are significant digits) and an optional `e` exponent.
@@ -330,6 +334,18 @@ impl<'a> Lexer<'a> {
                 self.bracket_depth = self.bracket_depth.saturating_sub(1);
                 out.push(Tok::Sym(c));
             }
+            // An ellipsis is `\dots`, never sentence periods to drop (`1, 2, 3, ...` is no list
+            // of three).
+            '.' if self.s[self.i..].starts_with("...") => {
+                while self.at(0) == b'.' {
+                    self.i += 1;
+                }
+                out.push(Tok::Cmd(Cow::Borrowed("dots")));
+            }
+            '…' => {
+                self.i += c.len_utf8();
+                out.push(Tok::Cmd(Cow::Borrowed("dots")));
+            }
             '+' | '-' | '/' | '_' | '=' | '<' | '>' | '!' | ',' | ';' | '|' | '{' | '}' | '&'
             | '%' | ':' | '.' => {
                 self.i += 1;
@@ -588,8 +604,20 @@ impl<'a> Lexer<'a> {
         // After a list comma (`27,54,108`) a plain comma cannot start a thousands run: the run
         // already broke the three-digit pattern.
         let after_list_comma = start_digits > 0 && self.b[start_digits - 1] == b',';
-        if int.len() <= 3 && !int.is_empty() {
+        // `1 100/101` is a mixed number, not 1100/101; `0 100` is no thousands run.
+        let mixed_ahead = mixed_fraction_after(self.s, self.i).is_some();
+        if int.len() <= 3 && !int.is_empty() && !int.starts_with('0') && !mixed_ahead {
             self.thousands_groups(&mut int, after_list_comma);
+        }
+        if let Some(r) = repeating_decimal_after(self.s, self.i) {
+            // `0.1\overline{6}`, `0.333...`: the exact fraction, grouped.
+            let (num, den) = r.fraction(self.s);
+            let whole: BigInt = if int.is_empty() { BigInt::zero() } else { int.parse().unwrap_or_default() };
+            let integer = |n: BigInt| Tok::Num(Numeral { int: Cow::Owned(n.to_string()), frac: None, exp: None });
+            out.extend([Tok::Sym('('), Tok::Cmd(Cow::Borrowed("frac")), Tok::Sym('{'), integer(whole * &den + num), Tok::Sym('}')]);
+            out.extend([Tok::Sym('{'), integer(den), Tok::Sym('}'), Tok::Sym(')')]);
+            self.i = r.end;
+            return;
         }
         let mut frac = None;
         if self.at(0) == b'.' && self.at(1).is_ascii_digit() {
@@ -599,6 +627,10 @@ impl<'a> Lexer<'a> {
                 self.i += 1;
             }
             frac = Some(Cow::Borrowed(&self.s[start..self.i]));
+            // A truncated decimal (`3.14...`) is read as written; the decimal policy decides.
+            if let Some(ellipsis) = ELLIPSES.iter().find(|e| self.s[self.i..].starts_with(**e)) {
+                self.i += ellipsis.len();
+            }
         }
         let exp = self.exponent();
         let whole_end = self.i;

@@ -106,6 +106,29 @@ fn mixed_numbers_with_a_slash() {
 }
 
 #[test]
+fn repeating_decimals_and_ellipses() {
+    equal("0.\\overline{3}", "\\frac{1}{3}");
+    equal("0.1\\overline{6}", "1/6");
+    equal("1.\\overline{09}", "12/11");
+    equal("-0.\\overline{142857}", "-1/7");
+    equal("0.\\dot{3}", "1/3");
+    equal("0.333...", "1/3");
+    equal("0.1666\\ldots", "1/6");
+    equal("0.9999...", "1");
+    equal("x = 0.\\overline{4} + 0.\\overline{7}", "11/9");
+    not_equal("0.\\overline{3}", "0.333");
+    not_equal("0.\\overline{3}", "0.3");
+    // A truncated decimal is the decimal as written (strict: not pi, not 1/3).
+    equal("3.14...", "3.14");
+    not_equal("3.14...", "\\pi");
+    not_equal("0.33...", "1/3");
+    // An ellipsis in a list means more items: never the list without it.
+    assert_ne!(verdict("1, 2, 3, ...", "1, 2, 3"), Verdict::Equal);
+    assert_ne!(verdict("1, 2, 3, \\ldots", "1, 2, 3"), Verdict::Equal);
+    assert_ne!(verdict("1, 2, 3, …", "1, 2, 3"), Verdict::Equal);
+}
+
+#[test]
 fn exact_arithmetic() {
     equal("023", "23");
     equal("0.5", "0.50");

@@ -12,6 +12,7 @@
 
 use super::math_regions::MathRegion;
 use super::mixed_number::mixed_fraction_after;
+use super::repeating_decimal::repeating_decimal_after;
 
 /// The longest text the candidate scanner reads; longer input is scanned up to this length.
 pub const MAX_TEXT_BYTES: usize = u32::MAX as usize;
@@ -222,7 +223,8 @@ impl<'t> Lexer<'t> {
     }
 
     /// Digits, then thousands groups (outside brackets, after at most three leading digits),
-    /// then a decimal part; or a mixed number, `4 4/9` ([`mixed_fraction_after`]).
+    /// then a decimal part, or a repeating decimal (`0.1\overline{6}`, `0.333...`:
+    /// [`repeating_decimal_after`]); or a mixed number, `4 4/9` ([`mixed_fraction_after`]).
     fn number_len(&self, pos: usize, to: usize) -> usize {
         let s = &self.text[pos..to];
         let bytes = s.as_bytes();
@@ -233,6 +235,9 @@ impl<'t> Lexer<'t> {
             {
                 len += 4;
             }
+        }
+        if let Some(r) = repeating_decimal_after(&self.text[..to], pos + len) {
+            return r.end - pos;
         }
         if bytes.get(len) == Some(&b'.') && bytes.get(len + 1).is_some_and(|b| b.is_ascii_digit()) {
             return len + 1 + digits_len(&bytes[len + 1..]);

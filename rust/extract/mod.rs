@@ -12,6 +12,7 @@ mod lexer;
 mod math_regions;
 pub(crate) mod mixed_number;
 mod number_words;
+pub(crate) mod repeating_decimal;
 
 pub use candidates::{extract_candidates, extract_candidates_with, Candidate, CandidateKind, WordValues};
 pub use final_answer::{extract_final, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES, THINK_CLOSE};
