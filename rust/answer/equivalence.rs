@@ -188,19 +188,23 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             None => different_shape(),
         },
         // The same terms are the same ratio; a ratio that may be a clock time (`2:30` against
-        // `1:15` or `0.0667`) is equal to nothing else.
-        (Ratio(x), Ratio(y)) => match ordered(&x.terms, &y.terms, policy) {
-            same if same.verdict == Verdict::Equal => same,
-            _ if x.clock_like || y.clock_like => Judgement::unknown(Reason::AmbiguousNotation),
-            _ => compare_nodes(&x.quotient, &y.quotient, policy),
+        // `1:15` or `0.0667`) is equal to nothing else. Two clock times with different terms
+        // differ as times, so they differ unless their quotients may be equal (`10:30` and
+        // `7:21` are both 1/3 as ratios).
+        (Ratio(x), Ratio(y)) => match (ordered(&x.terms, &y.terms, policy), &x.quotient, &y.quotient) {
+            (same, _, _) if same.verdict == Verdict::Equal => same,
+            (_, Some(p), Some(q)) if x.clock_like && y.clock_like => match compare_nodes(p, q, policy) {
+                j if j.verdict == Verdict::NotEqual => j,
+                _ => Judgement::unknown(Reason::AmbiguousNotation),
+            },
+            (_, _, _) if x.clock_like && y.clock_like => Judgement::not_equal(Method::Exact, Reason::ExactValue),
+            (_, Some(p), Some(q)) if !x.clock_like && !y.clock_like => compare_nodes(p, q, policy),
+            _ => Judgement::unknown(Reason::AmbiguousNotation),
         },
-        (Ratio(r), other) | (other, Ratio(r)) => {
-            if r.clock_like {
-                Judgement::unknown(Reason::AmbiguousNotation)
-            } else {
-                compare_nodes(&r.quotient, other, policy)
-            }
-        }
+        (Ratio(r), other) | (other, Ratio(r)) => match &r.quotient {
+            Some(quotient) if !r.clock_like => compare_nodes(quotient, other, policy),
+            _ => Judgement::unknown(Reason::AmbiguousNotation),
+        },
         (EmptySet, EmptySet) => Judgement::equal(Method::Exact, Reason::ExactValue),
         (EmptySet, Set(_) | List(_)) | (Set(_) | List(_), EmptySet) => different_structure(),
         (Bracketed { open: o1, close: c1, items: x }, Bracketed { open: o2, close: c2, items: y }) => {

@@ -1279,9 +1279,14 @@ impl<'a> ArgumentFramer<'a> {
                 self.out.push(Tok::Sym('}'));
             }
         }
-        // Leading zeros go only now: `\frac{1}{0}`'s digits were split from the raw `10`.
-        for tok in &mut self.out {
-            if let Tok::Num(n) = tok {
+        // Leading zeros go only now: `\frac{1}{0}`'s digits were split from the raw `10`. After
+        // `:` they stay: the minutes of `9:05` and `12:00` tell a time from a ratio.
+        for k in 0..self.out.len() {
+            let after_colon = k > 0 && self.out[k - 1] == Tok::Sym(':');
+            if let Tok::Num(n) = &mut self.out[k] {
+                if after_colon {
+                    continue;
+                }
                 let zeros = n.int.len() - n.int.trim_start_matches('0').len();
                 match &mut n.int {
                     Cow::Borrowed(s) => *s = &s[zeros..],

@@ -101,10 +101,13 @@ impl Relation {
 pub struct Ratio {
     /// The terms as written.
     pub terms: [Node; 2],
-    /// a/b, what the ratio says as a number.
-    pub quotient: Node,
+    /// a/b, what the ratio says as a number; `None` for a time on the hour (`12:00`), which
+    /// is no ratio.
+    pub quotient: Option<Node>,
     /// Written `h:mm` (at most two digits, then exactly two up to 59): it may be a time of day
-    /// (`10:30`), so only the same terms make it equal to something (`10:30` is not `7:21`).
+    /// (`10:30`), so only the same terms make it equal to a ratio or a number (`10:30` is not
+    /// `7:21` as a time, and is 1/3 as a ratio: undecided), and two such differ when they
+    /// differ under both readings (`12:00` and `1:00`, `3:45` and `3:40`).
     pub clock_like: bool,
 }
 

@@ -494,7 +494,7 @@ impl<'t> Parser<'t> {
 
     /// `a : b` after its first side (which starts at token `start`), at the top level of an
     /// answer only (not inside brackets or braces, where `:` may start a set-builder
-    /// condition): a [`Ratio`] of two constants (`3:4`, `1 : 2`; not `3:0`), or the quotient of
+    /// condition): a [`Ratio`] of two constants (`3:4`, `1 : 2`, the time `12:00`; not `3:0`), or the quotient of
     /// two labels before `=` (`V_1 : V_2 = 11 : 21`, which states its value as `AB = 4` does).
     /// Anything else stays unparsed, as do ratios of three terms (`1:2:3`).
     fn ratio(&mut self, start: usize, first: Operand) -> PResult<Operand> {
@@ -514,16 +514,17 @@ impl<'t> Parser<'t> {
             Expr::Decimal(d) => d.value.is_zero(),
             _ => false,
         };
-        if !(constant(&a) && constant(&b)) || zero {
-            return Err(Fail::Unparsed);
-        }
         let digits = |range: std::ops::Range<usize>| match self.toks.get(range) {
             Some([Tok::Num(Numeral { int, frac: None, exp: None })]) => Some(int.len()),
             _ => None,
         };
         let minutes = matches!(&b, Expr::Num(n) if n.is_integer() && n.numer() <= &BigInt::from(59));
         let clock_like = matches!(digits(start..colon), Some(1 | 2)) && digits(colon + 1..self.pos) == Some(2) && minutes;
-        let quotient = Node::scalar(Expr::Div(Box::new(a.clone()), Box::new(b.clone())));
+        // `12:00` is a time on the hour, no ratio; `5:0` is neither.
+        if !(constant(&a) && constant(&b)) || (zero && !clock_like) {
+            return Err(Fail::Unparsed);
+        }
+        let quotient = (!zero).then(|| Node::scalar(Expr::Div(Box::new(a.clone()), Box::new(b.clone()))));
         let terms = [Node::scalar(a), Node::scalar(b)];
         Ok(Operand::Node(Node::Ratio(Box::new(Ratio { terms, quotient, clock_like }))))
     }

@@ -57,7 +57,10 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
             out.push(')');
             Some(())
         }
-        Node::Ratio(r) if !r.clock_like => node_into(&r.quotient, out),
+        Node::Ratio(r) if !r.clock_like => match &r.quotient {
+            Some(quotient) => node_into(quotient, out),
+            None => None,
+        },
         Node::Set(items) => container("Set_", items, out),
         Node::List(items) => container("List_", items, out),
         Node::Union(items) => container("Union_", items, out),

@@ -506,9 +506,16 @@ fn a_ratio_is_its_quotient() {
     not_equal("A:B = 2:3", "3/2");
     // `h:mm` may be a time of day: equal only to the same terms (`2:30` is not `1:15`).
     equal("10:30", "10 : 30");
-    for (a, b) in [("2:30", "1:15"), ("7:32", "\\frac{7}{32}"), ("9:24", "0.375"), ("10:30", "7:21")] {
+    for (a, b) in [("2:30", "1:15"), ("7:32", "\\frac{7}{32}"), ("9:24", "0.375"), ("10:30", "7:21"), ("12:00", "12")] {
         assert_eq!(verdict(a, b), Verdict::Unknown, "{a} vs {b}");
     }
+    // Two times that differ as times and as ratios differ; `h:00` is only a time.
+    equal("12:00", "12 : 00");
+    not_equal("12:00", "1:00");
+    not_equal("3:45", "3:40");
+    not_equal("12:00", "12:30");
+    not_equal("9:05", "9:50");
+    assert_eq!(verdict("9:05", "\\frac{9}{5}"), Verdict::Unknown);
     // A zero second term, three terms, free names without `=`, and `:` inside braces (a
     // set-builder condition) are no ratio.
     for (a, b) in [("5:0", "5"), ("1:2:3", "2:4:6"), ("x:y", "2"), ("\\{x : x > 0\\}", "(0, \\infty)")] {
