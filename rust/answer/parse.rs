@@ -23,6 +23,8 @@
 //! Bounded: at most [`MAX_TOKENS`] tokens, [`MAX_DEPTH`] levels of recursion and expression trees
 //! at most [`MAX_TREE_DEPTH`] deep; beyond, the answer is Unknown (too complex), never a crash.
 
+use std::borrow::Cow;
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -37,6 +39,8 @@ use super::units;
 
 pub const MAX_TOKENS: usize = 4096;
 pub const MAX_DEPTH: usize = 100;
+/// The most terms a `\sum` or `\prod` with literal bounds is written out to.
+pub const MAX_SERIES_TERMS: i64 = 100;
 /// Numerals longer than this are refused before conversion (decimal-to-binary conversion is
 /// quadratic; 20,000 digits is already past the exact size cap).
 const MAX_NUMERAL_DIGITS: usize = 20_000;
@@ -991,6 +995,7 @@ impl<'t> Parser<'t> {
                 let k = self.group_expr()?;
                 Expr::Func(Func::Binom, vec![n, k])
             }
+            "sum" | "prod" => self.finite_series(c == "prod")?,
             "pi" => Expr::Const(Constant::Pi),
             "infty" => Expr::Infinity,
             "emptyset" => return Ok(Operand::Node(Node::EmptySet)),
@@ -1031,6 +1036,89 @@ impl<'t> Parser<'t> {
             _ => return Err(Fail::Unparsed),
         };
         Ok(Operand::Expr(expr))
+    }
+
+    /// `\sum_{k=a}^{b} body` or `\prod`, with integer literal bounds and at most
+    /// [`MAX_SERIES_TERMS`] terms: the body at each k, added or multiplied
+    /// (`\sum_{k=1}^{3} k^2` is `1^2 + 2^2 + 3^2`; an empty range is 0 or 1). The body is the
+    /// term that follows, so `\sum_{k=1}^{3} k + 1` is `(1 + 2 + 3) + 1`. Symbolic bounds, a
+    /// series inside the body, and a body where the index letter is part of a longer word stay
+    /// unparsed.
+    fn finite_series(&mut self, product: bool) -> PResult<Expr> {
+        let integer = |toks: &[Tok]| -> Option<i64> {
+            let (negative, n) = match toks {
+                [Tok::Num(n)] => (false, n),
+                [Tok::Sym('-'), Tok::Num(n)] => (true, n),
+                _ => return None,
+            };
+            if n.frac.is_some() || n.exp.is_some() || n.int.len() > 9 {
+                return None;
+            }
+            let value: i64 = if n.int.is_empty() { 0 } else { n.int.parse().ok()? };
+            Some(if negative { -value } else { value })
+        };
+        self.expect_sym('_')?;
+        let (start, end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+        let (index, low) = match &self.toks[start..end] {
+            [Tok::Word(v), Tok::Sym('='), bound @ ..] if v.len() == 1 => (v.clone(), integer(bound).ok_or(Fail::Unparsed)?),
+            _ => return Err(Fail::Unparsed),
+        };
+        self.pos = end + 1;
+        self.expect_sym('^')?;
+        let high = match self.group_span(self.pos) {
+            Some((start, end)) => {
+                self.pos = end + 1;
+                integer(&self.toks[start..end])
+            }
+            None => {
+                self.pos += 1;
+                self.toks.get(self.pos - 1).and_then(|t| integer(std::slice::from_ref(t)))
+            }
+        }
+        .ok_or(Fail::Unparsed)?;
+        if high.saturating_sub(low) >= MAX_SERIES_TERMS {
+            return Err(Fail::TooComplex);
+        }
+        let body_start = self.pos;
+        self.nested(Self::term)?.expr()?;
+        let body = &self.toks[body_start..self.pos];
+        let unreadable = |t: &Tok| match t {
+            Tok::Word(w) => **w != *index && w.contains(&*index),
+            Tok::Cmd(c) => c == "sum" || c == "prod",
+            _ => false,
+        };
+        if body.iter().any(unreadable) {
+            return Err(Fail::Unparsed);
+        }
+        let mut terms = Vec::new();
+        for k in low..=high {
+            let value = Tok::Num(Numeral { int: Cow::Owned(k.unsigned_abs().to_string()), frac: None, exp: None });
+            let mut toks: Vec<Tok> = Vec::with_capacity(body.len() + 4);
+            for t in body {
+                match t {
+                    Tok::Word(w) if **w == *index => {
+                        toks.push(Tok::Sym('('));
+                        if k < 0 {
+                            toks.push(Tok::Sym('-'));
+                        }
+                        toks.extend([value.clone(), Tok::Sym(')')]);
+                    }
+                    other => toks.push(other.clone()),
+                }
+            }
+            let mut parser = Parser { toks: &toks, pos: 0, depth: self.depth + 1, abs_depth: 0 };
+            let term = parser.term()?.expr()?;
+            if parser.pos != toks.len() {
+                return Err(Fail::Unparsed);
+            }
+            terms.push(term);
+        }
+        Ok(match (terms.is_empty(), product) {
+            (true, false) => Expr::int(0),
+            (true, true) => Expr::int(1),
+            (false, false) => sum_of(terms),
+            (false, true) => self::product(terms),
+        })
     }
 
     /// `\frac{a}{b}`, or a derivative `\frac{dM}{dt}`, `\frac{d^2 v}{d t^2}` read as one symbol.
