@@ -294,6 +294,21 @@ def test_a_repeating_decimal_is_its_fraction(whole: int, fixed: str, period: str
 
 
 @FAST
+@given(low=st.integers(-20, 20), count=st.integers(0, 100), a=st.integers(-9, 9), b=st.integers(-9, 9),
+       power=st.integers(0, 3), index=st.sampled_from(["k", "i", "n"]))
+def test_a_finite_sum_or_product_is_written_out(low: int, count: int, a: int, b: int, power: int, index: str) -> None:
+    high = low + count - 1
+    terms = [a * k**power + b for k in range(low, high + 1)]
+    body = f"({a}{index}^{{{power}}} + {b})"
+    total = native(f"\\sum_{{{index}={low}}}^{{{high}}} {body}", str(sum(terms)))
+    assert total.verdict is Verdict.EQUAL
+    assert native(f"\\sum_{{{index}={low}}}^{{{high}}} {body}", str(sum(terms) + 1)).verdict is Verdict.NOT_EQUAL
+    product = math.prod(terms)
+    if abs(product) < 10**300:
+        assert native(f"\\prod_{{{index}={low}}}^{{{high}}} {body}", str(product)).verdict is Verdict.EQUAL
+
+
+@FAST
 @given(names=st.sampled_from([("p", "q"), ("x", "y"), ("a", "b")]),
        points=st.lists(st.tuples(st.integers(-99, 99), st.integers(-99, 99)), min_size=2, max_size=4, unique=True))
 def test_semicolon_groups_of_assignments_are_solutions(names: tuple[str, str], points: list[tuple[int, int]]) -> None:
