@@ -104,7 +104,9 @@ where
     // differ in cost (a 30k-token rollout beside 1k-token ones) one thread could sit idle
     // while the other runs a long last leaf (seen: 2-thread reward batches at 1.80x, 1.9x
     // with bounded leaves).
-    let max_len = items.len().div_ceil(n * LEAVES_PER_THREAD).max(1);
+    // (A ceiling division written out: `usize::div_ceil` needs Rust 1.73, the crate's MSRV is 1.70.)
+    let leaves = n * LEAVES_PER_THREAD;
+    let max_len = ((items.len() + leaves - 1) / leaves).max(1);
     match pool_for(n) {
         Ok(pool) => pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect()),
         // Could not start threads (resource limits): still answer, serially.
