@@ -10,6 +10,16 @@ bash scripts/setup.sh test verl
 echo "== cargo test ==" >&2
 cargo test --release --quiet
 
+# The crate declares `rust-version` (its MSRV): clippy's `incompatible_msrv` lint fails on any
+# std API newer than that, which the current toolchain would otherwise accept silently.
+echo "== MSRV check (clippy incompatible_msrv) ==" >&2
+if cargo clippy --version >/dev/null 2>&1; then
+    cargo clippy --release --all-targets --features python --quiet -- \
+        -A warnings -A clippy::all -D clippy::incompatible_msrv
+else
+    echo "clippy is not installed (rustup component add clippy): MSRV check skipped" >&2
+fi
+
 echo "== pytest ==" >&2
 .venv/bin/python -m pytest -q "$@"
 
