@@ -87,6 +87,9 @@ impl Token {
     }
 }
 
+/// Texts up to this long get a token vector that never has to grow (12 bytes per byte).
+const SENTENCE_CAPACITY_BYTES: usize = 4096;
+
 /// Matrix-like environments: their content is one value, its `\\` and `&` are not separators.
 const MATRIX_ENVIRONMENTS: &[&str] = &[
     "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array", "cases",
@@ -94,7 +97,10 @@ const MATRIX_ENVIRONMENTS: &[&str] = &[
 
 /// Tokenizes `text` (at most [`MAX_TEXT_BYTES`] long), marking the tokens inside `regions`.
 pub(crate) fn tokenize(text: &str, regions: &[MathRegion]) -> Vec<Token> {
-    let mut lexer = Lexer { text, tokens: Vec::with_capacity(text.len() / 3 + 4), bracket_depth: 0 };
+    // A token covers at least one byte. A sentence (the anchor search's input) gets room for
+    // that bound at once, so its vector never grows; long texts start at a third and grow.
+    let capacity = if text.len() <= SENTENCE_CAPACITY_BYTES { text.len() + 1 } else { text.len() / 3 + 4 };
+    let mut lexer = Lexer { text, tokens: Vec::with_capacity(capacity), bracket_depth: 0 };
     let mut pos = 0;
     for region in regions {
         lexer.lex(pos, region.open_start, false);
