@@ -257,12 +257,6 @@ fn is_plain_integer(tok: &Tok<'_>) -> bool {
     matches!(tok, Tok::Num(Numeral { int, frac: None, exp: None }) if !int.is_empty())
 }
 
-/// Whether the number starting at `start` continues what is glued before it (`11/10`, `x^2`,
-/// `a_1`, `3.`, `x2`): then it cannot be the whole part of a mixed number.
-fn glued_before(bytes: &[u8], start: usize) -> bool {
-    start.checked_sub(1).map(|k| bytes[k]).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'^' | b'_' | b'*' | b')' | b'}'))
-}
-
 fn lex_latex(text: &str) -> Vec<Tok<'_>> {
     let mut lexer = Lexer { s: text, b: text.as_bytes(), i: 0, bracket_depth: 0 };
     // Usually at most one token per byte (the synthetic braces of `\frac12` aside); capped so a
@@ -605,7 +599,7 @@ impl<'a> Lexer<'a> {
         // already broke the three-digit pattern.
         let after_list_comma = start_digits > 0 && self.b[start_digits - 1] == b',';
         // `1 100/101` is a mixed number, not 1100/101; `0 100` is no thousands run.
-        let mixed_ahead = mixed_fraction_after(self.s, self.i).is_some();
+        let mixed_ahead = mixed_fraction_after(self.s, start_digits..self.i).is_some();
         if int.len() <= 3 && !int.is_empty() && !int.starts_with('0') && !mixed_ahead {
             self.thousands_groups(&mut int, after_list_comma);
         }
@@ -635,8 +629,8 @@ impl<'a> Lexer<'a> {
         let exp = self.exponent();
         let whole_end = self.i;
         out.push(Tok::Num(Numeral { int, frac, exp }));
-        if out.last().is_some_and(is_plain_integer) && !glued_before(self.b, start_digits) {
-            if let Some(m) = mixed_fraction_after(self.s, whole_end) {
+        if out.last().is_some_and(is_plain_integer) {
+            if let Some(m) = mixed_fraction_after(self.s, start_digits..whole_end) {
                 // `4 4/9`: the tokens of `4\frac{4}{9}` (see `crate::extract::mixed_number`).
                 let integer = |r: std::ops::Range<usize>| Tok::Num(Numeral { int: Cow::Borrowed(&self.s[r]), frac: None, exp: None });
                 out.extend([

@@ -248,33 +248,10 @@ impl<'t> Lexer<'t> {
         if bytes.get(len) == Some(&b'.') && bytes.get(len + 1).is_some_and(|b| b.is_ascii_digit()) {
             return len + 1 + digits_len(&bytes[len + 1..]);
         }
-        if !self.glued_to_operand(pos) {
-            if let Some(m) = mixed_fraction_after(&self.text[..to], pos + len) {
-                return m.end - pos;
-            }
+        if let Some(m) = mixed_fraction_after(&self.text[..to], pos..pos + len) {
+            return m.end - pos;
         }
         len
-    }
-
-    /// Whether the token before `pos` ends right there and binds the number at `pos` to it
-    /// (`11/10`, `x^2`, `2*3`, `3.`, `x2`, `f(1)2`). A sign binds more loosely than a mixed
-    /// number: `-3 1/4` and `2 - 3 1/4` hold the mixed number 3 1/4.
-    fn glued_to_operand(&self, pos: usize) -> bool {
-        self.tokens.last().is_some_and(|t| {
-            t.end as usize == pos
-                && match t.kind {
-                    TokenKind::Operator => !matches!(&self.text[t.range()], "-" | "+" | "−" | "±"),
-                    TokenKind::Number
-                    | TokenKind::Word
-                    | TokenKind::Command
-                    | TokenKind::Close(_)
-                    | TokenKind::Postfix
-                    | TokenKind::Punct
-                    | TokenKind::Prime
-                    | TokenKind::Constant => true,
-                    _ => false,
-                }
-        })
     }
 
     fn backslash_token(&self, s: &str) -> (usize, TokenKind) {

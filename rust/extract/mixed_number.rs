@@ -9,12 +9,14 @@
 //! - a proper fraction of integer literals: `0 <= numerator < denominator`, no leading zeros
 //!   (`11 6/6`, `11 7/6` and `4 4/0` are no mixed numbers, and stay unread);
 //! - nothing glued after the denominator that would continue it (a digit, `.5`, `/`, `^`, `_`,
-//!   a letter, `(`, `{`, `[`, `!`, a command other than text or spacing).
-//!
-//! The callers check what comes before the whole part (a `/`, `.`, `^`, `_` or an operand
-//! glued to it make it part of something else: `11/10 4/9`, `11.0 4/9`).
+//!   a letter, `(`, `{`, `[`, `!`, a command other than text or spacing);
+//! - nothing glued before the whole part that binds it more tightly than the mixed number's
+//!   implicit addition (`11/10 4/9`, `11.0 4/9`, `x^2 1/2`, `2*3 1/4`, `x2 1/2`); a sign binds
+//!   more loosely (`-3 1/4`, `2 - 3 1/4` hold the mixed number 3 1/4).
 
 use std::ops::Range;
+
+use crate::text::chars::char_before;
 
 /// The fraction of a mixed number: where its numerator and denominator digits lie.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,9 +30,10 @@ pub(crate) struct MixedFraction {
 /// Commands that may follow a mixed number directly: text (units), spacing, closing delimiters.
 const COMMANDS_AFTER: &[&str] = &["text", "mbox", "textrm", "mathrm", "quad", "qquad", "right", "end", "rangle", "rbrace"];
 
-/// The proper fraction that makes the integer ending at `whole_end` a mixed number, if any.
-pub(crate) fn mixed_fraction_after(text: &str, whole_end: usize) -> Option<MixedFraction> {
+/// The proper fraction that makes the integer at `whole` (its digits) a mixed number, if any.
+pub(crate) fn mixed_fraction_after(text: &str, whole: Range<usize>) -> Option<MixedFraction> {
     let bytes = text.as_bytes();
+    let whole_end = whole.end;
     let digits = |from: usize| from + bytes.get(from..).map_or(0, |b| b.iter().take_while(|d| d.is_ascii_digit()).count());
     let gap = bytes.get(whole_end..)?.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     if gap == 0 {
@@ -50,10 +53,24 @@ pub(crate) fn mixed_fraction_after(text: &str, whole_end: usize) -> Option<Mixed
         return None;
     }
     // Proper: compare the digit strings as numbers (any length).
-    if (num.len(), num) >= (den.len(), den) {
+    if (num.len(), num) >= (den.len(), den) || bound_before(text, whole.start) {
         return None;
     }
     Some(MixedFraction { end: denominator.end, numerator, denominator })
+}
+
+/// Whether the character right before `pos` binds the number there to what precedes it: an
+/// operand (a letter, a digit, a closing bracket, a postfix such as `%` or `²`) or an operator
+/// tighter than addition (`/`, `^`, `_`, `*`, `×`, `÷`, `·`), a decimal point or a colon.
+fn bound_before(text: &str, pos: usize) -> bool {
+    char_before(text, pos).is_some_and(|c| {
+        c.is_alphanumeric()
+            || matches!(
+                c,
+                '/' | '.' | '^' | '_' | '*' | ')' | '}' | ']' | '\'' | '’' | '%' | '°' | '×' | '÷' | '·' | '⋅' | '√' | '!'
+                    | '|' | ':' | '?' | '—'
+            )
+    })
 }
 
 /// Whether nothing at `pos` continues the value before it.
@@ -79,7 +96,7 @@ mod tests {
     /// The mixed number starting at the first digit of `text`, as (whole, numerator, denominator).
     fn read(text: &str) -> Option<(&str, &str, &str)> {
         let whole_end = text.bytes().take_while(u8::is_ascii_digit).count();
-        let m = mixed_fraction_after(text, whole_end)?;
+        let m = mixed_fraction_after(text, 0..whole_end)?;
         Some((&text[..whole_end], &text[m.numerator], &text[m.denominator]))
     }
 
@@ -92,6 +109,15 @@ mod tests {
         assert_eq!(read("0 4/9,"), Some(("0", "4", "9")));
         assert_eq!(read("2 1/2\\text{ cm}"), Some(("2", "1", "2")));
         assert_eq!(read("2 99/100)"), Some(("2", "99", "100")));
+    }
+
+    #[test]
+    fn what_is_glued_before_the_whole_part_decides() {
+        let at = |text: &str, whole: Range<usize>| mixed_fraction_after(text, whole).is_some();
+        assert!(at("-3 1/4", 1..2) && at("x = 3 1/4", 4..5) && at("2 - 3 1/4", 4..5) && at("(3 1/4)", 1..2));
+        for (text, whole) in [("11/10 4/9", 3..5), ("11.0 4/9", 3..4), ("x^2 1/2", 2..3), ("2*3 1/4", 2..3), ("x2 1/2", 1..2)] {
+            assert!(!at(text, whole), "{text:?}");
+        }
     }
 
     #[test]
