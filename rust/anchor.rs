@@ -499,7 +499,8 @@ const NON_ASCII_RATIONAL_MARKS: &[&str] = &["÷", "∕", "½", "⅓", "⅔", "¼
 
 /// Whether `text` shows a mark of a non-integer rational: `/`, `^`, `%`, `frac`, `\div`,
 /// `\over`, a decimal point before a digit or a period (`0.75`, `.5`, `0.\overline{3}`), an
-/// e-notation (`1e-10`) or one of [`NON_ASCII_RATIONAL_MARKS`]. One pass over the bytes: most sentences show none.
+/// e-notation (`1e-10`) or one of [`NON_ASCII_RATIONAL_MARKS`]. One pass over the bytes: most
+/// sentences show none.
 fn has_rational_mark(text: &str) -> bool {
     let bytes = text.as_bytes();
     let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
@@ -701,15 +702,15 @@ mod tests {
         let t = "So it is \\cos\\pi. So the value is -1.";
         let a = locate(t, "-1 + 0\\sqrt{2}", AnchorMode::Default);
         assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("-1"));
-        // A value computed by a function is no anchor; the fraction stated later is. (With a
-        // mark, `\\sin 30^\\circ`, the sentence is searched and the rule is the complexity
-        // bound's.)
         // A repeating decimal states its fraction; a truncated one does not.
         let t = "First 0.33... is close. So 0.\\overline{3} it is. Thus 1/3.";
         let a = locate(t, "\\frac{1}{3}", AnchorMode::Default);
         assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("0.\\overline{3}"));
         let a = locate("So it is 0.333... in the end.", "\\frac{1}{3}", AnchorMode::Default);
         assert_eq!(a.matched.as_ref().map(|m| m.1.as_str()), Some("0.333..."));
+        // A value computed by a function is no anchor; the fraction stated later is. (With a
+        // mark, `\\sin 30^\\circ`, the sentence is searched and the rule is the complexity
+        // bound's.)
         let t = "So we need \\sin 30°. Thus \\cos 60° is it. So the answer is 1/2.";
         assert_eq!(crate::answer::equivalent("\\sin 30°", "1/2", &Policy::default()).verdict, Verdict::Equal);
         let a = locate(t, "\\frac{1}{2}", AnchorMode::Default);

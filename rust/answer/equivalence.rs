@@ -24,7 +24,7 @@ use num_rational::BigRational;
 
 use super::expr::{Constant, Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
-use super::node::{assignments_as_tuple, Node, Relation};
+use super::node::{assignments_as_tuple, Node, Ratio, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
@@ -187,20 +187,8 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             Some(value) => compare_nodes(value, other, policy),
             None => different_shape(),
         },
-        // The same terms are the same ratio; a ratio that may be a clock time (`2:30` against
-        // `1:15` or `0.0667`) is equal to nothing else. Two clock times with different terms
-        // differ as times, so they differ unless their quotients may be equal (`10:30` and
-        // `7:21` are both 1/3 as ratios).
-        (Ratio(x), Ratio(y)) => match (ordered(&x.terms, &y.terms, policy), &x.quotient, &y.quotient) {
-            (same, _, _) if same.verdict == Verdict::Equal => same,
-            (_, Some(p), Some(q)) if x.clock_like && y.clock_like => match compare_nodes(p, q, policy) {
-                j if j.verdict == Verdict::NotEqual => j,
-                _ => Judgement::unknown(Reason::AmbiguousNotation),
-            },
-            (_, _, _) if x.clock_like && y.clock_like => Judgement::not_equal(Method::Exact, Reason::ExactValue),
-            (_, Some(p), Some(q)) if !x.clock_like && !y.clock_like => compare_nodes(p, q, policy),
-            _ => Judgement::unknown(Reason::AmbiguousNotation),
-        },
+        (Ratio(x), Ratio(y)) => compare_ratios(x, y, policy),
+        // A ratio that may be a clock time (`2:30` against `0.0667`) is equal to nothing else.
         (Ratio(r), other) | (other, Ratio(r)) => match &r.quotient {
             Some(quotient) if !r.clock_like => compare_nodes(quotient, other, policy),
             _ => Judgement::unknown(Reason::AmbiguousNotation),
@@ -318,6 +306,27 @@ fn based(s: &scalar::Scalar) -> Option<(&str, &BigInt)> {
     match &s.expr {
         Expr::Based { digits, value, .. } => Some((digits, value)),
         _ => None,
+    }
+}
+
+/// The same terms are the same ratio. Otherwise two ratios compare by their quotients; a ratio
+/// that may be a clock time against one that may not is undecided (`2:30` against `1:15`);
+/// two clock times with different terms differ as times, so they differ unless their
+/// quotients may be equal (`10:30` and `7:21` are both 1/3), and a time on the hour has no
+/// quotient (`12:00` against `1:00` differ).
+fn compare_ratios(x: &Ratio, y: &Ratio, policy: &Policy) -> Judgement {
+    let same = ordered(&x.terms, &y.terms, policy);
+    if same.verdict == Verdict::Equal {
+        return same;
+    }
+    match (x.clock_like, y.clock_like, &x.quotient, &y.quotient) {
+        (false, false, Some(p), Some(q)) => compare_nodes(p, q, policy),
+        (true, true, Some(p), Some(q)) => match compare_nodes(p, q, policy) {
+            j if j.verdict == Verdict::NotEqual => j,
+            _ => Judgement::unknown(Reason::AmbiguousNotation),
+        },
+        (true, true, _, _) => Judgement::not_equal(Method::Exact, Reason::ExactValue),
+        _ => Judgement::unknown(Reason::AmbiguousNotation),
     }
 }
 

@@ -252,9 +252,10 @@ pub fn escaped_twice(text: &str) -> Option<String> {
     named.then(|| text.replace("\\\\", "\\"))
 }
 
-/// An integer literal: digits only (thousands groups merged), no decimal part or exponent.
-fn is_plain_integer(tok: &Tok<'_>) -> bool {
-    matches!(tok, Tok::Num(Numeral { int, frac: None, exp: None }) if !int.is_empty())
+/// The tokens of `\frac{num}{den}` for two integer digit strings.
+fn frac_tokens<'a>(num: Cow<'a, str>, den: Cow<'a, str>) -> [Tok<'a>; 7] {
+    let integer = |int| Tok::Num(Numeral { int, frac: None, exp: None });
+    [Tok::Cmd(Cow::Borrowed("frac")), Tok::Sym('{'), integer(num), Tok::Sym('}'), Tok::Sym('{'), integer(den), Tok::Sym('}')]
 }
 
 fn lex_latex(text: &str) -> Vec<Tok<'_>> {
@@ -598,18 +599,29 @@ impl<'a> Lexer<'a> {
         // After a list comma (`27,54,108`) a plain comma cannot start a thousands run: the run
         // already broke the three-digit pattern.
         let after_list_comma = start_digits > 0 && self.b[start_digits - 1] == b',';
-        // `1 100/101` is a mixed number, not 1100/101; `0 100` is no thousands run.
-        let mixed_ahead = mixed_fraction_after(self.s, start_digits..self.i).is_some();
-        if int.len() <= 3 && !int.is_empty() && !int.starts_with('0') && !mixed_ahead {
+        // `4 4/9` is `4\frac{4}{9}` (see `crate::extract::mixed_number`); `1 100/101` is a mixed
+        // number, not 1100/101, and `0 100` is no thousands run.
+        let mut mixed = mixed_fraction_after(self.s, start_digits..self.i);
+        if mixed.is_none() && int.len() <= 3 && !int.is_empty() && !int.starts_with('0') {
+            let before = self.i;
             self.thousands_groups(&mut int, after_list_comma);
+            if self.i != before {
+                mixed = mixed_fraction_after(self.s, start_digits..self.i); // `1,000 1/2`
+            }
+        }
+        if let Some(m) = mixed {
+            out.push(Tok::Num(Numeral { int, frac: None, exp: None }));
+            out.extend(frac_tokens(Cow::Borrowed(&self.s[m.numerator]), Cow::Borrowed(&self.s[m.denominator])));
+            self.i = m.end;
+            return;
         }
         if let Some(r) = repeating_decimal_after(self.s, self.i) {
             // `0.1\overline{6}`, `0.333...`: the exact fraction, grouped.
             let (num, den) = r.fraction(self.s);
             let whole: BigInt = if int.is_empty() { BigInt::zero() } else { int.parse().unwrap_or_default() };
-            let integer = |n: BigInt| Tok::Num(Numeral { int: Cow::Owned(n.to_string()), frac: None, exp: None });
-            out.extend([Tok::Sym('('), Tok::Cmd(Cow::Borrowed("frac")), Tok::Sym('{'), integer(whole * &den + num), Tok::Sym('}')]);
-            out.extend([Tok::Sym('{'), integer(den), Tok::Sym('}'), Tok::Sym(')')]);
+            out.push(Tok::Sym('('));
+            out.extend(frac_tokens(Cow::Owned((whole * &den + num).to_string()), Cow::Owned(den.to_string())));
+            out.push(Tok::Sym(')'));
             self.i = r.end;
             return;
         }
@@ -627,24 +639,7 @@ impl<'a> Lexer<'a> {
             }
         }
         let exp = self.exponent();
-        let whole_end = self.i;
         out.push(Tok::Num(Numeral { int, frac, exp }));
-        if out.last().is_some_and(is_plain_integer) {
-            if let Some(m) = mixed_fraction_after(self.s, start_digits..whole_end) {
-                // `4 4/9`: the tokens of `4\frac{4}{9}` (see `crate::extract::mixed_number`).
-                let integer = |r: std::ops::Range<usize>| Tok::Num(Numeral { int: Cow::Borrowed(&self.s[r]), frac: None, exp: None });
-                out.extend([
-                    Tok::Cmd(Cow::Borrowed("frac")),
-                    Tok::Sym('{'),
-                    integer(m.numerator),
-                    Tok::Sym('}'),
-                    Tok::Sym('{'),
-                    integer(m.denominator),
-                    Tok::Sym('}'),
-                ]);
-                self.i = m.end;
-            }
-        }
     }
 
     /// Scientific notation written directly after the mantissa: `4.5e33`, `1e-5`, `1.70E4`.

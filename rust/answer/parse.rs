@@ -177,6 +177,15 @@ fn small_digits(int: &[u8], frac: &[u8]) -> Option<u64> {
     Some(v)
 }
 
+/// The integer a token run writes, `7` or `-3`: its sign and digits (empty digits are 0).
+fn integer_literal<'a>(toks: &'a [Tok<'a>]) -> Option<(bool, &'a str)> {
+    match toks {
+        [Tok::Num(Numeral { int, frac: None, exp: None })] => Some((false, int)),
+        [Tok::Sym('-'), Tok::Num(Numeral { int, frac: None, exp: None })] => Some((true, int)),
+        _ => None,
+    }
+}
+
 fn is_integer_literal(e: &Expr) -> bool {
     matches!(e, Expr::Num(r) if r.is_integer())
 }
@@ -466,16 +475,10 @@ impl<'t> Parser<'t> {
 
     /// `{2}`, `{-3}` at `k`: length and the integer text.
     fn integer_group(&self, k: usize) -> Option<(usize, String)> {
-        if !sym_tok(self.toks.get(k), '{') {
-            return None;
-        }
-        let (negative, at) = if sym_tok(self.toks.get(k + 1), '-') { (true, k + 2) } else { (false, k + 1) };
-        let Some(Tok::Num(Numeral { int, frac: None, exp: None })) = self.toks.get(at) else { return None };
-        if !sym_tok(self.toks.get(at + 1), '}') {
-            return None;
-        }
+        let (start, end) = self.group_span(k)?;
+        let (negative, int) = integer_literal(&self.toks[start..end])?;
         let digits = if int.is_empty() { "0" } else { int };
-        Some((at + 2 - k, if negative { format!("-{digits}") } else { digits.to_string() }))
+        Some((end + 1 - k, if negative { format!("-{digits}") } else { digits.to_string() }))
     }
 
     fn union(&mut self) -> PResult<Operand> {
@@ -498,8 +501,9 @@ impl<'t> Parser<'t> {
 
     /// `a : b` after its first side (which starts at token `start`), at the top level of an
     /// answer only (not inside brackets or braces, where `:` may start a set-builder
-    /// condition): a [`Ratio`] of two constants (`3:4`, `1 : 2`, the time `12:00`; not `3:0`), or the quotient of
-    /// two labels before `=` (`V_1 : V_2 = 11 : 21`, which states its value as `AB = 4` does).
+    /// condition): a [`Ratio`] of two constants (`3:4`, `1 : 2`, the time `12:00`; not `3:0`),
+    /// or the quotient of two labels before `=` (`V_1 : V_2 = 11 : 21`, which states its value
+    /// as `AB = 4` does).
     /// Anything else stays unparsed, as do ratios of three terms (`1:2:3`).
     fn ratio(&mut self, start: usize, first: Operand) -> PResult<Operand> {
         let colon = self.pos;
@@ -1045,37 +1049,23 @@ impl<'t> Parser<'t> {
     /// series inside the body, and a body where the index letter is part of a longer word stay
     /// unparsed.
     fn finite_series(&mut self, product: bool) -> PResult<Expr> {
-        let integer = |toks: &[Tok]| -> Option<i64> {
-            let (negative, n) = match toks {
-                [Tok::Num(n)] => (false, n),
-                [Tok::Sym('-'), Tok::Num(n)] => (true, n),
-                _ => return None,
-            };
-            if n.frac.is_some() || n.exp.is_some() || n.int.len() > 9 {
-                return None;
-            }
-            let value: i64 = if n.int.is_empty() { 0 } else { n.int.parse().ok()? };
-            Some(if negative { -value } else { value })
+        let bound = |toks: &[Tok]| -> PResult<i64> {
+            let (negative, digits) = integer_literal(toks).filter(|(_, d)| d.len() <= 9).ok_or(Fail::Unparsed)?;
+            let value: i64 = if digits.is_empty() { 0 } else { digits.parse().map_err(|_| Fail::Unparsed)? };
+            Ok(if negative { -value } else { value })
         };
         self.expect_sym('_')?;
         let (start, end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
         let (index, low) = match &self.toks[start..end] {
-            [Tok::Word(v), Tok::Sym('='), bound @ ..] if v.len() == 1 => (v.clone(), integer(bound).ok_or(Fail::Unparsed)?),
+            [Tok::Word(v), Tok::Sym('='), low @ ..] if v.len() == 1 => (v.clone(), bound(low)?),
             _ => return Err(Fail::Unparsed),
         };
         self.pos = end + 1;
+        // `^{b}`: the lexer braces every exponent (`^5` arrives as `^{5}`).
         self.expect_sym('^')?;
-        let high = match self.group_span(self.pos) {
-            Some((start, end)) => {
-                self.pos = end + 1;
-                integer(&self.toks[start..end])
-            }
-            None => {
-                self.pos += 1;
-                self.toks.get(self.pos - 1).and_then(|t| integer(std::slice::from_ref(t)))
-            }
-        }
-        .ok_or(Fail::Unparsed)?;
+        let (start, end) = self.group_span(self.pos).ok_or(Fail::Unparsed)?;
+        let high = bound(&self.toks[start..end])?;
+        self.pos = end + 1;
         if high.saturating_sub(low) >= MAX_SERIES_TERMS {
             return Err(Fail::TooComplex);
         }
