@@ -16,6 +16,11 @@ Usage::
     python benches/anchor_devset.py                    # dev set, every mode
     python benches/anchor_devset.py --set holdout      # the held-out set (never tuned on)
     python benches/anchor_devset.py --mode default --errors 20   # read the misses
+    python benches/anchor_devset.py --set both --round 2         # only the second round's traces
+    python benches/anchor_devset.py --agreement        # traces read by two annotators
+
+Round 1 is batches A, B, C (dev) and H1, H2 (held-out); round 2 is D, E (dev) and H3, H4
+(held-out), drawn later by ``select.py --round2`` from traces in neither set.
 """
 from __future__ import annotations
 
@@ -35,9 +40,12 @@ TRACES = SHARED / "traces" / "traces.jsonl.gz"
 TOKENIZER = SHARED / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
 
 SETS = {
-    "dev": ("selection.jsonl", ["annotations_A.jsonl", "annotations_B.jsonl", "annotations_C.jsonl"]),
-    "holdout": ("holdout_selection.jsonl", ["annotations_H1.jsonl", "annotations_H2.jsonl"]),
+    "dev": ("selection.jsonl", [f"annotations_{b}.jsonl" for b in ("A", "B", "C", "D", "E")]),
+    "holdout": ("holdout_selection.jsonl", [f"annotations_{b}.jsonl" for b in ("H1", "H2", "H3", "H4")]),
 }
+ROUNDS = {1: {"A", "B", "C", "H1", "H2"}, 2: {"D", "E", "H3", "H4"}}
+# Second readings of traces another annotator owns, for the agreement check only.
+AGREEMENT = [f"agreement_{b}.jsonl" for b in ("D", "E", "H3", "H4")]
 
 
 def trace_key(r: dict) -> tuple[str, str, int]:
@@ -51,9 +59,12 @@ class Case:
     annotation: dict
 
 
-def load_cases(which: str) -> list[Case]:
+def load_cases(which: str, rounds: Optional[set[int]] = None) -> list[Case]:
     selection_file, annotation_files = SETS[which]
     selection = [json.loads(line) for line in (DEVSET / selection_file).open(encoding="utf-8")]
+    if rounds:
+        batches = set().union(*(ROUNDS[r] for r in rounds))
+        selection = [s for s in selection if s["batch"] in batches]
     annotations = {}
     for name in annotation_files:
         for line in (DEVSET / name).open(encoding="utf-8"):
@@ -171,6 +182,54 @@ def ablations() -> list[tuple[str, str, object]]:
     return out
 
 
+def agreement() -> list[tuple[str, Optional[int], Optional[int], bool]]:
+    """Traces read by two annotators: (id, sentence of the first reading, of the second, same).
+
+    The first reading is the batch file that owns the id; the second, an ``agreement_*`` file
+    (round 2) or, in round 1, the other batch's reading of a trace drawn twice."""
+    import apr_fast
+
+    firsts: dict[str, dict] = {}
+    for which in SETS:
+        for name in SETS[which][1]:
+            for line in (DEVSET / name).open(encoding="utf-8"):
+                a = json.loads(line)
+                firsts[a["id"]] = a
+    pairs: list[tuple[str, dict, dict]] = []
+    for name in AGREEMENT:
+        for line in (DEVSET / name).open(encoding="utf-8"):
+            a = json.loads(line)
+            pairs.append((a["id"], firsts[a["id"]], a))
+    batch_of = {}
+    for which in SETS:
+        for line in (DEVSET / SETS[which][0]).open(encoding="utf-8"):
+            entry = json.loads(line)
+            batch_of[entry["id"]] = entry["batch"]
+    by_trace: dict[tuple, dict] = {}
+    for a in firsts.values():
+        other = by_trace.setdefault(trace_key(a), a)
+        if other is not a and batch_of[other["id"]] != batch_of[a["id"]]:  # two annotators
+            pairs.append((f"{other['id']}/{a['id']}", other, a))
+    wanted = {trace_key(first) for _, first, _ in pairs}
+    thinking = {}
+    with gzip.open(TRACES, "rt", encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if trace_key(r) in wanted:
+                thinking[trace_key(r)] = r["thinking"]
+    out = []
+    for name, first, second in pairs:
+        sentences = apr_fast.split_sentences(thinking[trace_key(first)])
+
+        def sentence_of(a: dict) -> Optional[int]:
+            x = a["answer_char"]
+            return None if x is None else next(i for i, s in enumerate(sentences) if s.start <= x < s.end)
+
+        i, j = sentence_of(first), sentence_of(second)
+        out.append((name, i, j, i == j))
+    return out
+
+
 def print_errors(outcomes: list[Outcome], limit: int) -> None:
     misses = [o for o in outcomes if o.pred != o.gold]
     for o in misses[:limit]:
@@ -187,6 +246,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--mode", action="append", help="mode(s) to evaluate (default: all)")
     parser.add_argument("--errors", type=int, default=0, help="print this many misses per mode")
     parser.add_argument("--json", help="write the summary rows to this file")
+    parser.add_argument("--round", type=int, action="append", choices=sorted(ROUNDS),
+                        help="only the traces of this annotation round (default: all)")
+    parser.add_argument("--agreement", action="store_true",
+                        help="only compare the traces read by two annotators")
     parser.add_argument("--ablate", action="store_true",
                         help="also each refinement alone on top of 'paper', and 'default' without each")
     args = parser.parse_args(argv)
@@ -197,12 +260,20 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     from apr_fast.reward import ANCHOR_MODES
 
+    if args.agreement:
+        pairs = agreement()
+        print("| trace | first reading | second reading | same sentence |\n|---|---:|---:|---|")
+        for name, i, j, same in pairs:
+            print(f"| {name} | {i} | {j} | {'yes' if same else 'no'} |")
+        print(f"\n{sum(p[3] for p in pairs)} of {len(pairs)} traces read twice agree on the anchor sentence")
+        return 0
     tokenizer = tokenizers.Tokenizer.from_file(str(TOKENIZER))
     sets = ["dev", "holdout"] if args.set == "both" else [args.set]
     rows = []
     for which in sets:
-        cases = load_cases(which)
-        print(f"\n## {which}: {len(cases)} distinct annotated traces\n")
+        cases = load_cases(which, set(args.round or ()))
+        rounds = f" (round {', '.join(map(str, args.round))})" if args.round else ""
+        print(f"\n## {which}{rounds}: {len(cases)} distinct annotated traces\n")
         print("| mode | n | exact | ±1 | ±2 | ρ MAE | mean ρ (gold → pred) | early / late |")
         print("|---|---|---|---|---|---|---|---|")
         variants = [(m, m, None) for m in (args.mode or list(ANCHOR_MODES))]
