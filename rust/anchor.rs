@@ -236,6 +236,9 @@ impl AnchorSearch<'_> {
             while i > 0 && gap <= self.options.backtrack_gap {
                 i -= 1;
                 let text = text_of(i);
+                if is_answer_heading(text) {
+                    continue;
+                }
                 let m = if holds_needle(text) {
                     search.first_match(text, &targets, problem, &mut memo, &mut undecided)
                 } else {
@@ -383,6 +386,88 @@ impl Targets<'_> {
     }
 }
 
+/// Commands that begin a factor of a product (`\frac{1}{2}\pi`, `\frac{1}{a}\sinh(at)`).
+const FACTOR_COMMANDS: &[&str] = &[
+    "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "coth", "arcsin", "arccos", "arctan",
+    "log", "ln", "exp", "pi", "sqrt", "left", "alpha", "beta", "gamma", "theta", "lambda", "mu", "sigma",
+    "omega", "phi", "varphi",
+];
+
+/// Whether `rest` begins a factor: a letter, a digit, `(` or one of [`FACTOR_COMMANDS`] (not
+/// `\\`, `\end`, an operator or the end of the text).
+fn starts_factor(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    match rest.as_bytes().first() {
+        Some(b) if b.is_ascii_alphanumeric() || *b == b'(' => true,
+        Some(b'\\') => {
+            let name = &rest[1..];
+            let name = &name[..name.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(name.len())];
+            FACTOR_COMMANDS.contains(&name)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `rest`, what follows a `\frac`, is `{1}{...}` followed by a factor: `\frac{1}{a}
+/// \sinh(at)` writes `\frac{\sinh(at)}{a}`, so its `1` is no literal of the value.
+fn is_reciprocal_coefficient(rest: &str) -> bool {
+    let Some(denominator) = rest.strip_prefix("{1}{") else { return false };
+    let mut depth = 1;
+    for (k, c) in denominator.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            return starts_factor(&denominator[k + 1..]);
+        }
+    }
+    false
+}
+
+/// Whether `rest`, what follows a `1` that begins a term, is `/d` followed by a factor (`1/15
+/// cos(2t)`, `(1/(2a)) e^{at}`; `in_parens`: the `1` follows a `(`, whose `)` may come first):
+/// the plain-text form of [`is_reciprocal_coefficient`].
+fn is_plain_reciprocal_coefficient(rest: &str, in_parens: bool) -> bool {
+    let Some(denominator) = rest.strip_prefix('/') else { return false };
+    let denominator = denominator.trim_start();
+    let len = if denominator.starts_with('(') {
+        let mut depth = 0;
+        let close = denominator.char_indices().find(|&(_, c)| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth == 0
+        });
+        match close {
+            Some((k, _)) => k + 1,
+            None => return false,
+        }
+    } else {
+        denominator.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.')).unwrap_or(denominator.len())
+    };
+    if len == 0 {
+        return false;
+    }
+    let after = denominator[len..].trim_start();
+    let after = match after.strip_prefix(')') {
+        Some(closed) if in_parens => closed,
+        _ => after,
+    };
+    starts_factor(after)
+}
+
+/// Whether `text` (one sentence) is only a heading that announces the answer: `**Final
+/// Answer**`, `### Answer:`. Backtracking passes over it: it belongs to the statement it
+/// announces, not to the reasoning between two statements of the value.
+fn is_answer_heading(text: &str) -> bool {
+    let words = text.trim_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '#' | ':' | '.'));
+    words.eq_ignore_ascii_case("final answer") || words.eq_ignore_ascii_case("answer")
+}
+
 /// Whether candidate `c` lies strictly inside another candidate that enumerates several values.
 fn inside_enumeration(candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
@@ -396,7 +481,7 @@ fn inside_enumeration(candidates: &[Candidate], c: usize) -> bool {
 
 /// Relation symbols of inequalities, as they appear in candidate texts.
 const INEQUALITY_MARKS: &[&str] = &[
-    "<", ">", "\\leq", "\\geq", "\\le", "\\ge", "\\lt", "\\gt", "\\leqslant", "\\geqslant", "≤", "≥",
+    "<", ">", "<=", ">=", "!=", "\\leq", "\\geq", "\\le", "\\ge", "\\lt", "\\gt", "\\leqslant", "\\geqslant", "≤", "≥", "⩽", "⩾",
     "\\neq", "\\ne", "≠", "\\not=",
 ];
 
@@ -404,8 +489,8 @@ const INEQUALITY_MARKS: &[&str] = &[
 /// an inequality mark in the statement, or right before or after the side.
 fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
-    // Every mark starts with `<`, `>`, `\\` or the lead byte 0xE2 of `≤ ≥ ≠`.
-    let may_hold_mark = |t: &[u8]| t.iter().any(|b| matches!(b, b'<' | b'>' | b'\\' | 0xE2));
+    // Every mark starts with `<`, `>`, `!`, `\\` or the lead byte 0xE2 of `≤ ≥ ⩽ ⩾ ≠`.
+    let may_hold_mark = |t: &[u8]| t.iter().any(|b| matches!(b, b'<' | b'>' | b'!' | b'\\' | 0xE2));
     let is_inequality = |t: &str| may_hold_mark(t.as_bytes()) && INEQUALITY_MARKS.iter().any(|m| t.contains(m));
     match me.kind {
         CandidateKind::Equation => is_inequality(&me.text),
@@ -554,12 +639,18 @@ pub fn complexity(text: &str) -> usize {
     while i < bytes.len() {
         let b = bytes[i];
         if b.is_ascii_digit() {
+            let term_start = !after_operand;
+            let run_start = i;
             count += 1;
             while i < bytes.len()
                 && (bytes[i].is_ascii_digit()
                     || (bytes[i] == b'.' && bytes.get(i + 1).map_or(false, u8::is_ascii_digit)))
             {
                 i += 1;
+            }
+            let in_parens = text[..run_start].trim_end().ends_with('(');
+            if term_start && &text[run_start..i] == "1" && is_plain_reciprocal_coefficient(&text[i..], in_parens) {
+                count -= 1; // the `1` of `(1/15) cos(2t)`, which writes `cos(2t)/15`
             }
             after_operand = true;
             continue;
@@ -568,6 +659,9 @@ pub fn complexity(text: &str) -> usize {
             count += 1;
             i += cmd.len();
             after_operand = false;
+            if cmd.ends_with("frac") && is_reciprocal_coefficient(&text[i..]) {
+                i += 3; // the `{1}` of `\frac{1}{a} X`, which writes `\frac{X}{a}`
+            }
             continue;
         }
         match b {
@@ -760,6 +854,26 @@ mod tests {
         assert_eq!(complexity("(5/2 * 56) / (-10)"), 7);
         assert_eq!(complexity("\\frac{14}{3}"), complexity("14/3"));
         assert_eq!(complexity("x = 5"), 1);
+        // A reciprocal coefficient writes the same quotient; a lone reciprocal keeps its 1.
+        assert_eq!(complexity("\\frac{1}{a} \\sinh(at)"), complexity("\\frac{\\sinh(at)}{a}"));
+        assert_eq!(complexity("\\dfrac{1}{2}\\pi"), complexity("\\frac{\\pi}{2}"));
+        assert_eq!(complexity("\\frac{1}{6}"), 3);
+        assert_eq!(complexity("\\frac{1}{2} + x"), 4);
+        assert_eq!(complexity("(1/15) cos(2t)"), complexity("\\dfrac{1}{15} \\cos(2t)"));
+        assert_eq!(complexity("1/(2a) e^{at}"), complexity("\\frac{1}{2a} e^{at}"));
+        // Matrix rows and the end of the text are no factors.
+        assert_eq!(complexity("\\begin{pmatrix} \\dfrac{1}{5} \\\\ \\dfrac{6}{5} \\end{pmatrix}"), 6);
+        assert_eq!(complexity("1/5"), 3);
+    }
+
+    #[test]
+    fn answer_headings_do_not_interrupt_backtracking() {
+        let t = "Sum: 1 + 4 + 9 + 9 = 23\n**Final Answer**\nThe sum is \\boxed{23}.";
+        assert_eq!(locate(t, "23", AnchorMode::Default).sentence, Some(0));
+        let t = "Sum: 1 + 4 + 9 + 9 = 23\nNow we write it up.\nThe sum is \\boxed{23}.";
+        assert_eq!(locate(t, "23", AnchorMode::Default).sentence, Some(2));
+        assert!(is_answer_heading("### Final answer:") && is_answer_heading("**Answer**"));
+        assert!(!is_answer_heading("Answer: 23") && !is_answer_heading("The final answer"));
     }
 
     #[test]
@@ -782,6 +896,11 @@ mod tests {
         assert_eq!(locate(t, "3", AnchorMode::Paper).sentence, Some(0));
         let no_bounds = paper_with(|o| o.inequality_sides = false);
         assert_eq!(locate_with(t, "3", &no_bounds, None).sentence, Some(1));
+        // Plain-text marks of two characters: the side before `>=` is a bound too.
+        for mark in [">=", "<=", "!=", "⩾"] {
+            let t = format!("So we must have a {mark} 3.\nTherefore the smallest a is 3.");
+            assert_eq!(locate_with(&t, "3", &no_bounds, None).sentence, Some(1), "{mark}");
+        }
     }
 
     #[test]
