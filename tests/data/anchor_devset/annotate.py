@@ -34,14 +34,27 @@ def selection() -> dict[str, dict]:
     return out
 
 
-def trace_of(entry: dict) -> dict:
-    want = (entry["source_repo"], entry["source_path"], entry["index"])
+def key(r: dict) -> tuple[str, str, int]:
+    return (r["source_repo"], r["source_path"], r["index"])
+
+
+def traces_of(entries: list[dict]) -> dict[tuple[str, str, int], dict]:
+    """The traces of `entries` by key, read in one pass over the traces file."""
+    wanted = {key(e) for e in entries}
+    found = {}
     with gzip.open(TRACES, "rt", encoding="utf-8") as f:
         for line in f:
             r = json.loads(line)
-            if (r["source_repo"], r["source_path"], r["index"]) == want:
-                return r
-    sys.exit(f"trace {want} not found in {TRACES}")
+            if key(r) in wanted:
+                found[key(r)] = r
+    missing = wanted - found.keys()
+    if missing:
+        sys.exit(f"traces {sorted(missing)} not found in {TRACES}")
+    return found
+
+
+def trace_of(entry: dict) -> dict:
+    return traces_of([entry])[key(entry)]
 
 
 def show(trace_id: str) -> None:
@@ -67,9 +80,10 @@ def find(trace_id: str, needle: str) -> None:
 
 def check(path: str) -> int:
     sel = selection()
+    records = [json.loads(line) for line in Path(path).open(encoding="utf-8")]
+    traces = traces_of([sel[a["id"]] for a in records if a.get("id") in sel])
     bad = 0
-    for n, line in enumerate(Path(path).open(encoding="utf-8"), 1):
-        a = json.loads(line)
+    for n, a in enumerate(records, 1):
         missing = [k for k in REQUIRED if k not in a]
         if missing or a["id"] not in sel:
             print(f"line {n}: missing {missing} or unknown id {a.get('id')!r}")
@@ -77,7 +91,7 @@ def check(path: str) -> int:
             continue
         if a["answer_char"] is None:
             continue
-        thinking = trace_of(sel[a["id"]])["thinking"]
+        thinking = traces[key(sel[a["id"]])]["thinking"]
         qs, quote, ac = a["quote_start"], a["quote"], a["answer_char"]
         if thinking[qs:qs + len(quote)] != quote:
             print(f"{a['id']}: quote is not thinking[{qs}:{qs + len(quote)}] = {thinking[qs:qs + len(quote)]!r}")
