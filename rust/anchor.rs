@@ -323,7 +323,7 @@ impl AnchorSearch<'_> {
             if !self.options.inequality_sides && is_inequality_part(text, &candidates, c) {
                 continue;
             }
-            if self.options.skip_problem_values && problem.map_or(false, |p| p.contains(&candidate.text)) {
+            if self.options.skip_problem_values && problem.is_some_and(|p| p.contains(&candidate.text)) {
                 continue;
             }
             // The complexity bound is read off the text: test it before parsing anything.
@@ -644,7 +644,7 @@ pub fn complexity(text: &str) -> usize {
             count += 1;
             while i < bytes.len()
                 && (bytes[i].is_ascii_digit()
-                    || (bytes[i] == b'.' && bytes.get(i + 1).map_or(false, u8::is_ascii_digit)))
+                    || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
             {
                 i += 1;
             }

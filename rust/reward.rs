@@ -261,7 +261,7 @@ fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>) -> (Range<us
     let start = if response[lead..].starts_with(THINK_OPEN) { lead + THINK_OPEN.len() } else { 0 };
     let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
         Some((t, k)) if k < t.ends.len() => Some(t.start_of(k).max(start)..t.ends[k].max(start)),
-        _ => memchr::memmem::find(response[start..].as_bytes(), THINK_CLOSE.as_bytes()).map(|p| start + p..start + p + THINK_CLOSE.len()),
+        _ => memchr::memmem::find(&response.as_bytes()[start..], THINK_CLOSE.as_bytes()).map(|p| start + p..start + p + THINK_CLOSE.len()),
     };
     let end = close.as_ref().map_or(response.len(), |c| c.start);
     (start..end, close)
@@ -326,7 +326,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
         Some(_) => (0, 0, None, LengthUnit::Tokens),
         None => {
             let t_think = count_chars(thinking_text.as_bytes());
-            let l_ast = if anchor.found { count_chars(thinking_text[anchor.content_end..].as_bytes()) } else { 0 };
+            let l_ast = if anchor.found { count_chars(&thinking_text.as_bytes()[anchor.content_end..]) } else { 0 };
             (t_think, l_ast, None, LengthUnit::Chars)
         }
     };
@@ -636,7 +636,7 @@ mod tests {
         assert_eq!(batch.iter().map(|s| s.correct).collect::<Vec<_>>(), [true, true, false, true, false, true]);
         // A memo key cannot confuse a text's end with the next text's start.
         let memo = OutcomeMemo::default();
-        assert_eq!(memo.judgements("a", &["bc"], || vec![]), vec![]);
+        assert_eq!(memo.judgements("a", &["bc"], Vec::new), vec![]);
         let other = memo.judgements("ab", &["c"], || vec![Judgement::unknown(crate::answer::Reason::Unparsed)]);
         assert_eq!(other.len(), 1);
     }

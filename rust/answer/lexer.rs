@@ -230,7 +230,7 @@ pub fn repaired_escapes(text: &str) -> Option<String> {
 /// Whether `name` is a LaTeX math command that candidate extraction knows
 /// ([`command_class`]): what a damaged escape most likely stood for ([`repaired_escapes`]).
 fn is_math_command(name: &[u8]) -> bool {
-    std::str::from_utf8(name).map_or(false, |name| command_class(name) != CommandClass::Other)
+    std::str::from_utf8(name).is_ok_and(|name| command_class(name) != CommandClass::Other)
 }
 
 /// `text` with every `\\` halved when it reads as LaTeX whose backslashes were escaped a second

@@ -198,7 +198,7 @@ impl<'py> RowForm<'py> {
 }
 
 /// Ground truths: one list of accepted answers per rollout.
-pub(crate) fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec<Vec<&'py str>>> {
+pub(crate) fn ground_truth_lists(obj: &PyAny, n: usize) -> PyResult<Vec<Vec<&str>>> {
     let outer = obj
         .downcast::<PyList>()
         .map_err(|_| PyTypeError::new_err("ground_truths must be a list of lists of str"))?;
@@ -216,7 +216,7 @@ pub(crate) fn ground_truth_lists<'py>(obj: &'py PyAny, n: usize) -> PyResult<Vec
 }
 
 /// Problems: None, or one `str | None` per rollout.
-pub(crate) fn problem_list<'py>(obj: Option<&'py PyAny>, n: usize) -> PyResult<Vec<Option<&'py str>>> {
+pub(crate) fn problem_list(obj: Option<&PyAny>, n: usize) -> PyResult<Vec<Option<&str>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(vec![None; n]);
     };
@@ -256,7 +256,7 @@ fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str], char_lengths: &[usiz
         })?;
         let ends = token_ends_from_spans(&spans);
         let n_chars = char_lengths[i];
-        if ends.last().map_or(false, |&e| e > n_chars) {
+        if ends.last().is_some_and(|&e| e > n_chars) {
             return Err(PyValueError::new_err(format!(
                 "token_offsets[{i}] reaches past the end of the response ({n_chars} chars)"
             )));

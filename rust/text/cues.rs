@@ -267,8 +267,11 @@ pub struct CueMatcher {
     word_filter: Box<[u64; FILTER_BUCKETS]>,
     /// Cues in a script written without spaces ([`is_unspaced_cue`]), matched as substrings,
     /// grouped by first character (sorted): their UTF-8 bytes and spec.
-    unspaced: Vec<(char, Vec<(Box<[u8]>, usize)>)>,
+    unspaced: Vec<(char, Vec<UnspacedCue>)>,
 }
+
+/// An unspaced cue: its UTF-8 bytes and the index of its spec.
+type UnspacedCue = (Box<[u8]>, usize);
 
 /// Whether every character of `cue` belongs to a script written without spaces between words
 /// (Han, Hiragana, Katakana), so that word boundaries say nothing about where it may match.
@@ -336,7 +339,7 @@ impl CueMatcher {
         // Anchor spellings and their cues, in order of first appearance.
         let mut anchors: Vec<(Vec<u8>, Vec<usize>)> = Vec::new();
         let lists = [(CueKind::Conclusion, &conclusion), (CueKind::Verification, &verification)];
-        let mut unspaced: Vec<(char, Vec<(Box<[u8]>, usize)>)> = Vec::new();
+        let mut unspaced: Vec<(char, Vec<UnspacedCue>)> = Vec::new();
         for (kind, list) in lists {
             for (index, cue) in list.iter().enumerate() {
                 if let Some(first) = cue.chars().next().filter(|_| is_unspaced_cue(cue)) {
