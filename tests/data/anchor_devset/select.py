@@ -15,13 +15,15 @@ A held-out set (`holdout_selection.jsonl`, ids ho000...) is drawn the same way f
 in the development set, with a different hash salt and half the counts; it is annotated under
 the same rules and never used to tune anchor modes, only to check them.
 
-A second round (`--round2`) draws one more full set of strata from traces in neither set, with
-its own salt, and deals it alternately to the development set (batches D and E) and the
-held-out set (batches H3 and H4), so that both grow by about 40 traces with the same mix.
+Later rounds (`--round 2`, `--round 3`) each draw one more full set of strata from traces in
+neither set, with their own salt, and deal it alternately to the development set (round 2:
+batches D and E; round 3: F and G) and the held-out set (H3 and H4; H5 and H6), so that both
+grow by about 35 traces with the same mix.
 
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
-       python tests/data/anchor_devset/select.py --round2
+       python tests/data/anchor_devset/select.py --round 2
+       python tests/data/anchor_devset/select.py --round 3
 """
 from __future__ import annotations
 
@@ -94,28 +96,33 @@ def holdout(rows: list[dict]) -> None:
     print(f"wrote {len(chosen)} held-out traces to {out}", file=sys.stderr)
 
 
-def round2(rows: list[dict]) -> None:
+# Later rounds: round -> (development batches, held-out batches).
+ROUND_BATCHES = {2: (("D", "E"), ("H3", "H4")), 3: (("F", "G"), ("H5", "H6"))}
+
+
+def later_round(rows: list[dict], number: int) -> None:
+    dev_batches, held_batches = ROUND_BATCHES[number]
     dev_file, held_file = HERE / "selection.jsonl", HERE / "holdout_selection.jsonl"
     dev = [json.loads(line) for line in dev_file.open(encoding="utf-8")]
     held = [json.loads(line) for line in held_file.open(encoding="utf-8")]
-    if any(r["batch"] in ("D", "E") for r in dev):
-        sys.exit("round 2 is drawn already")
+    if any(r["batch"] in dev_batches for r in dev):
+        sys.exit(f"round {number} is drawn already")
     taken = {key(r) for r in dev + held}
     chosen = []
     for (model_part, dataset), n in STRATA.items():
         pool = [r for r in rows if eligible(r, model_part, dataset) and key(r) not in taken]
-        pool.sort(key=lambda r: hashlib.sha256(("round2|" + key(r)).encode()).hexdigest())
+        pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
     to_dev, to_held = chosen[0::2], chosen[1::2]
     with dev_file.open("a", encoding="utf-8") as f:
         for j, r in enumerate(to_dev):
-            f.write(json.dumps(record(len(dev) + j, "DE"[j % 2], r)) + "\n")
+            f.write(json.dumps(record(len(dev) + j, dev_batches[j % 2], r)) + "\n")
     with held_file.open("a", encoding="utf-8") as f:
         for j, r in enumerate(to_held):
-            rec = record(len(held) + j, ("H3", "H4")[j % 2], r)
+            rec = record(len(held) + j, held_batches[j % 2], r)
             rec["id"] = f"ho{len(held) + j:03d}"
             f.write(json.dumps(rec) + "\n")
-    print(f"round 2: {len(to_dev)} traces to {dev_file.name}, {len(to_held)} to {held_file.name}", file=sys.stderr)
+    print(f"round {number}: {len(to_dev)} traces to {dev_file.name}, {len(to_held)} to {held_file.name}", file=sys.stderr)
 
 
 def main() -> None:
@@ -123,8 +130,8 @@ def main() -> None:
     if "--holdout" in sys.argv:
         holdout(rows)
         return
-    if "--round2" in sys.argv:
-        round2(rows)
+    if "--round" in sys.argv:
+        later_round(rows, int(sys.argv[sys.argv.index("--round") + 1]))
         return
     out = HERE / "selection.jsonl"
     existing = [json.loads(line) for line in out.open(encoding="utf-8")] if out.exists() else []
