@@ -460,6 +460,32 @@ fn is_plain_reciprocal_coefficient(rest: &str, in_parens: bool) -> bool {
     starts_factor(after)
 }
 
+/// The length of a number's integer part written in thousands groups at the start of `bytes`
+/// (`15,625`, `1{,}000{,}000`: one to three digits, then groups of three after `,` or `{,}`),
+/// or 0 when it is not so written: one literal, as the candidate extractor reads it.
+fn digit_groups_len(bytes: &[u8]) -> usize {
+    let digits = |from: usize| bytes.get(from..).map_or(0, |r| r.iter().take_while(|b| b.is_ascii_digit()).count());
+    let lead = digits(0);
+    if !(1..=3).contains(&lead) {
+        return 0;
+    }
+    let mut len = lead;
+    loop {
+        let sep = if bytes[len..].starts_with(b",") {
+            1
+        } else if bytes[len..].starts_with(b"{,}") {
+            3
+        } else {
+            break;
+        };
+        if digits(len + sep) != 3 {
+            break;
+        }
+        len += sep + 3;
+    }
+    if len == lead { 0 } else { len }
+}
+
 /// Whether `text` (one sentence) is only a heading that announces the answer: `**Final
 /// Answer**`, `### Answer:`. Backtracking passes over it: it belongs to the statement it
 /// announces, not to the reasoning between two statements of the value.
@@ -521,15 +547,20 @@ enum Prefilter {
     Numerals,
 }
 
-/// An integer's digits with their substring searcher, built once per search.
+/// An integer's digits with their substring searchers, built once per search.
 #[derive(Debug, Clone)]
 struct Digits {
     finder: memchr::memmem::Finder<'static>,
+    /// The last three digits, for a number written with thousands separators (`15,625`,
+    /// `15{,}625`, `15\,625`, `15 625`); `None` below 1000.
+    last_group: Option<memchr::memmem::Finder<'static>>,
 }
 
 impl Digits {
     fn new(digits: &str) -> Digits {
-        Digits { finder: memchr::memmem::Finder::new(digits.as_bytes()).into_owned() }
+        let finder = |s: &str| memchr::memmem::Finder::new(s.as_bytes()).into_owned();
+        let last_group = (digits.len() > 3).then(|| finder(&digits[digits.len() - 3..]));
+        Digits { finder: finder(digits), last_group }
     }
 
     /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
@@ -537,19 +568,13 @@ impl Digits {
     /// after them comes no digit, and a decimal point only with zeros after it (`23.0` is 23,
     /// `234` and `23.5` are not). A decimal equals an integer only when its digits after the
     /// point are zeros, whatever the rounding rule (the difference is a multiple of the
-    /// decimal's last place), so this is still a necessary condition.
+    /// decimal's last place), so this is still a necessary condition. A number of four digits
+    /// or more may also be written in groups (`15,625`): then its last group ends the number
+    /// the same way and follows a separator, not a digit.
     fn stated_in(&self, text: &[u8]) -> bool {
         let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
-        let len = self.finder.needle().len();
-        self.finder.find_iter(text).any(|at| {
-            let mut start = at;
-            while start > 0 && text[start - 1] == b'0' {
-                start -= 1;
-            }
-            if start > 0 && digit(start - 1) {
-                return false;
-            }
-            let end = at + len;
+        // Nothing after `end` continues the number but zeros after a decimal point.
+        let ends_number = |end: usize| {
             if digit(end) {
                 return false;
             }
@@ -561,7 +586,19 @@ impl Digits {
                 return !digit(k);
             }
             true
-        })
+        };
+        let len = self.finder.needle().len();
+        let whole = self.finder.find_iter(text).any(|at| {
+            let mut start = at;
+            while start > 0 && text[start - 1] == b'0' {
+                start -= 1;
+            }
+            !(start > 0 && digit(start - 1)) && ends_number(at + len)
+        });
+        whole
+            || self.last_group.as_ref().is_some_and(|group| {
+                group.find_iter(text).any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
+            })
     }
 }
 
@@ -642,6 +679,7 @@ pub fn complexity(text: &str) -> usize {
             let term_start = !after_operand;
             let run_start = i;
             count += 1;
+            i += digit_groups_len(&bytes[i..]);
             while i < bytes.len()
                 && (bytes[i].is_ascii_digit()
                     || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
@@ -864,6 +902,10 @@ mod tests {
         // Matrix rows and the end of the text are no factors.
         assert_eq!(complexity("\\begin{pmatrix} \\dfrac{1}{5} \\\\ \\dfrac{6}{5} \\end{pmatrix}"), 6);
         assert_eq!(complexity("1/5"), 3);
+        assert_eq!(complexity("15,625"), 1);
+        assert_eq!(complexity("1{,}000{,}000.5"), 1);
+        assert_eq!(complexity("1,2,3"), 3);
+        assert_eq!(complexity("2500,7500"), 2);
     }
 
     #[test]
@@ -884,6 +926,12 @@ mod tests {
         let a = locate(t, "1000", AnchorMode::Default);
         assert_eq!((a.sentence, a.matched.as_ref().map(|m| m.1.as_str())), (Some(0), Some("1000")));
         assert!(!locate("So it is 10³.", "1000", AnchorMode::Default).found);
+        // A number written in thousands groups states the integer.
+        for written in ["15,625", "15{,}625"] {
+            let t = format!("So the luminosity is {written} times the Sun's.");
+            assert!(locate(&t, "15625", AnchorMode::Default).found, "{written}");
+        }
+        assert!(!locate("So it is 15,626.", "15625", AnchorMode::Default).found);
     }
 
     #[test]
@@ -949,10 +997,13 @@ mod tests {
                 "e", "10", "00", ".0", ".5", "\\frac{", "is ", "\\,", "%", "°", "²",
             ]), 0..12),
             at in 0usize..12,
+            separator in proptest::sample::select(vec!["", ",", "{,}", "\\,", "\\ ", ",\\!", " "]),
         ) {
             let digits = n.to_string();
+            // Written in thousands groups: `2,345`, `2{,}345`, `2\,345`.
+            let written = if n >= 1000 { format!("{}{separator}{}", n / 1000, &digits[digits.len() - 3..]) } else { digits.clone() };
             let mut parts: Vec<&str> = pieces.clone();
-            parts.insert(at.min(parts.len()), &digits);
+            parts.insert(at.min(parts.len()), &written);
             let text = parts.concat();
             let reference = Answer::parse(&digits);
             let filter = Prefilter::of(&reference).expect("an integer");
