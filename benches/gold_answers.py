@@ -192,8 +192,8 @@ def split_top_level_sum(s: str) -> list[str]:
 
 
 def perturbations(gold: str) -> Iterator[tuple[str, str]]:
-    """Non-equivalent variants of `gold`: a digit changed, a sign flipped, brackets swapped,
-    a term added, a letter changed. None of them may be judged equal."""
+    """Non-equivalent variants of `gold`: a digit changed, a sign flipped, an interval's brackets
+    swapped, a term added, a letter changed. None of them may be judged equal."""
     core = gold.strip()
     m = re.search(r"\d", core)
     if m:
@@ -203,7 +203,8 @@ def perturbations(gold: str) -> Iterator[tuple[str, str]]:
     if m:
         yield "plus to minus", core[: m.start()] + "-" + core[m.end() :]
     swapped = core.translate(str.maketrans({"(": "[", "[": "(", ")": "]", "]": ")"}))
-    if swapped != core and re.fullmatch(r"\$?[\[(][^()\[\]]*,[^()\[\]]*[\])]\$?", core):
+    # An interval's brackets matter; three or more items are a vector either way.
+    if swapped != core and re.fullmatch(r"\$?[\[(][^()\[\],]*,[^()\[\],]*[\])]\$?", core):
         yield "brackets swapped", swapped
     if not top_level_commas(core) and not re.search(r"[=<>]|\\text|\\in\b", core):
         yield "plus one", f"{core.strip('$')} + 1"

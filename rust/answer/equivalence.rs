@@ -177,6 +177,12 @@ fn text_verdict(equal: bool) -> Judgement {
     }
 }
 
+/// Whether a bracketed group writes a vector whatever its brackets: `(..)` or `[..]` around
+/// three or more items (two items in square brackets are a closed interval).
+fn is_vector(open: char, close: char, items: &[Node]) -> bool {
+    matches!((open, close), ('(', ')') | ('[', ']')) && items.len() >= 3
+}
+
 fn different_shape() -> Judgement {
     Judgement::not_equal(Method::Exact, Reason::DifferentShape)
 }
@@ -217,7 +223,9 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
         (EmptySet, EmptySet) => Judgement::equal(Method::Exact, Reason::ExactValue),
         (EmptySet, Set(_) | List(_)) | (Set(_) | List(_), EmptySet) => different_structure(),
         (Bracketed { open: o1, close: c1, items: x }, Bracketed { open: o2, close: c2, items: y }) => {
-            if o1 != o2 || c1 != c2 || x.len() != y.len() {
+            // Three or more items are no interval: `[1, 2, 3]` and `(1, 2, 3)` are one vector.
+            let same_brackets = (o1 == o2 && c1 == c2) || (is_vector(*o1, *c1, x) && is_vector(*o2, *c2, y));
+            if !same_brackets || x.len() != y.len() {
                 different_structure()
             } else {
                 ordered(x, y, policy)
@@ -280,8 +288,10 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
                 ordered(x, y, policy)
             }
         }
-        (Matrix { cols: 1, cells, .. }, Bracketed { open: '(', close: ')', items })
-        | (Bracketed { open: '(', close: ')', items }, Matrix { cols: 1, cells, .. }) => {
+        (Matrix { cols: 1, cells, .. }, Bracketed { open, close, items })
+        | (Bracketed { open, close, items }, Matrix { cols: 1, cells, .. })
+            if (*open, *close) == ('(', ')') || is_vector(*open, *close, items) =>
+        {
             if cells.len() == items.len() {
                 ordered(cells, items, policy)
             } else {

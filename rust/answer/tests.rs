@@ -339,6 +339,12 @@ fn structures() {
     equal("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "\\begin{bmatrix} 1 & 2 \\\\ 3 & 4 \\end{bmatrix}");
     not_equal("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "\\begin{pmatrix} 1 & 3 \\\\ 2 & 4 \\end{pmatrix}");
     equal("\\begin{pmatrix} -1/3 \\\\ 2/3 \\end{pmatrix}", "(-\\frac{1}{3}, \\frac{2}{3})");
+    // Three or more items in square brackets are a vector, not an interval.
+    equal("\\begin{pmatrix} -1/3 \\\\ 2/3 \\\\ 5/3 \\end{pmatrix}", "[ -1/3, 2/3, 5/3 ]");
+    equal("[1, 2, 3]", "(1, 2, 3)");
+    not_equal("[1, 2, 3]", "(1, 3, 2)");
+    not_equal("[1, 2]", "(1, 2)");
+    not_equal("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "[1, 2]");
     equal("x = 3, -2", "x=3 \\text{ or } x=-2");
     equal("1 \\pm \\sqrt{19}", "1+\\sqrt{19}, 1-\\sqrt{19}");
     equal("\\{1\\pm\\sqrt{5},-2\\}", "-2, 1-\\sqrt{5}, 1+\\sqrt{5}");
