@@ -20,8 +20,8 @@ Usage::
     python benches/anchor_devset.py --agreement        # traces read by two annotators
 
 Round 1 is batches A, B, C (dev) and H1, H2 (held-out); round 2 is D, E (dev) and H3, H4
-(held-out); round 3 is F, G (dev) and H5, H6 (held-out). Rounds 2 and 3 were drawn later by
-``select.py --round N`` from traces in neither set.
+(held-out); round 3 is F, G and H5, H6; round 4 is K, L and H7, H8. Rounds 2 to 4 were drawn
+later by ``select.py --round N`` from traces in neither set.
 """
 from __future__ import annotations
 
@@ -41,12 +41,13 @@ TRACES = SHARED / "traces" / "traces.jsonl.gz"
 TOKENIZER = SHARED / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
 
 SETS = {
-    "dev": ("selection.jsonl", [f"annotations_{b}.jsonl" for b in ("A", "B", "C", "D", "E", "F", "G")]),
-    "holdout": ("holdout_selection.jsonl", [f"annotations_{b}.jsonl" for b in ("H1", "H2", "H3", "H4", "H5", "H6")]),
+    "dev": ("selection.jsonl", [f"annotations_{b}.jsonl" for b in ("A", "B", "C", "D", "E", "F", "G", "K", "L")]),
+    "holdout": ("holdout_selection.jsonl",
+                [f"annotations_{b}.jsonl" for b in ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")]),
 }
-ROUNDS = {1: {"A", "B", "C", "H1", "H2"}, 2: {"D", "E", "H3", "H4"}, 3: {"F", "G", "H5", "H6"}}
+ROUNDS = {1: {"A", "B", "C", "H1", "H2"}, 2: {"D", "E", "H3", "H4"}, 3: {"F", "G", "H5", "H6"}, 4: {"K", "L", "H7", "H8"}}
 # Second readings of traces another annotator owns, for the agreement check only.
-AGREEMENT = [f"agreement_{b}.jsonl" for b in ("D", "E", "F", "G", "H3", "H4", "H5", "H6")]
+AGREEMENT = [f"agreement_{b}.jsonl" for b in ("D", "E", "F", "G", "K", "L", "H3", "H4", "H5", "H6", "H7", "H8")]
 
 
 def trace_key(r: dict) -> tuple[str, str, int]:

@@ -97,7 +97,7 @@ def holdout(rows: list[dict]) -> None:
 
 
 # Later rounds: round -> (development batches, held-out batches).
-ROUND_BATCHES = {2: (("D", "E"), ("H3", "H4")), 3: (("F", "G"), ("H5", "H6"))}
+ROUND_BATCHES = {2: (("D", "E"), ("H3", "H4")), 3: (("F", "G"), ("H5", "H6")), 4: (("K", "L"), ("H7", "H8"))}
 
 
 def later_round(rows: list[dict], number: int) -> None:
