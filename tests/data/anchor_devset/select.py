@@ -15,15 +15,16 @@ A held-out set (`holdout_selection.jsonl`, ids ho000...) is drawn the same way f
 in the development set, with a different hash salt and half the counts; it is annotated under
 the same rules and never used to tune anchor modes, only to check them.
 
-Later rounds (`--round 2`, `--round 3`) each draw one more full set of strata from traces in
-neither set, with their own salt, and deal it alternately to the development set (round 2:
-batches D and E; round 3: F and G) and the held-out set (H3 and H4; H5 and H6), so that both
-grow by about 35 traces with the same mix.
+Later rounds (`--round 2` to `--round 4`) each draw one more full set of strata from traces
+in neither set, with their own salt, and deal it alternately to the development set (batches
+D and E, F and G, K and L) and the held-out set (H3 and H4, H5 and H6, H7 and H8), so that
+both grow by the same mix; strata run out of traces as rounds go (round 4 drew 52).
 
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
        python tests/data/anchor_devset/select.py --round 2
        python tests/data/anchor_devset/select.py --round 3
+       python tests/data/anchor_devset/select.py --round 4
 """
 from __future__ import annotations
 
