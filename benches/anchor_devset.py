@@ -26,7 +26,6 @@ later by ``select.py --round N`` from traces in neither set.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import statistics
 import sys
@@ -48,6 +47,15 @@ SETS = {
 ROUNDS = {1: {"A", "B", "C", "H1", "H2"}, 2: {"D", "E", "H3", "H4"}, 3: {"F", "G", "H5", "H6"}, 4: {"K", "L", "H7", "H8"}}
 # Second readings of traces another annotator owns, for the agreement check only.
 AGREEMENT = [f"agreement_{b}.jsonl" for b in ("D", "E", "F", "G", "K", "L", "H3", "H4", "H5", "H6", "H7", "H8")]
+
+
+def _annotate():  # type: ignore[no-untyped-def]
+    """The annotators' tool module beside the annotations (it reads the traces they point at)."""
+    if str(DEVSET) not in sys.path:
+        sys.path.insert(0, str(DEVSET))
+    import annotate
+
+    return annotate
 
 
 def trace_key(r: dict) -> tuple[str, str, int]:
@@ -72,13 +80,7 @@ def load_cases(which: str, rounds: Optional[set[int]] = None) -> list[Case]:
         for line in (DEVSET / name).open(encoding="utf-8"):
             a = json.loads(line)
             annotations[a["id"]] = a
-    wanted = {trace_key(s) for s in selection}
-    traces = {}
-    with gzip.open(TRACES, "rt", encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            if trace_key(r) in wanted:
-                traces[trace_key(r)] = r
+    traces = _annotate().traces_of(selection)
     cases, seen = [], set()
     for s in selection:
         key = trace_key(s)
@@ -212,13 +214,7 @@ def agreement() -> list[tuple[str, Optional[int], Optional[int], bool]]:
         other = by_trace.setdefault(trace_key(a), a)
         if other is not a and batch_of[other["id"]] != batch_of[a["id"]]:  # two annotators
             pairs.append((f"{other['id']}/{a['id']}", other, a))
-    wanted = {trace_key(first) for _, first, _ in pairs}
-    thinking = {}
-    with gzip.open(TRACES, "rt", encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            if trace_key(r) in wanted:
-                thinking[trace_key(r)] = r["thinking"]
+    thinking = {k: r["thinking"] for k, r in _annotate().traces_of([first for _, first, _ in pairs]).items()}
     out = []
     for name, first, second in pairs:
         sentences = apr_fast.split_sentences(thinking[trace_key(first)])
