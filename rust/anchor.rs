@@ -408,12 +408,17 @@ fn starts_factor(rest: &str) -> bool {
     }
 }
 
+/// The longest denominator of a reciprocal coefficient that is looked for (bytes).
+const MAX_DENOMINATOR_BYTES: usize = 64;
+
 /// Whether `rest`, what follows a `\frac`, is `{1}{...}` followed by a factor: `\frac{1}{a}
 /// \sinh(at)` writes `\frac{\sinh(at)}{a}`, so its `1` is no literal of the value.
 fn is_reciprocal_coefficient(rest: &str) -> bool {
     let Some(denominator) = rest.strip_prefix("{1}{") else { return false };
     let mut depth = 1;
-    for (k, c) in denominator.char_indices() {
+    // A coefficient's denominator is short: the scan is bounded, so that nested reciprocals
+    // (`\frac{1}{\frac{1}{...}}`) cost no more than linear time.
+    for (k, c) in denominator.char_indices().take_while(|&(k, _)| k < MAX_DENOMINATOR_BYTES) {
         match c {
             '{' => depth += 1,
             '}' => depth -= 1,
@@ -434,7 +439,7 @@ fn is_plain_reciprocal_coefficient(rest: &str, in_parens: bool) -> bool {
     let denominator = denominator.trim_start();
     let len = if denominator.starts_with('(') {
         let mut depth = 0;
-        let close = denominator.char_indices().find(|&(_, c)| {
+        let close = denominator.char_indices().take_while(|&(k, _)| k < MAX_DENOMINATOR_BYTES).find(|&(_, c)| {
             depth += match c {
                 '(' => 1,
                 ')' => -1,
@@ -447,7 +452,11 @@ fn is_plain_reciprocal_coefficient(rest: &str, in_parens: bool) -> bool {
             None => return false,
         }
     } else {
-        denominator.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.')).unwrap_or(denominator.len())
+        let run = denominator.find(|c: char| !(c.is_ascii_alphanumeric() || c == '.')).unwrap_or(denominator.len());
+        if run > MAX_DENOMINATOR_BYTES {
+            return false;
+        }
+        run
     };
     if len == 0 {
         return false;
@@ -902,6 +911,12 @@ mod tests {
         // Matrix rows and the end of the text are no factors.
         assert_eq!(complexity("\\begin{pmatrix} \\dfrac{1}{5} \\\\ \\dfrac{6}{5} \\end{pmatrix}"), 6);
         assert_eq!(complexity("1/5"), 3);
+        // Nested reciprocals finish (each denominator scan is bounded, so this is linear) and
+        // count every operation.
+        let nested = "(1/".repeat(100_000) + &")".repeat(100_000);
+        assert_eq!(complexity(&nested), 200_000);
+        let nested = "\\frac{1}{".repeat(100_000) + &"}".repeat(100_000);
+        assert_eq!(complexity(&nested), 200_000);
         assert_eq!(complexity("15,625"), 1);
         assert_eq!(complexity("1{,}000{,}000.5"), 1);
         assert_eq!(complexity("1,2,3"), 3);
