@@ -855,6 +855,8 @@ fn unicode_tokens(c: char, out: &mut Vec<Tok<'_>>) {
         '∈' => cmd("in"),
         '∉' => cmd("notin"),
         '∪' => cmd("cup"),
+        '∧' => cmd("land"),
+        '∨' => cmd("lor"),
         '∩' => cmd("cap"),
         '∖' => cmd("setminus"),
         '∅' => cmd("emptyset"),

@@ -1,7 +1,7 @@
 //! The canonical token stream of an answer and its string form, [`normalize`].
 //!
 //! On top of the lexer's spelling rules (see [`super::lexer`]) this pass turns the words that
-//! join answers (`and`, `or`, `\text{ or }`, `\lor`) into commas, `percent` into `\%`,
+//! join answers (`and`, `or`, `\text{ or }`, `\lor`, `\land`) into commas, `percent` into `\%`,
 //! `infinity` into `\infty`, and drops sentence punctuation at the ends. The parser reads these
 //! tokens; [`normalize`] renders them, with text content lowercased, as a canonical string.
 //!
@@ -21,7 +21,8 @@ fn is_separator_word(word: &str) -> bool {
 fn canonical_token(tok: Tok) -> Tok {
     match tok {
         Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
-        Tok::Cmd(c) if c == "lor" => Tok::Sym(','),
+        // `\lor`, `\vee`, `∨` and `\land`, `\wedge`, `∧` join answers as "or" and "and" do.
+        Tok::Cmd(c) if c == "lor" || c == "land" => Tok::Sym(','),
         Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => Tok::Sym('%'),
         Tok::Word(w) if matches!(&*w, "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
         // Plain-text `2pi` means 2π, not 2·p·i.

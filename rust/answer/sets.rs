@@ -47,15 +47,66 @@ pub fn is_set_valued(node: &Node) -> bool {
             (*open == '(') != (*close == ')') || items.iter().any(|i| matches!(i, Node::Scalar(s) if s.infinity.is_some()))
         }
         Node::Relation(r) => inequality_intervals(r).is_some() || r.assigned_value().is_some_and(is_set_valued),
-        Node::List(items) => alternative_intervals(items).is_some(),
+        Node::List(items) => list_intervals(items).is_some(),
         _ => false,
+    }
+}
+
+/// The intervals a list of one-variable inequalities stands for: disjoint ones are alternatives
+/// ([`alternative_intervals`]), overlapping ones are conditions that all hold
+/// ([`conjunctive_interval`]).
+fn list_intervals(items: &[Node]) -> Option<Vec<Interval<'_>>> {
+    alternative_intervals(items).or_else(|| conjunctive_interval(items))
+}
+
+/// `x > -2, x < 2` ("x > -2 and x < 2"): inequalities in one variable, each an interval, whose
+/// intersection is not empty are that intersection, `(-2, 2)`. The lexer reads "and" and "or"
+/// alike, but overlapping conditions joined by "or" would be their union, a set nobody writes
+/// that way; conditions that all hold are how such a list is meant.
+fn conjunctive_interval(items: &[Node]) -> Option<Vec<Interval<'_>>> {
+    if items.len() < 2 {
+        return None;
+    }
+    let policy = Policy::default();
+    let mut variable: Option<&str> = None;
+    let mut common: Option<Interval<'_>> = None;
+    for item in items {
+        let Node::Relation(r) = item else { return None };
+        let name = inequality_variable(r)?;
+        if *variable.get_or_insert(name) != name {
+            return None;
+        }
+        let [part] = inequality_intervals(r)?[..] else { return None };
+        common = Some(match common {
+            None => part,
+            Some(c) => intersection(c, part, &policy)?,
+        });
+    }
+    common.map(|c| vec![c])
+}
+
+/// The intersection of two intervals; `None` when it is empty or an ordering is uncertain.
+fn intersection<'a>(a: Interval<'a>, b: Interval<'a>, policy: &Policy) -> Option<Interval<'a>> {
+    let (lo, lo_closed) = match cmp_end(a.lo, b.lo, policy)? {
+        Ordering::Greater => (a.lo, a.lo_closed),
+        Ordering::Less => (b.lo, b.lo_closed),
+        Ordering::Equal => (a.lo, a.lo_closed && b.lo_closed),
+    };
+    let (hi, hi_closed) = match cmp_end(a.hi, b.hi, policy)? {
+        Ordering::Less => (a.hi, a.hi_closed),
+        Ordering::Greater => (b.hi, b.hi_closed),
+        Ordering::Equal => (a.hi, a.hi_closed && b.hi_closed),
+    };
+    match cmp_end(lo, hi, policy)? {
+        Ordering::Less => Some(Interval { lo, lo_closed, hi, hi_closed }),
+        Ordering::Equal if lo_closed && hi_closed => Some(Interval { lo, lo_closed, hi, hi_closed }),
+        _ => None,
     }
 }
 
 /// `x < -2, x > 2` ("x < -2 or x > 2"): inequalities in one variable whose intervals are
 /// pairwise disjoint are their union. The lexer reads "and" and "or" alike, and disjoint
-/// intervals can only be meant as alternatives (together they would hold for no x); overlapping
-/// ones (`x > -2, x < 2`, an "and") stay a list.
+/// intervals can only be meant as alternatives (together they would hold for no x).
 fn alternative_intervals(items: &[Node]) -> Option<Vec<Interval<'_>>> {
     if items.len() < 2 {
         return None;
@@ -126,7 +177,7 @@ fn intervals(node: &Node) -> Option<Vec<Interval<'_>>> {
             Some(all)
         }
         Node::Relation(r) => inequality_intervals(r).or_else(|| r.assigned_value().and_then(intervals)),
-        Node::List(items) => alternative_intervals(items),
+        Node::List(items) => list_intervals(items),
         _ => None,
     }
 }

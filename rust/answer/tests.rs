@@ -181,9 +181,23 @@ fn found_by_symbolic_equality_suites() {
     equal("x<-2 \\text{ or } x>2", "(-\\infty,-2)\\cup(2,\\infty)");
     equal("x<2 \\text{ or } x>2", "x \\neq 2");
     not_equal("x<-2 \\text{ or } x>2", "(-\\infty,-2]\\cup(2,\\infty)");
-    // Overlapping ones may be an "and": not read as a union.
+    // Overlapping ones are conditions that all hold ("and"): their intersection.
     assert_ne!(verdict("x \\le 1 \\text{ or } x \\ge 1", "\\mathbb{R}"), Verdict::Equal);
     assert_ne!(verdict("x<0, y>1", "(-\\infty,0)\\cup(1,\\infty)"), Verdict::Equal);
+    equal("x>-2 \\text{ and } x<2", "(-2,2)");
+    equal("x>-2 \\text{ and } x<2", "-2<x<2");
+    equal("x \\geq 1, x < 3", "[1,3)");
+    equal("x>1 \\text{ and } x>2", "x>2");
+    equal("x > 0, x \\le 5, x < 7", "(0, 5]");
+    equal("x \\geq 1 \\land x < 3", "[1,3)");
+    equal("x \\ge 1 ∧ x < 3", "1 \\le x < 3");
+    equal("x<-2 \\lor x>2", "x<-2 \\text{ or } x>2");
+    equal("x<-2 ∨ x>2", "(-\\infty,-2)\\cup(2,\\infty)");
+    not_equal("x>-2 \\text{ and } x<2", "(-2,3)");
+    not_equal("x \\geq 1, x < 3", "(1,3)");
+    // Two variables, or a condition that is no interval, leave the list as it is.
+    assert_ne!(verdict("x>0, y<2", "(0,2)"), Verdict::Equal);
+    assert_ne!(verdict("x \\ne 1, x < 3", "(-\\infty,3)"), Verdict::Equal);
 }
 
 #[test]
