@@ -231,6 +231,8 @@ pub struct ExprInfo {
     pub readings: Readings,
     pub free_symbols: bool,
     pub plus_minus: u32,
+    /// Some sign is `\mp`: then every sign follows one choice ([`Expr::expand_plus_minus`]).
+    pub minus_plus: bool,
     pub infinity: bool,
     pub depth: u32,
 }
@@ -325,7 +327,10 @@ impl Expr {
                 info.free_symbols = true;
             }
             Expr::SlashTail { .. } => info.readings |= READING_SLASH,
-            Expr::PlusMinus { .. } => info.plus_minus += 1,
+            Expr::PlusMinus { minus_first, .. } => {
+                info.plus_minus += 1;
+                info.minus_plus |= *minus_first;
+            }
             _ => {}
         }
         if level >= INFO_RECURSION {
@@ -335,11 +340,18 @@ impl Expr {
         }
     }
 
-    /// The variants of an expression with `\pm`/`\mp` resolved, `+` first; at most 2^k for k
-    /// signs (the caller bounds k).
+    /// The variants of an expression with `\pm`/`\mp` resolved, `+` first. Signs are
+    /// independent, 2^k variants for k signs (the caller bounds k: `\pm\sqrt{2} \pm \sqrt{3}` is
+    /// four numbers), unless one of them is `\mp`, which only has a meaning against a `\pm`:
+    /// then all follow one choice, `\mp` the opposite sign (`a \pm b \mp c` is `a + b - c` and
+    /// `a - b + c`).
     pub fn expand_plus_minus(&self) -> Vec<Expr> {
-        let count = self.info().plus_minus;
-        (0..1u32 << count).map(|choice| self.resolve_signs(choice, &mut 0)).collect()
+        let info = self.info();
+        let all = (1u32 << info.plus_minus) - 1;
+        if info.minus_plus {
+            return [0, all].iter().map(|&choice| self.resolve_signs(choice, &mut 0)).collect();
+        }
+        (0..=all).map(|choice| self.resolve_signs(choice, &mut 0)).collect()
     }
 
     fn resolve_signs(&self, choice: u32, next: &mut u32) -> Expr {
@@ -479,8 +491,14 @@ mod tests {
         assert_eq!(v.len(), 2);
         assert_eq!(v[0], Expr::Add(vec![Expr::int(1), sym("s")]));
         assert_eq!(v[1], Expr::Add(vec![Expr::int(1), Expr::neg(sym("s"))]));
-        let two = Expr::Add(vec![e.clone(), e]);
+        let two = Expr::Add(vec![e.clone(), e.clone()]);
         assert_eq!(two.expand_plus_minus().len(), 4);
+        // With a `\mp`, the signs are linked: `1 ± s ∓ s` is `1 + s - s` and `1 - s + s`.
+        let mp = Expr::PlusMinus { lhs: None, rhs: Box::new(sym("s")), minus_first: true };
+        let linked = Expr::Add(vec![e, mp]).expand_plus_minus();
+        assert_eq!(linked.len(), 2);
+        assert_eq!(linked[0], Expr::Add(vec![Expr::Add(vec![Expr::int(1), sym("s")]), Expr::neg(sym("s"))]));
+        assert_eq!(linked[1], Expr::Add(vec![Expr::Add(vec![Expr::int(1), Expr::neg(sym("s"))]), sym("s")]));
     }
 
     #[test]

@@ -193,6 +193,11 @@ fn found_by_symbolic_equality_suites() {
     equal("x \\ge 1 ∧ x < 3", "1 \\le x < 3");
     equal("x<-2 \\lor x>2", "x<-2 \\text{ or } x>2");
     equal("x<-2 ∨ x>2", "(-\\infty,-2)\\cup(2,\\infty)");
+    // `\mp` links every sign of its expression to one choice; `\pm` alone leaves them free.
+    equal("\\pm x^2+\\mp y^2", "-\\mp x^2-\\pm y^2");
+    not_equal("\\pm x^2+\\mp y^2", "\\pm x^2-\\mp y^2");
+    equal("1 \\pm 2 \\mp 3", "0, 2");
+    equal("\\pm\\sqrt{2}\\pm\\sqrt{3}", "\\sqrt{2}+\\sqrt{3}, \\sqrt{2}-\\sqrt{3}, -\\sqrt{2}+\\sqrt{3}, -\\sqrt{2}-\\sqrt{3}");
     not_equal("x>-2 \\text{ and } x<2", "(-2,3)");
     not_equal("x \\geq 1, x < 3", "(1,3)");
     // Two variables, or a condition that is no interval, leave the list as it is.
