@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::answer::{compare, Answer, Policy, Reason, Verdict};
+use crate::answer::{compare, matching_brace, Answer, Policy, Reason, Verdict};
 use crate::extract::{extract_candidates_with, Candidate, CandidateKind, ProblemValues, WordValues};
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
@@ -414,21 +414,16 @@ const MAX_DENOMINATOR_BYTES: usize = 64;
 /// Whether `rest`, what follows a `\frac`, is `{1}{...}` followed by a factor: `\frac{1}{a}
 /// \sinh(at)` writes `\frac{\sinh(at)}{a}`, so its `1` is no literal of the value.
 fn is_reciprocal_coefficient(rest: &str) -> bool {
-    let Some(denominator) = rest.strip_prefix("{1}{") else { return false };
-    let mut depth = 1;
-    // A coefficient's denominator is short: the scan is bounded, so that nested reciprocals
-    // (`\frac{1}{\frac{1}{...}}`) cost no more than linear time.
-    for (k, c) in denominator.char_indices().take_while(|&(k, _)| k < MAX_DENOMINATOR_BYTES) {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ => {}
-        }
-        if depth == 0 {
-            return starts_factor(&denominator[k + 1..]);
-        }
+    if !rest.starts_with("{1}{") {
+        return false;
     }
-    false
+    // A coefficient's denominator is short: the search for its `}` is bounded, so that nested
+    // reciprocals (`\frac{1}{\frac{1}{...}}`) cost no more than linear time.
+    let window = &rest.as_bytes()[3..rest.len().min(3 + MAX_DENOMINATOR_BYTES)];
+    match matching_brace(window, 0) {
+        Some(close) => starts_factor(&rest[3 + close + 1..]),
+        None => false,
+    }
 }
 
 /// Whether `rest`, what follows a `1` that begins a term, is `/d` followed by a factor (`1/15

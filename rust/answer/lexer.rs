@@ -773,7 +773,7 @@ enum Separator {
 }
 
 /// Index of the `}` matching the `{` at `open`, honouring `\{` and `\}` escapes.
-fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
+pub(crate) fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut k = open;
     while k < b.len() {

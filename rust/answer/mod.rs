@@ -53,6 +53,7 @@ mod sympy;
 mod units;
 
 pub use distinct::{DistinctTexts, Numbering};
+pub(crate) use lexer::matching_brace;
 pub use equivalence::{compare, equivalent, Answer};
 pub use judgement::{Judgement, Method, Reason, Verdict};
 pub use normalize::normalize;

@@ -52,31 +52,42 @@ pub fn is_set_valued(node: &Node) -> bool {
     }
 }
 
-/// The intervals a list of one-variable inequalities stands for: disjoint ones are alternatives
-/// ([`alternative_intervals`]), overlapping ones are conditions that all hold
-/// ([`conjunctive_interval`]).
+/// The intervals a list of inequalities in one variable stands for (`None` for any other
+/// list, or fewer than two items). The lexer reads "and" and "or" alike, so the intervals
+/// decide:
+/// - pairwise disjoint ones (`x < -2, x > 2`) can only be alternatives, since together they
+///   would hold for no x: their union;
+/// - ones with a common part (`x > -2, x < 2`, each an interval) are conditions that all hold:
+///   their intersection, `(-2, 2)`. Joined by "or" they would be their union, a set nobody
+///   writes that way.
 fn list_intervals(items: &[Node]) -> Option<Vec<Interval<'_>>> {
-    alternative_intervals(items).or_else(|| conjunctive_interval(items))
-}
-
-/// `x > -2, x < 2` ("x > -2 and x < 2"): inequalities in one variable, each an interval, whose
-/// intersection is not empty are that intersection, `(-2, 2)`. The lexer reads "and" and "or"
-/// alike, but overlapping conditions joined by "or" would be their union, a set nobody writes
-/// that way; conditions that all hold are how such a list is meant.
-fn conjunctive_interval(items: &[Node]) -> Option<Vec<Interval<'_>>> {
     if items.len() < 2 {
         return None;
     }
-    let policy = Policy::default();
     let mut variable: Option<&str> = None;
-    let mut common: Option<Interval<'_>> = None;
+    let mut each = Vec::with_capacity(items.len());
     for item in items {
         let Node::Relation(r) = item else { return None };
         let name = inequality_variable(r)?;
         if *variable.get_or_insert(name) != name {
             return None;
         }
-        let [part] = inequality_intervals(r)?[..] else { return None };
+        each.push(inequality_intervals(r)?);
+    }
+    let policy = Policy::default();
+    let all: Vec<Interval<'_>> = each.iter().flatten().copied().collect();
+    let before = |p: &Interval<'_>, q: &Interval<'_>| match cmp_end(p.hi, q.lo, &policy) {
+        Some(Ordering::Less) => true,
+        Some(Ordering::Equal) => !(p.hi_closed && q.lo_closed),
+        _ => false,
+    };
+    let disjoint = all.iter().enumerate().all(|(i, p)| all[i + 1..].iter().all(|q| before(p, q) || before(q, p)));
+    if disjoint {
+        return Some(all);
+    }
+    let mut common: Option<Interval<'_>> = None;
+    for parts in &each {
+        let [part] = parts[..] else { return None };
         common = Some(match common {
             None => part,
             Some(c) => intersection(c, part, &policy)?,
@@ -102,37 +113,6 @@ fn intersection<'a>(a: Interval<'a>, b: Interval<'a>, policy: &Policy) -> Option
         Ordering::Equal if lo_closed && hi_closed => Some(Interval { lo, lo_closed, hi, hi_closed }),
         _ => None,
     }
-}
-
-/// `x < -2, x > 2` ("x < -2 or x > 2"): inequalities in one variable whose intervals are
-/// pairwise disjoint are their union. The lexer reads "and" and "or" alike, and disjoint
-/// intervals can only be meant as alternatives (together they would hold for no x).
-fn alternative_intervals(items: &[Node]) -> Option<Vec<Interval<'_>>> {
-    if items.len() < 2 {
-        return None;
-    }
-    let mut variable: Option<&str> = None;
-    let mut all = Vec::new();
-    for item in items {
-        let Node::Relation(r) = item else { return None };
-        let name = inequality_variable(r)?;
-        if *variable.get_or_insert(name) != name {
-            return None;
-        }
-        all.extend(inequality_intervals(r)?);
-    }
-    let policy = Policy::default();
-    let before = |p: &Interval<'_>, q: &Interval<'_>| match cmp_end(p.hi, q.lo, &policy) {
-        Some(Ordering::Less) => true,
-        Some(Ordering::Equal) => !(p.hi_closed && q.lo_closed),
-        _ => false,
-    };
-    for (i, p) in all.iter().enumerate() {
-        if all[i + 1..].iter().any(|q| !(before(p, q) || before(q, p))) {
-            return None;
-        }
-    }
-    Some(all)
 }
 
 /// The name of the variable an inequality bounds (`x` in `x > 3`, `-2 < x < 2`).
