@@ -26,6 +26,7 @@ later by ``select.py --round N`` from traces in neither set.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import sys
@@ -39,27 +40,25 @@ SHARED = ROOT.parent / "shared" / "data"
 TRACES = SHARED / "traces" / "traces.jsonl.gz"
 TOKENIZER = SHARED / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
 
-SETS = {
-    "dev": ("selection.jsonl", [f"annotations_{b}.jsonl" for b in ("A", "B", "C", "D", "E", "F", "G", "K", "L")]),
-    "holdout": ("holdout_selection.jsonl",
-                [f"annotations_{b}.jsonl" for b in ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")]),
-}
-ROUNDS = {1: {"A", "B", "C", "H1", "H2"}, 2: {"D", "E", "H3", "H4"}, 3: {"F", "G", "H5", "H6"}, 4: {"K", "L", "H7", "H8"}}
-# Second readings of traces another annotator owns, for the agreement check only.
-AGREEMENT = [f"agreement_{b}.jsonl" for b in ("D", "E", "F", "G", "K", "L", "H3", "H4", "H5", "H6", "H7", "H8")]
 
 
-def _annotate():  # type: ignore[no-untyped-def]
-    """The annotators' tool module beside the annotations (it reads the traces they point at)."""
-    if str(DEVSET) not in sys.path:
-        sys.path.insert(0, str(DEVSET))
-    import annotate
+def _load_annotate():  # type: ignore[no-untyped-def]
+    """The annotators' tool module beside the annotations: the table of rounds and batches, and
+    the reader of the traces they point at. Loaded by path: that folder also holds a `select.py`,
+    which must not shadow the standard library's `select` on `sys.path`."""
+    spec = importlib.util.spec_from_file_location("anchor_devset_annotate", DEVSET / "annotate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    return annotate
+
+annotate = _load_annotate()
+
+SETS = {"dev": "selection.jsonl", "holdout": "holdout_selection.jsonl"}
 
 
-def trace_key(r: dict) -> tuple[str, str, int]:
-    return (r["source_repo"], r["source_path"], r["index"])
+trace_key = annotate.key
 
 
 @dataclass
@@ -69,18 +68,19 @@ class Case:
     annotation: dict
 
 
+def first_readings(which: str) -> dict[str, dict]:
+    """Each id's annotation in the file of the batch that owns it."""
+    held_out = which == "holdout"
+    return {a["id"]: a for b in annotate.batches(held_out) for a in annotate.read_jsonl(f"annotations_{b}.jsonl")}
+
+
 def load_cases(which: str, rounds: Optional[set[int]] = None) -> list[Case]:
-    selection_file, annotation_files = SETS[which]
-    selection = [json.loads(line) for line in (DEVSET / selection_file).open(encoding="utf-8")]
+    selection = annotate.read_jsonl(SETS[which])
     if rounds:
-        batches = set().union(*(ROUNDS[r] for r in rounds))
-        selection = [s for s in selection if s["batch"] in batches]
-    annotations = {}
-    for name in annotation_files:
-        for line in (DEVSET / name).open(encoding="utf-8"):
-            a = json.loads(line)
-            annotations[a["id"]] = a
-    traces = _annotate().traces_of(selection)
+        wanted = set(annotate.batches(which == "holdout", tuple(sorted(rounds))))
+        selection = [s for s in selection if s["batch"] in wanted]
+    annotations = first_readings(which)
+    traces = annotate.traces_of(selection)
     cases, seen = [], set()
     for s in selection:
         key = trace_key(s)
@@ -193,28 +193,18 @@ def agreement() -> list[tuple[str, Optional[int], Optional[int], bool]]:
     (round 2) or, in round 1, the other batch's reading of a trace drawn twice."""
     import apr_fast
 
-    firsts: dict[str, dict] = {}
-    for which in SETS:
-        for name in SETS[which][1]:
-            for line in (DEVSET / name).open(encoding="utf-8"):
-                a = json.loads(line)
-                firsts[a["id"]] = a
-    pairs: list[tuple[str, dict, dict]] = []
-    for name in AGREEMENT:
-        for line in (DEVSET / name).open(encoding="utf-8"):
-            a = json.loads(line)
-            pairs.append((a["id"], firsts[a["id"]], a))
-    batch_of = {}
-    for which in SETS:
-        for line in (DEVSET / SETS[which][0]).open(encoding="utf-8"):
-            entry = json.loads(line)
-            batch_of[entry["id"]] = entry["batch"]
+    firsts = {**first_readings("dev"), **first_readings("holdout")}
+    later = [b for held_out in (False, True) for b in annotate.batches(held_out, tuple(annotate.ROUNDS)[1:])]
+    pairs: list[tuple[str, dict, dict]] = [
+        (a["id"], firsts[a["id"]], a) for b in later for a in annotate.read_jsonl(f"agreement_{b}.jsonl")
+    ]
+    batch_of = {i: entry["batch"] for i, entry in annotate.selection().items()}
     by_trace: dict[tuple, dict] = {}
     for a in firsts.values():
         other = by_trace.setdefault(trace_key(a), a)
         if other is not a and batch_of[other["id"]] != batch_of[a["id"]]:  # two annotators
             pairs.append((f"{other['id']}/{a['id']}", other, a))
-    thinking = {k: r["thinking"] for k, r in _annotate().traces_of([first for _, first, _ in pairs]).items()}
+    thinking = {k: r["thinking"] for k, r in annotate.traces_of([first for _, first, _ in pairs]).items()}
     out = []
     for name, first, second in pairs:
         sentences = apr_fast.split_sentences(thinking[trace_key(first)])
@@ -244,7 +234,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--mode", action="append", help="mode(s) to evaluate (default: all)")
     parser.add_argument("--errors", type=int, default=0, help="print this many misses per mode")
     parser.add_argument("--json", help="write the summary rows to this file")
-    parser.add_argument("--round", type=int, action="append", choices=sorted(ROUNDS),
+    parser.add_argument("--round", type=int, action="append", choices=sorted(annotate.ROUNDS),
                         help="only the traces of this annotation round (default: all)")
     parser.add_argument("--agreement", action="store_true",
                         help="only compare the traces read by two annotators")

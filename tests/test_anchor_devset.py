@@ -7,7 +7,6 @@ covers the annotated character (``annotate.py check``), and the double readings 
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -28,15 +27,10 @@ def _module(path: Path, name: str):
     return module
 
 
-annotate = _module(DEVSET / "annotate.py", "anchor_devset_annotate")
-SELECTIONS = {
-    "selection.jsonl": ["A", "B", "C", "D", "E", "F", "G", "K", "L"],
-    "holdout_selection.jsonl": ["H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8"],
-}
-
-
-def _rows(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DEVSET / name).open(encoding="utf-8")]
+bench = _module(ROOT / "benches" / "anchor_devset.py", "anchor_devset_bench")
+annotate = bench.annotate  # the annotators' tools, which hold the table of batches
+SELECTIONS = {"selection.jsonl": annotate.batches(False), "holdout_selection.jsonl": annotate.batches(True)}
+_rows = annotate.read_jsonl
 
 
 @pytest.mark.parametrize("selection", sorted(SELECTIONS))
@@ -56,7 +50,7 @@ def test_every_selected_id_has_one_annotation_in_its_batch(selection: str) -> No
 
 
 def test_held_out_traces_are_not_in_the_development_set() -> None:
-    key = lambda r: (r["source_repo"], r["source_path"], r["index"])
+    key = annotate.key
     assert not {key(r) for r in _rows("selection.jsonl")} & {key(r) for r in _rows("holdout_selection.jsonl")}
 
 
@@ -70,7 +64,6 @@ def test_offsets_point_at_the_quoted_text(capsys: pytest.CaptureFixture[str]) ->
 
 @needs_shared
 def test_double_readings_agree() -> None:
-    bench = _module(ROOT / "benches" / "anchor_devset.py", "anchor_devset_bench")
     pairs = bench.agreement()
     assert len(pairs) >= 45
     # Two careful readers may differ on a hard trace (44 of 45 agreed when written); more than a

@@ -23,13 +23,31 @@ TRACES = HERE.parents[2] / ".." / "shared" / "data" / "traces" / "traces.jsonl.g
 SELECTIONS = ("selection.jsonl", "holdout_selection.jsonl")
 REQUIRED = ("id", "source_repo", "source_path", "index", "final_answer", "answer_char", "quote",
             "quote_start", "tentative", "confidence", "excluded", "note")
+# Annotation round -> (development batches, held-out batches). Each batch has its
+# `annotations_<batch>.jsonl`; from round 2 on also an `agreement_<batch>.jsonl`, its annotator's
+# second reading of three traces of the other batch of the same set.
+ROUNDS = {
+    1: (("A", "B", "C"), ("H1", "H2")),
+    2: (("D", "E"), ("H3", "H4")),
+    3: (("F", "G"), ("H5", "H6")),
+    4: (("K", "L"), ("H7", "H8")),
+}
+
+
+def batches(held_out: bool, rounds: tuple[int, ...] = tuple(ROUNDS)) -> list[str]:
+    """The batches of the development (or held-out) set in `rounds`, in round order."""
+    return [b for r in rounds for b in ROUNDS[r][held_out]]
+
+
+def read_jsonl(name: str) -> list[dict]:
+    """The records of a file of this folder."""
+    return [json.loads(line) for line in (HERE / name).open(encoding="utf-8")]
 
 
 def selection() -> dict[str, dict]:
-    out = {}
+    out: dict[str, dict] = {}
     for name in SELECTIONS:
-        for line in (HERE / name).open(encoding="utf-8"):
-            r = json.loads(line)
+        for r in read_jsonl(name):
             out.setdefault(r["id"], r)
     return out
 

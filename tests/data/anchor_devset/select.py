@@ -97,12 +97,10 @@ def holdout(rows: list[dict]) -> None:
     print(f"wrote {len(chosen)} held-out traces to {out}", file=sys.stderr)
 
 
-# Later rounds: round -> (development batches, held-out batches).
-ROUND_BATCHES = {2: (("D", "E"), ("H3", "H4")), 3: (("F", "G"), ("H5", "H6")), 4: (("K", "L"), ("H7", "H8"))}
-
-
 def later_round(rows: list[dict], number: int) -> None:
-    dev_batches, held_batches = ROUND_BATCHES[number]
+    from annotate import ROUNDS  # this folder's table of rounds and batches
+
+    dev_batches, held_batches = ROUNDS[number]
     dev_file, held_file = HERE / "selection.jsonl", HERE / "holdout_selection.jsonl"
     dev = [json.loads(line) for line in dev_file.open(encoding="utf-8")]
     held = [json.loads(line) for line in held_file.open(encoding="utf-8")]
