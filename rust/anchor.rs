@@ -177,7 +177,7 @@ impl AnchorSearch<'_> {
         let holds_needle = |text: &str| targets.may_match(text);
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
-        let policy = Policy { prove_not_equal: false, ..*self.policy };
+        let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
         let search = AnchorSearch { options: self.options, policy: &policy };
         let mut memo: HashMap<String, Verdict> = HashMap::new();
         let mut found = None;

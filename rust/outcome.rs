@@ -57,8 +57,9 @@ impl Outcome {
 /// The final answer against each accepted answer, in order, up to the first equal one.
 pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIterator<Item = &'a Answer>, policy: &Policy) -> Vec<Judgement> {
     let mut judgements = Vec::new();
+    let policy = policy.for_grading();
     for g in ground_truth {
-        let j = compare(final_answer, g, policy);
+        let j = compare(final_answer, g, &policy);
         judgements.push(j);
         if j.verdict == Verdict::Equal {
             break;

@@ -304,6 +304,50 @@ def test_disjoint_inequalities_are_alternatives(a: int, gap: int, var: str) -> N
 
 
 @FAST
+@given(a=st.integers(-50, 50), gap=st.integers(1, 50), var=st.sampled_from(["x", "t", "y"]), form=st.sampled_from(["product", "expanded"]))
+def test_a_condition_equals_its_solution_set(a: int, gap: int, var: str, form: str) -> None:
+    b = a + gap
+    # (v - a)(v - b), written as a product or expanded.
+    p = f"({var} - ({a}))({var} - ({b}))" if form == "product" else f"{var}^2 - ({a + b}){var} + ({a * b})"
+    assert native(f"{p} < 0", f"({a}, {b})").verdict is Verdict.EQUAL
+    assert native(f"{p} \\le 0", f"[{a}, {b}]").verdict is Verdict.EQUAL
+    assert native(f"{p} > 0", f"{var} < {a} \\text{{ or }} {var} > {b}").verdict is Verdict.EQUAL
+    assert native(f"{p} = 0", f"{var} = {a} \\text{{ or }} {var} = {b}").verdict is Verdict.EQUAL
+    assert native(f"{p} = 0", f"\\{{{b}, {a}\\}}").verdict is Verdict.EQUAL
+    # A perturbed bound, a lost root, an open end made closed: different solution sets.
+    assert native(f"{p} < 0", f"({a}, {b + 1})").verdict is Verdict.NOT_EQUAL
+    assert native(f"{p} = 0", f"{var} = {b}").verdict is Verdict.NOT_EQUAL
+    assert native(f"{p} < 0", f"({a}, {b}]").verdict is Verdict.NOT_EQUAL
+    # Grading: a response that boxes the condition it was asked to solve does not answer it.
+    restated = apr_fast.is_correct(f"\\boxed{{{p} < 0}}", f"({a}, {b})", cas=False)
+    assert not restated.correct
+    assert restated.judgement is not None and restated.judgement.detail == "unsolved_condition"
+    assert apr_fast.is_correct(f"\\boxed{{{a} < {var} < {b}}}", f"({a}, {b})", cas=False).correct
+
+
+def _tex(q: Fraction) -> str:
+    return f"({q.numerator})" if q.denominator == 1 else f"(\\frac{{{q.numerator}}}{{{q.denominator}}})"
+
+
+@FAST
+@given(a=st.fractions(-1000, 1000, max_denominator=20), g1=st.fractions(Fraction(1, 20), 1000, max_denominator=20),
+       g2=st.fractions(Fraction(1, 20), 1000, max_denominator=20))
+def test_cubic_rational_and_absolute_conditions_equal_their_solution_sets(a: Fraction, g1: Fraction, g2: Fraction) -> None:
+    b, c = a + g1, a + g1 + g2
+    A, B, C = _tex(a), _tex(b), _tex(c)
+    cubic = f"(x - {A})(x - {B})(x - {C}) > 0"
+    assert native(cubic, f"({A}, {B}) \\cup ({C}, \\infty)").verdict is Verdict.EQUAL
+    assert native(cubic, f"({A}, {B}] \\cup ({C}, \\infty)").verdict is Verdict.NOT_EQUAL
+    # A pole is never a solution: the quotient is undefined there.
+    quotient = f"\\frac{{x - {A}}}{{x - {B}}}"
+    assert native(f"{quotient} \\ge 0", f"x \\le {A} \\text{{ or }} x > {B}").verdict is Verdict.EQUAL
+    assert native(f"{quotient} \\ge 0", f"x \\le {A} \\text{{ or }} x \\ge {B}").verdict is Verdict.NOT_EQUAL
+    absolute = f"|x - {B}| < {_tex(g1)}"
+    assert native(absolute, f"({A}, {_tex(b + g1)})").verdict is Verdict.EQUAL
+    assert native(absolute, f"[{A}, {_tex(b + g1)})").verdict is Verdict.NOT_EQUAL
+
+
+@FAST
 @given(whole=st.integers(0, 999), fixed=st.text("0123456789", max_size=4), period=st.text("0123456789", min_size=1, max_size=6),
        spelling=st.sampled_from(["\\overline{{{}}}", "\\overline{{{}}}{}"]))
 def test_a_repeating_decimal_is_its_fraction(whole: int, fixed: str, period: str, spelling: str) -> None:

@@ -29,7 +29,7 @@ use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
 use super::scalar::Scalar;
-use super::{relation, scalar, sets, sympy};
+use super::{relation, scalar, sets, solution_set, sympy};
 
 /// Largest collection compared as an unordered multiset (n² element comparisons).
 const MAX_UNORDERED: usize = 64;
@@ -149,7 +149,7 @@ pub fn compare(a: &Answer, b: &Answer, policy: &Policy) -> Judgement {
             Some(inner) => compare(a, &inner, policy),
             None => text_verdict(a.plain == *y),
         },
-        (x, y) => compare_nodes(x, y, policy),
+        (x, y) => compare_roots(x, y, policy),
     }
 }
 
@@ -189,6 +189,33 @@ fn different_shape() -> Judgement {
 
 fn different_structure() -> Judgement {
     Judgement::not_equal(Method::Exact, Reason::DifferentStructure)
+}
+
+/// Compares two answers' nodes: by shape, and where that finds no equality between two
+/// conditions on one variable, by their solution sets.
+fn compare_roots(a: &Node, b: &Node, policy: &Policy) -> Judgement {
+    let judgement = compare_nodes(a, b, policy);
+    // Values compared exactly (`x = 10^{20}` against `x = 10^{20} + 1`) or as exact sets of
+    // reals stay decided; different shapes and relations that are not multiples of each other
+    // may still be one condition.
+    let by_shape_only = matches!(judgement.reason, Reason::DifferentShape | Reason::DifferentStructure | Reason::RelationFactor);
+    if judgement.verdict == Verdict::Equal || (judgement.verdict == Verdict::NotEqual && !by_shape_only) || !may_be_conditions(a, b) {
+        return judgement;
+    }
+    // `x^2 = 4` and `x = 2 \text{ or } x = -2`: different shapes, one condition on x.
+    solution_set::compare(a, b, policy).unwrap_or(judgement)
+}
+
+/// A cheap test before [`solution_set::compare`]: relations (or lists of them) on one side,
+/// relations or sets of reals on the other.
+fn may_be_conditions(a: &Node, b: &Node) -> bool {
+    let relational = |n: &Node| match n {
+        Node::Relation(_) => true,
+        Node::List(items) | Node::Bracketed { items, .. } => items.iter().any(|i| matches!(i, Node::Relation(_) | Node::Bracketed { .. })),
+        _ => false,
+    };
+    let condition = |n: &Node| relational(n) || matches!(n, Node::Bracketed { .. } | Node::Set(_) | Node::Union(_) | Node::EmptySet | Node::NamedSet('R'));
+    (relational(a) && condition(b)) || (relational(b) && condition(a))
 }
 
 /// Compares two nodes (see module doc for the rules).

@@ -39,6 +39,12 @@ pub enum Reason {
     RelationFactor,
     /// Sets of real numbers (intervals, unions, inequalities) compared as sets.
     RealSet,
+    /// Conditions on one variable compared by their real solution sets (`x^2 = 4` and
+    /// `x = \pm 2`; module `solution_set`).
+    SolutionSet,
+    /// In grading, a response's condition not solved for its variable (`x^2 = 4`) against a
+    /// solved reference (`x = \pm 2`): a restatement of the question, not an answer.
+    UnsolvedCondition,
     /// Different kinds of answer (a tuple and a number, an interval and a set, ...).
     DifferentShape,
     /// Different lengths, brackets or dimensions.
@@ -115,6 +121,8 @@ impl Reason {
             Reason::RandomPoints => "random_points",
             Reason::RelationFactor => "relation_factor",
             Reason::RealSet => "real_set",
+            Reason::SolutionSet => "solution_set",
+            Reason::UnsolvedCondition => "unsolved_condition",
             Reason::DifferentShape => "different_shape",
             Reason::DifferentStructure => "different_structure",
             Reason::DifferentUnits => "different_units",

@@ -49,6 +49,7 @@ mod policy;
 mod relation;
 mod scalar;
 mod sets;
+mod solution_set;
 mod sympy;
 mod units;
 

@@ -41,10 +41,35 @@ pub struct Policy {
     /// verdicts are the same either way. The anchor search, which acts only on Equal, turns it
     /// off.
     pub prove_not_equal: bool,
+    /// Compare a condition on one variable that is not solved for it (`x^2 = 4`, `|x| < 2`)
+    /// with a solved one (`x = 2 \text{ or } x = -2`, `(-2, 2)`) by their solution sets, as
+    /// mathematics does. Grading turns it off ([`Policy::for_grading`]): there a response's
+    /// unsolved condition restates the question rather than answering it, and a response that
+    /// boxes the inequality it was asked to solve must not score. Off, the comparison is
+    /// directed: the first answer (the response) unsolved against a solved second (the
+    /// reference) is not equal (reason `unsolved_condition`), unless the shapes already agree
+    /// (`2x = 6` against `x = 3`); a solved response against an unsolved reference compares
+    /// by solution sets.
+    pub unsolved_conditions: bool,
 }
 
 impl Default for Policy {
     fn default() -> Policy {
-        Policy { percent: PercentPolicy::Strict, units: UnitsPolicy::Strict, decimal_min_sig_digits: 6, rel_tol: 1e-10, prove_not_equal: true }
+        Policy {
+            percent: PercentPolicy::Strict,
+            units: UnitsPolicy::Strict,
+            decimal_min_sig_digits: 6,
+            rel_tol: 1e-10,
+            prove_not_equal: true,
+            unsolved_conditions: true,
+        }
+    }
+}
+
+impl Policy {
+    /// This policy as answer grading uses it (the outcome check and the anchor search): an
+    /// unsolved condition is no answer to a solved one.
+    pub fn for_grading(&self) -> Policy {
+        Policy { unsolved_conditions: false, ..*self }
     }
 }

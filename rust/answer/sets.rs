@@ -291,6 +291,55 @@ fn compare_intervals(x: &[Interval<'_>], y: &[Interval<'_>], policy: &Policy) ->
     }))
 }
 
+/// An interval with f64 ends (infinite ends are `±inf`, never closed).
+#[derive(Debug, Clone, Copy)]
+pub struct NumericInterval {
+    pub lo: f64,
+    pub lo_closed: bool,
+    pub hi: f64,
+    pub hi_closed: bool,
+}
+
+impl NumericInterval {
+    /// Whether x lies in the interval, an end within `tolerance` (relative) counting as reached.
+    pub fn contains(&self, x: f64, tolerance: f64) -> bool {
+        let near = |e: f64| e.is_finite() && (x - e).abs() <= tolerance * e.abs().max(x.abs());
+        let above_lo = if near(self.lo) { self.lo_closed } else { x > self.lo };
+        let below_hi = if near(self.hi) { self.hi_closed } else { x < self.hi };
+        above_lo && below_hi
+    }
+}
+
+/// A set of reals that is no relation (interval, bracketed pair, finite set, union, `\mathbb{R}`,
+/// empty set) with its ends as f64; none for anything else or an end that is not a real
+/// constant known to f64 precision.
+pub fn numeric_intervals(node: &Node) -> Option<Vec<NumericInterval>> {
+    if matches!(node, Node::Relation(_) | Node::List(_)) {
+        return None;
+    }
+    let value = |e: End<'_>| -> Option<f64> {
+        match e {
+            End::NegInf => Some(f64::NEG_INFINITY),
+            End::PosInf => Some(f64::INFINITY),
+            End::At(s) => {
+                let b = s.ball()?;
+                (super::numeric::real_bounds(&b).is_some() && b.rad <= 1e-13 * b.re.abs().max(1e-300)).then_some(b.re)
+            }
+        }
+    };
+    intervals(node)?
+        .into_iter()
+        .map(|i| {
+            let (lo, hi) = (value(i.lo)?, value(i.hi)?);
+            // `(8, -2)` is a pair, not an interval.
+            if lo > hi || (lo == hi && !(i.lo_closed && i.hi_closed)) {
+                return None;
+            }
+            Some(NumericInterval { lo, lo_closed: i.lo_closed && lo.is_finite(), hi, hi_closed: i.hi_closed && hi.is_finite() })
+        })
+        .collect()
+}
+
 /// Compares two nodes as sets of reals; none when either is not one.
 pub fn compare(a: &Node, b: &Node, policy: &Policy) -> Option<Judgement> {
     let (x, y) = (intervals(a)?, intervals(b)?);

@@ -421,8 +421,11 @@ fn relations() {
     equal("I \\frac{d \\omega}{d t}+2 B \\omega=T", "\\frac{d\\omega}{dt} = \\frac{T}{I} - \\frac{2B}{I}\\omega");
     equal("a x < b", "a^2 x < a b");
     // Other non-constant factors prove nothing either way; with one or two variables the factor
-    // may be the unknown itself.
-    assert_eq!(unknown("x = 3", "x^2 = 9"), Reason::NonConstantFactor);
+    // may be the unknown itself. With one variable, the solution sets decide: x^2 = 9 also has
+    // x = -3 (the variable of an equation ranges over all reals).
+    assert_eq!(verdict("x = 3", "x^2 = 9"), Verdict::NotEqual);
+    equal("x = 3 \\text{ or } x = -3", "x^2 = 9");
+    assert_eq!(unknown("y = 3", "x y = 3 x"), Reason::NonConstantFactor);
     assert_ne!(verdict("x = 3", "x^2 = 3x"), Verdict::Equal);
     assert_ne!(verdict("y = 2x", "x y = 2 x^2"), Verdict::Equal);
     assert_ne!(verdict("m y + b x = f", "(m + 1) y + b x = f"), Verdict::Equal);

@@ -37,7 +37,7 @@ pub(crate) fn policy_arg(percent: &str, units: &str, decimal_min_sig_digits: i64
     if !(rel_tol.is_finite() && rel_tol > 0.0 && rel_tol < 1.0) {
         return Err(PyValueError::new_err(format!("rel_tol must be in (0, 1), got {rel_tol}")));
     }
-    Ok(Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true })
+    Ok(Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true, unsolved_conditions: true })
 }
 
 pub(crate) fn verdict_name(v: Verdict) -> &'static str {

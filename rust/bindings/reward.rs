@@ -361,7 +361,7 @@ impl NativeScorer {
         config.beta = beta;
         config.floor = floor;
         config.reference = reference;
-        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true };
+        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true, unsolved_conditions: true };
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
         if let Some((
