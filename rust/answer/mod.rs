@@ -11,7 +11,7 @@
 //! comparison of two numbers is a rational or float comparison, no parsing.
 //!
 //! Conventions (each rule is stated where it is implemented: `equivalence`, `parse`, `scalar`,
-//! `relation`, `sets`, `policy`):
+//! `relation`, `sets`, `solution_set`, `policy`):
 //! - `e` is Euler's number and `i` the imaginary unit; every other letter is a variable, and
 //!   variables take positive values at the evaluation points (`\sqrt{x^2} = x`);
 //! - notation with two readings is equal only if equal under both: `\log` without a base
@@ -21,7 +21,10 @@
 //!   writer meant, not what TeX renders); `4.5e33`, `1e-5` and `2e-1` are scientific notation;
 //! - `x = 3` equals `3`; assignments to the same name compare by value, to different names not
 //!   (`x = 1, y = 2` is not `x = 2, y = 1`); other equations are equal up to a constant factor,
-//!   not equal given a witness point, Unknown otherwise (`m v' = f` vs `v' = f/m`);
+//!   not equal given a witness point, Unknown otherwise (`m v' = f` vs `v' = f/m`); conditions
+//!   on one variable that no shape rule finds equal compare by their real solution sets
+//!   (`x^2 = 4` vs `x = \pm 2`, `|x| < 2` vs `(-2, 2)`; `solution_set`), except that grading
+//!   never takes a response's unsolved condition for a solved reference;
 //! - a bare list `2, 3` is an unordered multiset, as is a set; tuples and intervals are ordered
 //!   and keep their brackets; a list against a tuple of the same elements is Unknown;
 //! - a decimal of at least `decimal_min_sig_digits` significant digits equals what rounds to it;
