@@ -37,6 +37,7 @@ use super::judgement::{Judgement, Method, Reason};
 use super::node::{Node, RelOp};
 use super::numeric::{self, Ball, PointValues};
 use super::policy::Policy;
+use super::scalar::Scalar;
 use super::sets;
 
 /// Expression nodes one comparison may evaluate, all evaluations together (a few milliseconds
@@ -68,7 +69,7 @@ const MAX_ATOMS: usize = 8;
 /// A condition on the variable.
 enum Condition<'a> {
     /// `parts[0] ops[0] parts[1] ...`.
-    Relation { parts: Vec<&'a Expr>, ops: Vec<RelOp> },
+    Relation { parts: Vec<&'a Scalar>, ops: Vec<RelOp> },
     /// Membership in a union of intervals with numeric ends.
     Member(Vec<sets::NumericInterval>),
     /// Items joined by "and" or "or" (decided by their truth sets, see the module docs).
@@ -82,8 +83,8 @@ impl Condition<'_> {
             Condition::Member(_) => true,
             Condition::Joined(items) => items.iter().all(Condition::is_solved),
             Condition::Relation { parts, .. } => {
-                let is_variable = |e: &Expr| matches!(e, Expr::Sym(_));
-                let constant = |e: &&Expr| !has_symbol(e);
+                let is_variable = |s: &Scalar| matches!(s.expr, Expr::Sym(_));
+                let constant = |s: &&Scalar| !s.info.free_symbols;
                 match parts.as_slice() {
                     [a, b] => (is_variable(a) && constant(b)) || (constant(a) && is_variable(b)),
                     [a, x, b] => is_variable(x) && constant(a) && constant(b),
@@ -218,7 +219,7 @@ fn build<'a>(node: &'a Node, scan: &mut Scan<'a>) -> Option<Condition<'a>> {
                 }
                 has_variable |= s.info.free_symbols;
                 literals(&s.expr, scan)?;
-                parts.push(&s.expr);
+                parts.push(&**s);
             }
             if !has_variable {
                 return None;
@@ -410,16 +411,6 @@ fn exact_sign(a: &Expr, b: &Expr, x: f64, budget: &Cell<usize>) -> Option<Option
     }))
 }
 
-/// The sign of `a - b` at a grid point, cheaply (no zero test): for finding where it changes.
-fn rough_sign(a: &Expr, b: &Expr, x: f64, budget: &Cell<usize>) -> Option<Option<Sign>> {
-    Some(match difference(a, b, x, budget)? {
-        Err(()) => Some(Sign::Undefined),
-        Ok(None) => None,
-        Ok(Some((d, _))) if d.re.abs() <= d.rad => Some(Sign::Zero),
-        Ok(Some((d, _))) => Some(if d.re > 0.0 { Sign::Positive } else { Sign::Negative }),
-    })
-}
-
 /// Adds to `points` where the truth of `c` may change.
 fn events(c: &Condition<'_>, lo: f64, hi: f64, budget: &Cell<usize>, points: &mut Vec<f64>) -> Option<()> {
     match c {
@@ -434,6 +425,7 @@ fn events(c: &Condition<'_>, lo: f64, hi: f64, budget: &Cell<usize>, points: &mu
             }
         }
         Condition::Relation { parts, .. } => {
+            let parts: Vec<&Expr> = parts.iter().map(|s| &s.expr).collect();
             // Fine steps over the scales of the constants, decades beyond them (`\sqrt{x} \ge
             // 10^9` holds from 10^18 on), integers.
             let steps = ((hi / lo).ln() / GRID_RATIO.ln()).ceil() as i32;
@@ -484,8 +476,8 @@ fn events(c: &Condition<'_>, lo: f64, hi: f64, budget: &Cell<usize>, points: &mu
     Some(())
 }
 
-/// The rough sign and value of `a - b` at x (the value is NaN where undefined); `Some(None)`
-/// where unsure.
+/// The sign and value of `a - b` at x, cheaply (no zero test: for finding where the sign
+/// changes; the value is NaN where undefined); `Some(None)` where unsure.
 fn rough(a: &Expr, b: &Expr, x: f64, budget: &Cell<usize>) -> Option<Option<(Sign, f64)>> {
     Some(match difference(a, b, x, budget)? {
         Err(()) => Some((Sign::Undefined, f64::NAN)),
@@ -553,7 +545,7 @@ fn bisect(a: &Expr, b: &Expr, from: (f64, Sign), to: f64, budget: &Cell<usize>, 
         if mid <= lo.min(hi) || mid >= lo.max(hi) || (mid != 0.0 && mid.abs() < MIN_MAGNITUDE) {
             break;
         }
-        match rough_sign(a, b, mid, budget)? {
+        match rough(a, b, mid, budget)?.map(|(s, _)| s) {
             Some(s) if s == s0 => lo = mid,
             Some(Sign::Zero) => {
                 points.push(mid);
@@ -603,7 +595,7 @@ fn truth(c: &Condition<'_>, points: &[f64], budget: &Cell<usize>) -> Option<Vec<
             for &x in points {
                 let mut holds = Truth::Yes;
                 for (pair, op) in parts.windows(2).zip(ops) {
-                    let this = match sign(pair[0], pair[1], x, budget)? {
+                    let this = match sign(&pair[0].expr, &pair[1].expr, x, budget)? {
                         Some(Sign::Blurred) => Truth::Blurred,
                         Some(s) => Truth::of(satisfies(s, *op)),
                         None => Truth::Unsure,
@@ -638,6 +630,12 @@ fn satisfies(s: Sign, op: RelOp) -> bool {
 mod tests {
     use crate::answer::{equivalent, Method, Policy, Reason, Verdict};
 
+    fn all_equal_by_solution_sets(pairs: &[(&str, &str)]) {
+        for (a, b) in pairs {
+            assert_eq!(verdict(a, b), (Verdict::Equal, Reason::SolutionSet), "{a} / {b}");
+        }
+    }
+
     fn verdict(a: &str, b: &str) -> (Verdict, Reason) {
         let j = equivalent(a, b, &Policy::default());
         let k = equivalent(b, a, &Policy::default());
@@ -647,7 +645,7 @@ mod tests {
 
     #[test]
     fn equations_equal_their_solutions() {
-        for (a, b) in [
+        all_equal_by_solution_sets(&[
             ("x^2=4", "x=2 \\text{ or } x=-2"),
             ("x^2 - 5x + 6 = 0", "x = 2, x = 3"),
             ("x^2=4", "x \\in \\{-2, 2\\}"),
@@ -661,14 +659,12 @@ mod tests {
             ("x^2 + 23x + 132 = 0", "x = -11 \\text{ or } x = -12"),
             ("(x - 100.25)(x - 100.75) = 0", "x = 100.25 \\text{ or } x = 100.75"),
             ("(x - \\sqrt{2})^2 = 0", "x = \\sqrt{2}"),
-        ] {
-            assert_eq!(verdict(a, b), (Verdict::Equal, Reason::SolutionSet), "{a} / {b}");
-        }
+        ]);
     }
 
     #[test]
     fn inequalities_equal_their_solution_sets() {
-        for (a, b) in [
+        all_equal_by_solution_sets(&[
             ("|x|<2", "-2<x \\text{ and } x<2"),
             ("|x|<2", "(-2,2)"),
             ("x^2<4", "x<2 \\text{ and } x>-2"),
@@ -680,12 +676,10 @@ mod tests {
             ("x\\ge 1 \\text{ and } x\\le 1", "x=1"),
             ("x^2-3\\neq 1", "x<-2 \\text{ or } (-2<x \\text{ and } x<2) \\text{ or } 2<x"),
             ("(x<0 \\text{ or } x\\ge 1) \\text{ and } x\\le 3", "x<0 \\text{ or } (x\\ge 1 \\text{ and } x\\le 3)"),
-                        ("\\sqrt{x} < 2", "[0, 4)"),
+            ("\\sqrt{x} < 2", "[0, 4)"),
             ("x^2 > 0", "x \\ne 0"),
             ("\\frac{1}{x} > 0", "x > 0"),
-        ] {
-            assert_eq!(verdict(a, b), (Verdict::Equal, Reason::SolutionSet), "{a} / {b}");
-        }
+        ]);
     }
 
     #[test]
