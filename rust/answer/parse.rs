@@ -796,15 +796,22 @@ impl<'t> Parser<'t> {
                 Some(Tok::Sym('%')) => {
                     self.pos += 1;
                     let inner = operand.expr()?;
-                    // `100%%` is no percentage (read as one, the inner sign divided by 100).
-                    if matches!(inner, Expr::Percent(_)) {
+                    // `100%%` is no percentage (read as one, the inner sign divided by 100), nor
+                    // is a percentage of degrees.
+                    if matches!(inner, Expr::Percent(_) | Expr::Degrees(_)) {
                         return Err(Fail::Unparsed);
                     }
                     Operand::Expr(Expr::Percent(Box::new(inner)))
                 }
                 Some(Tok::Degree) => {
                     self.pos += 1;
-                    Operand::Expr(Expr::Degrees(Box::new(operand.expr()?)))
+                    let inner = operand.expr()?;
+                    // `100%°` is no angle: read as one, the percent sign would escape the
+                    // percent policy (it equalled 1).
+                    if matches!(inner, Expr::Percent(_)) {
+                        return Err(Fail::Unparsed);
+                    }
+                    Operand::Expr(Expr::Degrees(Box::new(inner)))
                 }
                 _ => return Ok(operand),
             };

@@ -932,6 +932,9 @@ fn odd_roots_of_negative_bases_are_real() {
 fn a_doubled_percent_sign_is_no_number() {
     // Found by the anchor prefilter's property test: `100%%` was read as 1.
     assert_ne!(verdict("100%%", "1"), Verdict::Equal);
+    // And by the same test: `100%°` was read as 1 (the percent sign under a degree mark).
+    assert_ne!(verdict("100%°", "1"), Verdict::Equal);
+    assert_ne!(verdict("100°%", "1"), Verdict::Equal);
     assert_ne!(verdict("50%%", "0.5"), Verdict::Equal);
     equal("100\\%", "100");
 }
