@@ -84,7 +84,15 @@ impl Relation {
         }
         if first.is_name_like() || first.is_label() {
             let value = self.ops.iter().skip(1).position(|op| *op == RelOp::Approx).map_or(self.parts.len() - 1, |k| k + 1);
-            return self.parts.get(value);
+            // `x = \sqrt{11 - 2x} + 4` is an equation in x, not a value given to x.
+            let names_itself = |v: &Node| match (first, v) {
+                (Node::Scalar(name), Node::Scalar(value)) => match name.expr.as_symbol() {
+                    Some(symbol) if matches!(name.expr, Expr::Sym(_)) => value.expr.symbol_names().contains(&symbol.name.as_str()),
+                    _ => false,
+                },
+                _ => false,
+            };
+            return self.parts.get(value).filter(|v| !names_itself(v));
         }
         self.approximated_constant().or_else(|| self.true_rational_chain())
     }

@@ -654,6 +654,8 @@ mod tests {
             ("2^x = 8", "x = 3"),
             ("x^2 = 10^{-40}", "x = 10^{-20} \\text{ or } x = -10^{-20}"),
             ("\\sqrt{11 - 2x} = 1", "x = 5"),
+            // An "assignment" whose value holds its own variable is an equation.
+            ("x = \\sqrt{11 - 2x} + 4", "x = 5"),
             ("x^2 = -1", "\\emptyset"),
             // Two roots in one grid cell, a double root off the integers.
             ("x^2 + 23x + 132 = 0", "x = -11 \\text{ or } x = -12"),
