@@ -137,7 +137,10 @@ def rewritings(gold: str) -> Iterator[tuple[str, str]]:
     if not (is_list or is_text or is_choice or plain_thousands) and "\\begin" not in core:
         yield "left-right", f"\\left( {core} \\right)"
     if not (is_list or is_relation or is_text or is_choice):
-        yield "x =", f"x = {core}"
+        # A name the value does not mention: `x = x^2 + 1` would be an equation in x.
+        name = next((n for n in ("x", "y", "k", "m", "r") if not re.search(rf"(?<![\\a-zA-Z]){n}(?![a-zA-Z])", core)), None)
+        if name is not None:
+            yield "x =", f"{name} = {core}"
     if is_list and not is_text and "\\{" not in core:
         parts = split_top_level(core)
         yield "list reversed", ",".join(reversed(parts))

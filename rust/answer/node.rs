@@ -86,8 +86,8 @@ impl Relation {
             let value = self.ops.iter().skip(1).position(|op| *op == RelOp::Approx).map_or(self.parts.len() - 1, |k| k + 1);
             // `x = \sqrt{11 - 2x} + 4` is an equation in x, not a value given to x.
             let names_itself = |v: &Node| match (first, v) {
-                (Node::Scalar(name), Node::Scalar(value)) => match name.expr.as_symbol() {
-                    Some(symbol) if matches!(name.expr, Expr::Sym(_)) => value.expr.symbol_names().contains(&symbol.name.as_str()),
+                (Node::Scalar(name), Node::Scalar(value)) => match &name.expr {
+                    Expr::Sym(symbol) => value.expr.symbol_names().contains(&symbol.name.as_str()),
                     _ => false,
                 },
                 _ => false,
