@@ -187,13 +187,16 @@ impl Truth {
         }
     }
 
-    fn or(self, o: Truth) -> Truth {
-        match (self, o) {
-            (Truth::Yes, _) | (_, Truth::Yes) => Truth::Yes,
-            (Truth::Unsure, _) | (_, Truth::Unsure) => Truth::Unsure,
-            (Truth::Blurred, _) | (_, Truth::Blurred) => Truth::Blurred,
-            _ => Truth::No,
+    fn not(self) -> Truth {
+        match self {
+            Truth::Yes => Truth::No,
+            Truth::No => Truth::Yes,
+            other => other,
         }
+    }
+
+    fn or(self, o: Truth) -> Truth {
+        self.not().and(o.not()).not()
     }
 }
 
