@@ -95,17 +95,6 @@ impl Condition<'_> {
     }
 }
 
-fn has_symbol(e: &Expr) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        if matches!(e, Expr::Sym(_)) {
-            return true;
-        }
-        e.for_each_child(|c| stack.push(c));
-    }
-    false
-}
-
 /// What [`build`] found out about a side.
 #[derive(Default)]
 struct Scan<'a> {
@@ -259,7 +248,7 @@ fn literals<'a>(e: &'a Expr, scan: &mut Scan<'a>) -> Option<()> {
             Expr::Apply { .. } | Expr::Based { .. } | Expr::Infinity => return None,
             _ => {}
         }
-        let constant = parent_constant || !has_symbol(e);
+        let constant = parent_constant || !e.info().free_symbols;
         if constant && !parent_constant {
             let value = numeric::evaluate(e, 0, &At(0.0)).map(|b| b.abs()).filter(|m| *m > 0.0 && m.is_finite());
             if let Some(m) = value {
