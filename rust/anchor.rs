@@ -23,6 +23,7 @@ use crate::answer::{compare, matching_brace, Answer, Policy, Reason, Verdict};
 use crate::extract::{extract_candidates_with, Candidate, CandidateKind, ProblemValues, WordValues};
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
+use crate::text::restatements::{follows_argument_word, states_task};
 
 /// When a sentence's context admits it as an anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,15 @@ pub struct AnchorOptions {
     /// Ignore candidates whose text the problem statement states verbatim (a restatement of
     /// the data is not an answer). Needs the problem text; without it this does nothing.
     pub skip_problem_values: bool,
+    /// Ignore candidates the problem mentions ([`ProblemValues::mentions`]) in a sentence that
+    /// states the task ([`states_task`]: "So I need to find the sum of the divisors of 284.").
+    /// A narrow form of `skip_problem_values`, which also drops the answer where the model
+    /// derives a value that the problem happens to give. Needs the problem text.
+    pub skip_task_statements: bool,
+    /// Ignore candidates the problem mentions where they are the argument of an operation
+    /// ([`follows_argument_word`]: "factoring 284", "divided by 100", "a power of 2"). Needs
+    /// the problem text.
+    pub skip_problem_arguments: bool,
     /// After finding k*, move back over the sentences right before it that state the same
     /// value without a cue: "h = 45/9 = 5." then "So the height is 5 cm." anchors at the
     /// computation, where the value first appears.
@@ -94,6 +104,8 @@ impl AnchorMode {
             AnchorMode::Paper => AnchorOptions {
                 context: ContextRule::Paper,
                 skip_problem_values: false,
+                skip_task_statements: false,
+                skip_problem_arguments: false,
                 backtrack: false,
                 max_extra_complexity: None,
                 backtrack_gap: 0,
@@ -105,6 +117,8 @@ impl AnchorMode {
             AnchorMode::Default => AnchorOptions {
                 context: ContextRule::Paper,
                 skip_problem_values: false,
+                skip_task_statements: true,
+                skip_problem_arguments: true,
                 backtrack: true,
                 backtrack_gap: 0,
                 max_extra_complexity: Some(0),
@@ -138,6 +152,23 @@ pub struct Anchor {
     pub undecided: usize,
 }
 
+/// The problem statement of one search. Its values ([`ProblemValues`]) are read the first time
+/// a rule asks for them, which most searches never do.
+pub struct Problem<'p> {
+    text: &'p str,
+    values: std::cell::OnceCell<ProblemValues>,
+}
+
+impl<'p> Problem<'p> {
+    pub fn new(text: &'p str) -> Problem<'p> {
+        Problem { text, values: std::cell::OnceCell::new() }
+    }
+
+    fn values(&self) -> &ProblemValues {
+        self.values.get_or_init(|| ProblemValues::from_problem(self.text))
+    }
+}
+
 /// Everything one search needs besides the text, built once per batch or per rollout.
 pub struct AnchorSearch<'a> {
     pub options: &'a AnchorOptions,
@@ -158,7 +189,7 @@ impl AnchorSearch<'_> {
         sentences: &[Sentence],
         cues: &CueMatcher,
         references: &[Answer],
-        problem: Option<&ProblemValues>,
+        problem: Option<&Problem<'_>>,
     ) -> Anchor {
         let n = sentences.len();
         let text_of = |i: usize| &thinking[sentences[i].start..sentences[i].content_end];
@@ -301,7 +332,7 @@ impl AnchorSearch<'_> {
         &self,
         text: &str,
         targets: &Targets<'_>,
-        problem: Option<&ProblemValues>,
+        problem: Option<&Problem<'_>>,
         memo: &mut HashMap<String, Verdict>,
         undecided: &mut usize,
     ) -> Option<(Range<usize>, String)> {
@@ -309,6 +340,7 @@ impl AnchorSearch<'_> {
         let words = WordValues { number_words: self.options.number_words, stated_words: targets.prefilters.is_none() };
         let (references, complexities) = (targets.answers, &targets.complexities);
         let candidates = extract_candidates_with(text, words);
+        let mut states_the_task = None;
         for (c, candidate) in candidates.iter().enumerate() {
             if !self.options.number_words && candidate.kind == CandidateKind::NumberWord {
                 continue;
@@ -323,7 +355,7 @@ impl AnchorSearch<'_> {
             if !self.options.inequality_sides && is_inequality_part(text, &candidates, c) {
                 continue;
             }
-            if self.options.skip_problem_values && problem.is_some_and(|p| p.contains(&candidate.text)) {
+            if self.options.skip_problem_values && problem.is_some_and(|p| p.values().contains(&candidate.text)) {
                 continue;
             }
             // The complexity bound is read off the text: test it before parsing anything.
@@ -361,6 +393,13 @@ impl AnchorSearch<'_> {
                 }
             };
             match verdict {
+                // The restatement rules are tested on a match only: few candidates get here.
+                Verdict::Equal if problem.is_some_and(|p| {
+                    let restates = (self.options.skip_problem_arguments && follows_argument_word(text, candidate.start))
+                        || (self.options.skip_task_statements
+                            && *states_the_task.get_or_insert_with(|| states_task(text)));
+                    restates && p.values().mentions(&candidate.text)
+                }) => {}
                 Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
                 Verdict::Unknown => *undecided += 1,
                 Verdict::NotEqual => {}
@@ -742,7 +781,7 @@ mod tests {
         let cues = CueMatcher::paper();
         let sentences = split_sentences(thinking, &SplitOptions::default());
         let policy = Policy::default();
-        let problem = problem.map(ProblemValues::from_problem);
+        let problem = problem.map(Problem::new);
         AnchorSearch { options, policy: &policy }.locate(
             thinking,
             &sentences,
@@ -868,6 +907,34 @@ mod tests {
         assert_eq!(locate_with(t, "12", &AnchorMode::Paper.options(), Some(problem)).sentence, Some(0));
         let skip = paper_with(|o| o.skip_problem_values = true);
         assert!(!locate_with(t, "12", &skip, Some(problem)).found);
+    }
+
+    #[test]
+    fn a_problem_value_restated_in_the_task_statement_does_not_anchor() {
+        let problem = "What is the sum of the proper divisors of the sum of the proper divisors of 284?";
+        let t = "So I need to find the sum of the proper divisors of the sum of the proper divisors of 284. \
+                 So the divisors of 284 sum to 220. So the divisors of 220 sum to 284.";
+        let task = paper_with(|o| o.skip_task_statements = true);
+        assert_eq!(locate_with(t, "284", &AnchorMode::Paper.options(), Some(problem)).sentence, Some(0));
+        // Without the problem the option cannot tell a datum from a result.
+        assert_eq!(locate_with(t, "284", &task, None).sentence, Some(0));
+        let arguments = paper_with(|o| o.skip_problem_arguments = true);
+        // "of 284" is an argument in the first two sentences; the third states the value.
+        assert_eq!(locate_with(t, "284", &arguments, Some(problem)).sentence, Some(2));
+        let a = locate_with(t, "284", &task, Some(problem));
+        assert_eq!(a.sentence, Some(1), "the task statement is skipped, the argument is not");
+        // A value the problem does not mention anchors in a task statement as before.
+        let derived = "So I need to find x, which is 7. Let me verify.";
+        assert_eq!(locate_with(derived, "7", &task, Some(problem)).sentence, Some(0));
+    }
+
+    #[test]
+    fn a_value_the_problem_writes_inside_a_formula_is_mentioned() {
+        let problem = "Let $T=16$. Compute $x$ such that $\\log_{4} T = \\log_{2} x$.";
+        let t = "So I need to find x with log base 4 of T equal to log base 2 of x. So x = 4.";
+        let task = paper_with(|o| o.skip_task_statements = true);
+        assert_eq!(locate_with(t, "4", &task, Some(problem)).sentence, Some(1));
+        assert_eq!(locate_with(t, "4", &AnchorMode::Paper.options(), Some(problem)).sentence, Some(0));
     }
 
     #[test]

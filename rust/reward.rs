@@ -12,9 +12,9 @@
 
 use std::ops::Range;
 
-use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch};
+use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch, Problem};
 use crate::answer::{Answer, Judgement, Policy, Verdict};
-use crate::extract::{extract_final, FinalAnswer, ProblemValues};
+use crate::extract::{extract_final, FinalAnswer};
 use crate::outcome::{judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
@@ -300,10 +300,9 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
         ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
         ReferenceChoice::GroundTruth => parse_ground_truth(),
     };
-    let problem = match (config.anchor.skip_problem_values, rollout.problem) {
-        (true, Some(p)) => Some(ProblemValues::from_problem(p)),
-        _ => None,
-    };
+    let options = &config.anchor;
+    let reads_problem = options.skip_problem_values || options.skip_task_statements || options.skip_problem_arguments;
+    let problem = rollout.problem.filter(|_| reads_problem).map(Problem::new);
     let sentences = split_sentences(thinking_text, &config.split);
     let anchor: Anchor = AnchorSearch { options: &config.anchor, policy: &config.policy }.locate(
         thinking_text,

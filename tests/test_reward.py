@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import apr_fast
-from apr_fast import ANCHOR_MODES, APRScorer, RewardConfig, RolloutScore, apr_reward
+from apr_fast import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore, apr_reward
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "examples" / "data" / "sample_traces.jsonl"
@@ -133,6 +133,24 @@ def test_default_mode_moves_back_to_the_computation() -> None:
     assert paper.anchor_sentence == 1
     assert default.anchor_sentence == 0
     assert default.l_ast > paper.l_ast
+
+
+def test_default_mode_passes_over_the_problem_restated() -> None:
+    # The answer equals a value the problem gives: the restatement and the argument do not anchor.
+    problem = "What is the sum of the proper divisors of the sum of the proper divisors of 284?"
+    response = (
+        "So I need to find the sum of the proper divisors of the sum of the proper divisors of 284. "
+        "So let me start by factoring 284. So 284 = 4 * 71, and its proper divisors sum to 220. "
+        "So the proper divisors of 220 sum to 284.</think>\\boxed{284}"
+    )
+    with_problem = apr_fast.score(response, "284", problem=problem)
+    assert with_problem.anchor_sentence == 2  # "284 = 4 * 71" states the value
+    assert apr_fast.score(response, "284").anchor_sentence == 0  # no problem: nothing to compare with
+    for option in ("skip_task_statements", "skip_problem_arguments"):
+        assert getattr(AnchorOptions.of_mode("default"), option)
+        assert not getattr(AnchorOptions.of_mode("paper"), option)
+    paper = apr_fast.score(response, "284", problem=problem, config=RewardConfig(mode="paper"))
+    assert paper.anchor_sentence == 0
 
 
 def test_correctness_methods_are_method_values_even_when_undecided() -> None:

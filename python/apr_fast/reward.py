@@ -66,6 +66,11 @@ class AnchorOptions:
     ``context``: ``"paper"`` (a conclusion cue in the sentence or a verification cue in the
     next), ``"loose"`` (a verification cue in the sentence itself also counts) or ``"none"``.
     ``skip_problem_values``: candidates the problem statement states verbatim never anchor.
+    ``skip_task_statements``: candidates the problem mentions (verbatim, or as a number
+    anywhere in it) never anchor in a sentence that states the task ("So I need to find the
+    sum of the divisors of 284."); a narrow form of ``skip_problem_values``.
+    ``skip_problem_arguments``: candidates the problem mentions never anchor where they are the
+    argument of an operation ("factoring 284", "divided by 100", "a power of 2").
     ``backtrack``: move the anchor back over the sentences right before it that state the
     same value (a computation line before its "So the answer is ..." restatement).
     ``backtrack_gap``: how many sentences without the value may lie between two statements
@@ -86,16 +91,19 @@ class AnchorOptions:
     boxed_is_conclusion: bool = False
     list_items: bool = True
     inequality_sides: bool = True
+    skip_task_statements: bool = False
+    skip_problem_arguments: bool = False
 
     @classmethod
     def of_mode(cls, mode: str) -> "AnchorOptions":
         """The options a named mode stands for."""
         return cls(*_core.anchor_mode_options(mode))
 
-    def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool]:
+    def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool, bool, bool]:
         return (self.context, self.skip_problem_values, self.backtrack, self.backtrack_gap,
                 self.max_extra_complexity, self.number_words, self.boxed_is_conclusion,
-                self.list_items, self.inequality_sides)
+                self.list_items, self.inequality_sides, self.skip_task_statements,
+                self.skip_problem_arguments)
 
 
 @dataclass(frozen=True)

@@ -281,8 +281,8 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 }
 
 /// `AnchorOptions` as Python sees it (field order of `apr_fast.reward.AnchorOptions`).
-type OptionsTuple = (&'static str, bool, bool, usize, Option<usize>, bool, bool, bool, bool);
-type OptionsArg<'a> = (&'a str, bool, bool, usize, Option<usize>, bool, bool, bool, bool);
+type OptionsTuple = (&'static str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool);
+type OptionsArg<'a> = (&'a str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool);
 
 fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
     let context = match a.context {
@@ -300,6 +300,8 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
         a.boxed_is_conclusion,
         a.list_items,
         a.inequality_sides,
+        a.skip_task_statements,
+        a.skip_problem_arguments,
     )
 }
 
@@ -374,6 +376,8 @@ impl NativeScorer {
             boxed,
             list_items,
             inequality_sides,
+            skip_task_statements,
+            skip_problem_arguments,
         )) = anchor_options
         {
             let context = match context {
@@ -385,6 +389,8 @@ impl NativeScorer {
             config.anchor = AnchorOptions {
                 context,
                 skip_problem_values,
+                skip_task_statements,
+                skip_problem_arguments,
                 backtrack,
                 backtrack_gap,
                 max_extra_complexity,
@@ -515,8 +521,7 @@ impl NativeScorer {
         self.vocabulary.is_some()
     }
 
-    /// The anchor options in effect: (context, skip_problem_values, backtrack,
-    /// max_extra_literals, number_words, boxed_is_conclusion).
+    /// The anchor options in effect, in the field order of `apr_fast.reward.AnchorOptions`.
     #[getter]
     fn anchor_options(&self) -> OptionsTuple {
         options_tuple(&self.config.anchor)

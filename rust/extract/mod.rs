@@ -29,6 +29,8 @@ pub use lexer::MAX_TEXT_BYTES;
 pub struct ProblemValues {
     texts: Vec<String>,
     compact: std::collections::HashSet<String>,
+    /// Every number the problem writes, candidate or not (the `4` of `\log_{4} T`).
+    numbers: std::collections::HashSet<String>,
 }
 
 impl ProblemValues {
@@ -40,6 +42,7 @@ impl ProblemValues {
                 values.texts.push(candidate.text);
             }
         }
+        values.numbers = written_numbers(problem).map(str::to_string).collect();
         values
     }
 
@@ -52,6 +55,39 @@ impl ProblemValues {
     pub fn contains(&self, candidate_text: &str) -> bool {
         self.compact.contains(&without_space(candidate_text))
     }
+
+    /// Whether the problem states `candidate_text` verbatim ([`Self::contains`]) or writes it
+    /// as a number anywhere, inside a formula too: `4` is mentioned by `\log_{4} T`, `1` is
+    /// not mentioned by `16`.
+    pub fn mentions(&self, candidate_text: &str) -> bool {
+        self.contains(candidate_text) || self.numbers.contains(candidate_text.trim())
+    }
+}
+
+/// The maximal runs of ASCII digits in `text`, with at most one decimal point between digits
+/// (`3.5`).
+fn written_numbers(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() && !bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == bytes.len() {
+            return None;
+        }
+        let start = i;
+        let mut point = false;
+        while i < bytes.len() {
+            if bytes[i] == b'.' && !point && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                point = true;
+            } else if !bytes[i].is_ascii_digit() {
+                break;
+            }
+            i += 1;
+        }
+        Some(&text[start..i])
+    })
 }
 
 /// The contents of the outermost `\boxed{}` / `\fbox{}` of `text`, in order (a problem that
@@ -191,5 +227,17 @@ mod properties {
         assert!(values.contains("12"));
         assert!(values.contains("x^2=9"));
         assert!(!values.contains("3"));
+    }
+
+    #[test]
+    fn problem_values_mention_every_number_the_problem_writes() {
+        let values = ProblemValues::from_problem("Let $T=$ 16. Solve $\\log _{4} T=\\log _{2} x$ within 0.25.");
+        for n in ["16", "4", "2", "0.25", " 4 "] {
+            assert!(values.mentions(n), "{n}");
+        }
+        for n in ["1", "6", "0.2", "25", "-4", "8"] {
+            assert!(!values.mentions(n), "{n}");
+        }
+        assert_eq!(written_numbers("a1.5.2b 3. .4 x77").collect::<Vec<_>>(), ["1.5", "2", "3", "4", "77"]);
     }
 }

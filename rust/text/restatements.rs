@@ -1,0 +1,138 @@
+//! Where a sentence restates or uses a value instead of stating it as a result.
+//!
+//! Reasoning traces open by restating the problem, and a value the problem gives can equal the
+//! final answer by coincidence: the sum of the proper divisors of the sum of the proper divisors
+//! of 284 is 284. Two places hold such a value without stating it as an answer:
+//! - a sentence that states the task ([`states_task`]): "Okay, so I need to find the sum of the
+//!   proper divisors of 284.", "The question is asking for ...", "So I have this problem where
+//!   there are 2013 red points ...";
+//! - the argument of an operation ([`follows_argument_word`]): "Let me start by factoring 284.",
+//!   "divided by 100", "log base 2 of 3", "for x from 1 to 20".
+//!
+//! The anchor search applies them to values the problem mentions only: "a remainder of 3" states
+//! a result when the problem does not give 3.
+
+/// A phrase is a sequence of consecutive words, each one of a set of alternatives.
+type Phrase = &'static [&'static [&'static str]];
+
+/// Who is to do something: "need to", "have to", "want to", "asked to", "trying to".
+const TASK_LEADS: &[&str] = &["need", "needs", "have", "has", "want", "wants", "asked", "trying", "supposed"];
+
+/// What the task asks for.
+const TASK_VERBS: &[&str] = &[
+    "find", "compute", "calculate", "determine", "figure", "evaluate", "solve", "show", "prove", "rewrite",
+    "convert", "simplify", "express", "count", "identify",
+];
+
+/// The phrases that mark a task statement, matched on lower-case ASCII words (an apostrophe
+/// splits a word: "we're" is "we", "re").
+const TASK_PHRASES: &[Phrase] = &[
+    &[TASK_LEADS, &["to"], TASK_VERBS],
+    &[&["have", "got"], &["this", "a"], &["problem", "question"]],
+    &[&["this"], &["problem", "question"], &["where", "here", "about"]],
+    &[&["problem", "question"], &["says", "states", "gives", "asks", "wants"]],
+    &[&["problem", "question"], &["is"], &["asking"]],
+    &[&["asking", "asks"], &["for"]],
+    &[&["are", "re", "am", "m", "was", "were"], &["given", "asked"]],
+    &[&["given"], &["that", "as"]],
+];
+
+/// The words of `sentence` longer than this many bytes are not read (no phrase word is).
+const MAX_WORD_BYTES: usize = 12;
+
+/// Whether `sentence` states the task: it holds one of [`TASK_PHRASES`]. Linear in the
+/// sentence's length.
+pub fn states_task(sentence: &str) -> bool {
+    let words: Vec<String> = sentence
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| if w.len() <= MAX_WORD_BYTES { w.to_ascii_lowercase() } else { String::new() })
+        .collect();
+    (0..words.len()).any(|i| {
+        TASK_PHRASES.iter().any(|phrase| {
+            i + phrase.len() <= words.len()
+                && phrase.iter().zip(&words[i..]).all(|(choices, word)| choices.contains(&word.as_str()))
+        })
+    })
+}
+
+/// Words after which a value is the argument of an operation: "divided by 100", "the divisors
+/// of 284", "from 1 to 20", "factoring 284".
+const ARGUMENT_WORDS: &[&str] =
+    &["by", "of", "from", "factoring", "factor", "factorize", "dividing", "divide", "divides"];
+
+/// Whether the value that begins at byte `start` of `sentence` follows one of
+/// [`ARGUMENT_WORDS`], with only white space and math delimiters (`$`, `\(`) between.
+/// `start` must be a char boundary of `sentence`.
+pub fn follows_argument_word(sentence: &str, start: usize) -> bool {
+    let Some(before) = sentence.get(..start) else { return false };
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '$' || c == '(' || c == '\\');
+    let word_start =
+        before.char_indices().rev().find(|(_, c)| !c.is_ascii_alphabetic()).map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &before[word_start..];
+    word.len() <= MAX_WORD_BYTES && ARGUMENT_WORDS.contains(&word.to_ascii_lowercase().as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restatements_of_the_task_state_it() {
+        for s in [
+            "Okay, so I need to find the value of x that satisfies the equation log base 4 of T.",
+            "The question is asking for the sum of the proper divisors of 284.",
+            "We need to find: \"the sum of the proper divisors of 284\".",
+            "Alright, so I have this problem where there are 2013 red points.",
+            "Then, I have to find the sum of their areas modulo 100.",
+            "We're given that a + b = 5.",
+            "The problem says the perimeter is 12.",
+            "I'm asked to compute 3 + 4.",
+            "So we have a problem here: what is 1 raised to 2^{235423523}?",
+        ] {
+            assert!(states_task(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn statements_of_results_do_not() {
+        for s in [
+            "So, the smallest possible value of a is 3.",
+            "Therefore, the sum of the proper divisors is 284.",
+            "So I need 4 more.",
+            "The answer is given by 3 + 4 = 7.",
+            "This problem's answer is 12.",
+            "Finding x gives x = 4.",
+            "",
+            "need",
+        ] {
+            assert!(!states_task(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn arguments_of_operations_follow_their_word() {
+        for (s, value) in [
+            ("Let me start by factoring 284.", "284"),
+            ("Output the remainder when it is divided by 100.", "100"),
+            ("So first compute the sum of proper divisors of $284$.", "284"),
+            ("for x from \\(1\\) to 20", "1"),
+            ("It is a power of 2.", "2"),
+        ] {
+            let start = s.find(value).unwrap();
+            assert!(follows_argument_word(s, start), "{s}");
+        }
+        for (s, value) in [
+            ("So the sum is 284.", "284"),
+            ("x = 4", "4"),
+            ("4 is the answer", "4"),
+            ("logₓ 2", "2"),
+            ("abyss 3", "3"),
+        ] {
+            let start = s.find(value).unwrap();
+            assert!(!follows_argument_word(s, start), "{s}");
+        }
+        assert!(!follows_argument_word("by 3", 10));
+        assert!(!follows_argument_word("ₓ3", 1));
+    }
+}
