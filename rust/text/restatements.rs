@@ -76,6 +76,19 @@ pub fn follows_argument_word(sentence: &str, start: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_text_and_offset_is_read_without_panic(text in any::<String>(), at in 0usize..64) {
+            let _ = states_task(&text);
+            let _ = follows_argument_word(&text, at);
+            // At every char boundary the answer is the same as for the text cut there.
+            for (i, _) in text.char_indices() {
+                prop_assert_eq!(follows_argument_word(&text, i), follows_argument_word(&text[..i], i));
+            }
+        }
+    }
 
     #[test]
     fn restatements_of_the_task_state_it() {
