@@ -20,7 +20,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::answer::{compare, matching_brace, Answer, Policy, Reason, Verdict};
-use crate::extract::{extract_candidates_with, Candidate, CandidateKind, ProblemValues, WordValues};
+use crate::extract::{
+    extract_candidates_with, states_verbatim, written_numbers, Candidate, CandidateKind, ProblemValues, WordValues,
+};
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
 use crate::text::restatements::{follows_argument_word, states_task};
@@ -44,7 +46,7 @@ pub struct AnchorOptions {
     /// Ignore candidates whose text the problem statement states verbatim (a restatement of
     /// the data is not an answer). Needs the problem text; without it this does nothing.
     pub skip_problem_values: bool,
-    /// Ignore candidates the problem mentions ([`ProblemValues::mentions`]) in a sentence that
+    /// Ignore candidates the problem mentions ([`Problem::mentions`]) in a sentence that
     /// states the task ([`states_task`]: "So I need to find the sum of the divisors of 284.").
     /// A narrow form of `skip_problem_values`, which also drops the answer where the model
     /// derives a value that the problem happens to give. Needs the problem text.
@@ -166,6 +168,15 @@ impl<'p> Problem<'p> {
 
     fn values(&self) -> &ProblemValues {
         self.values.get_or_init(|| ProblemValues::from_problem(self.text))
+    }
+
+    /// Whether the problem writes `candidate_text` as a number anywhere, inside a formula too
+    /// (`4` is mentioned by `\log_{4} T`, `1` is not mentioned by `16`), or states it verbatim
+    /// as one of its values ([`ProblemValues::contains`]). Cheapest test first.
+    fn mentions(&self, candidate_text: &str) -> bool {
+        let trimmed = candidate_text.trim();
+        written_numbers(self.text).any(|n| n == trimmed)
+            || (states_verbatim(self.text, candidate_text) && self.values().contains(candidate_text))
     }
 }
 
@@ -398,7 +409,7 @@ impl AnchorSearch<'_> {
                     let restates = (self.options.skip_problem_arguments && follows_argument_word(text, candidate.start))
                         || (self.options.skip_task_statements
                             && *states_the_task.get_or_insert_with(|| states_task(text)));
-                    restates && p.values().mentions(&candidate.text)
+                    restates && p.mentions(&candidate.text)
                 }) => {}
                 Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
                 Verdict::Unknown => *undecided += 1,
@@ -926,6 +937,17 @@ mod tests {
         // A value the problem does not mention anchors in a task statement as before.
         let derived = "So I need to find x, which is 7. Let me verify.";
         assert_eq!(locate_with(derived, "7", &task, Some(problem)).sentence, Some(0));
+    }
+
+    #[test]
+    fn a_problem_mentions_its_numbers_and_its_values() {
+        let problem = Problem::new("Let $T=$ 16. Solve $\\log _{4} T=\\log _{2} x$ within 0.25 for $x^2 = 9$.");
+        for n in ["16", "4", "2", "0.25", " 4 ", "x^2 = 9", "x^2=9"] {
+            assert!(problem.mentions(n), "{n}");
+        }
+        for n in ["1", "6", "0.2", "25", "-4", "8", "x^2 = 8"] {
+            assert!(!problem.mentions(n), "{n}");
+        }
     }
 
     #[test]

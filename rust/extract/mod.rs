@@ -29,8 +29,6 @@ pub use lexer::MAX_TEXT_BYTES;
 pub struct ProblemValues {
     texts: Vec<String>,
     compact: std::collections::HashSet<String>,
-    /// Every number the problem writes, candidate or not (the `4` of `\log_{4} T`).
-    numbers: std::collections::HashSet<String>,
 }
 
 impl ProblemValues {
@@ -42,7 +40,6 @@ impl ProblemValues {
                 values.texts.push(candidate.text);
             }
         }
-        values.numbers = written_numbers(problem).map(str::to_string).collect();
         values
     }
 
@@ -55,18 +52,11 @@ impl ProblemValues {
     pub fn contains(&self, candidate_text: &str) -> bool {
         self.compact.contains(&without_space(candidate_text))
     }
-
-    /// Whether the problem states `candidate_text` verbatim ([`Self::contains`]) or writes it
-    /// as a number anywhere, inside a formula too: `4` is mentioned by `\log_{4} T`, `1` is
-    /// not mentioned by `16`.
-    pub fn mentions(&self, candidate_text: &str) -> bool {
-        self.contains(candidate_text) || self.numbers.contains(candidate_text.trim())
-    }
 }
 
 /// The maximal runs of ASCII digits in `text`, with at most one decimal point between digits
-/// (`3.5`).
-fn written_numbers(text: &str) -> impl Iterator<Item = &str> {
+/// (`3.5`): every number a text writes, inside a formula too (the `4` of `\log_{4} T`).
+pub fn written_numbers(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut i = 0;
     std::iter::from_fn(move || {
@@ -230,14 +220,9 @@ mod properties {
     }
 
     #[test]
-    fn problem_values_mention_every_number_the_problem_writes() {
-        let values = ProblemValues::from_problem("Let $T=$ 16. Solve $\\log _{4} T=\\log _{2} x$ within 0.25.");
-        for n in ["16", "4", "2", "0.25", " 4 "] {
-            assert!(values.mentions(n), "{n}");
-        }
-        for n in ["1", "6", "0.2", "25", "-4", "8"] {
-            assert!(!values.mentions(n), "{n}");
-        }
+    fn written_numbers_are_maximal_digit_runs() {
         assert_eq!(written_numbers("a1.5.2b 3. .4 x77").collect::<Vec<_>>(), ["1.5", "2", "3", "4", "77"]);
+        assert_eq!(written_numbers("$\\log _{4} T$, 16").collect::<Vec<_>>(), ["4", "16"]);
+        assert_eq!(written_numbers("").count(), 0);
     }
 }

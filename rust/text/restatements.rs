@@ -37,23 +37,24 @@ const TASK_PHRASES: &[Phrase] = &[
     &[&["given"], &["that", "as"]],
 ];
 
-/// The words of `sentence` longer than this many bytes are not read (no phrase word is).
-const MAX_WORD_BYTES: usize = 12;
-
 /// Whether `sentence` states the task: it holds one of [`TASK_PHRASES`]. Linear in the
-/// sentence's length.
+/// sentence's length; allocates nothing.
 pub fn states_task(sentence: &str) -> bool {
-    let words: Vec<String> = sentence
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| if w.len() <= MAX_WORD_BYTES { w.to_ascii_lowercase() } else { String::new() })
-        .collect();
-    (0..words.len()).any(|i| {
-        TASK_PHRASES.iter().any(|phrase| {
-            i + phrase.len() <= words.len()
-                && phrase.iter().zip(&words[i..]).all(|(choices, word)| choices.contains(&word.as_str()))
-        })
+    // The last three words, oldest first; a phrase matches where it ends.
+    let mut recent = [""; 3];
+    sentence.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).any(|word| {
+        recent = [recent[1], recent[2], word];
+        TASK_PHRASES.iter().any(|phrase| ends_with(&recent, phrase))
     })
+}
+
+/// Whether the words `recent` end with `phrase` (at most as many words as `recent` holds).
+fn ends_with(recent: &[&str; 3], phrase: Phrase) -> bool {
+    phrase.len() <= recent.len()
+        && recent[recent.len() - phrase.len()..]
+            .iter()
+            .zip(phrase.iter())
+            .all(|(word, choices)| choices.iter().any(|c| word.eq_ignore_ascii_case(c)))
 }
 
 /// Words after which a value is the argument of an operation: "divided by 100", "the divisors
@@ -70,7 +71,7 @@ pub fn follows_argument_word(sentence: &str, start: usize) -> bool {
     let word_start =
         before.char_indices().rev().find(|(_, c)| !c.is_ascii_alphabetic()).map_or(0, |(i, c)| i + c.len_utf8());
     let word = &before[word_start..];
-    word.len() <= MAX_WORD_BYTES && ARGUMENT_WORDS.contains(&word.to_ascii_lowercase().as_str())
+    ARGUMENT_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
 #[cfg(test)]
@@ -88,6 +89,11 @@ mod tests {
                 prop_assert_eq!(follows_argument_word(&text, i), follows_argument_word(&text[..i], i));
             }
         }
+    }
+
+    #[test]
+    fn every_phrase_fits_the_words_kept() {
+        assert!(TASK_PHRASES.iter().all(|p| !p.is_empty() && p.len() <= 3));
     }
 
     #[test]
