@@ -21,7 +21,7 @@ use std::ops::Range;
 
 use crate::answer::{compare, matching_brace, Answer, Policy, Reason, Verdict};
 use crate::extract::{
-    extract_candidates_with, states_verbatim, written_numbers, Candidate, CandidateKind, ProblemValues, WordValues,
+    extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
 };
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
@@ -170,13 +170,16 @@ impl<'p> Problem<'p> {
         self.values.get_or_init(|| ProblemValues::from_problem(self.text))
     }
 
-    /// Whether the problem writes `candidate_text` as a number anywhere, inside a formula too
-    /// (`4` is mentioned by `\log_{4} T`, `1` is not mentioned by `16`), or states it verbatim
-    /// as one of its values ([`ProblemValues::contains`]). Cheapest test first.
+    /// Whether the problem mentions `candidate_text`: an integer written anywhere, inside a
+    /// formula too ([`Digits::stated_in`]: `4` is mentioned by `\log_{4} T`, `1` is not
+    /// mentioned by `16`), or any other value stated verbatim as one of the problem's values
+    /// ([`ProblemValues::contains`], after the cheap necessary condition [`states_verbatim`]).
     fn mentions(&self, candidate_text: &str) -> bool {
         let trimmed = candidate_text.trim();
-        written_numbers(self.text).any(|n| n == trimmed)
-            || (states_verbatim(self.text, candidate_text) && self.values().contains(candidate_text))
+        if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit()) {
+            return Digits::new(trimmed).stated_in(self.text.as_bytes());
+        }
+        states_verbatim(self.text, candidate_text) && self.values().contains(candidate_text)
     }
 }
 
@@ -618,7 +621,8 @@ impl Digits {
     }
 
     /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
-    /// number. Before them only zeros may follow another digit (`023` is 23, `123` is not);
+    /// number. Before them only zeros may follow another digit (`023` is 23, `123` is not), and
+    /// they are no decimal's fractional digits (`0.25` does not write 25);
     /// after them comes no digit, and a decimal point only with zeros after it (`23.0` is 23,
     /// `234` and `23.5` are not). A decimal equals an integer only when its digits after the
     /// point are zeros, whatever the rounding rule (the difference is a multiple of the
@@ -647,7 +651,8 @@ impl Digits {
             while start > 0 && text[start - 1] == b'0' {
                 start -= 1;
             }
-            !(start > 0 && digit(start - 1)) && ends_number(at + len)
+            let after_point = start > 1 && text[start - 1] == b'.' && digit(start - 2);
+            !(start > 0 && digit(start - 1)) && !after_point && ends_number(at + len)
         });
         whole
             || self.last_group.as_ref().is_some_and(|group| {
@@ -717,9 +722,10 @@ impl Prefilter {
 
 /// How much writing an answer takes: numeric literals (a maximal digit run, decimal point
 /// included) plus operations (`+ * / ^ × ÷ · √`, a binary `-`, `\frac`, `\sqrt`, `\cdot`,
-/// `\times`, `\div`, `sqrt`). A stated value is no more complex than the final answer; an
-/// expression still being simplified usually is. (A superscript exponent, `x³`, is not counted:
-/// counting it moved anchors later on real traces, where `4*(π)²` restates `4π²`.)
+/// `\times`, `\div`, `sqrt`, a superscript exponent of a numeral, `5²`). A stated value is no
+/// more complex than the final answer; an expression still being simplified usually is. (A
+/// superscript exponent of anything else, `x³`, is not counted: counting it moved anchors later
+/// on real traces, where `4*(π)²` restates `4π²`.)
 pub fn complexity(text: &str) -> usize {
     const COMMANDS: &[&str] = &["\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "\\cdot", "\\times", "\\div", "sqrt"];
     let bytes = text.as_bytes();
@@ -739,6 +745,9 @@ pub fn complexity(text: &str) -> usize {
                     || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
             {
                 i += 1;
+            }
+            if text[i..].starts_with(['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']) {
+                count += 2; // a numeral's power, `5²`, as `5^2`: the exponent and the power
             }
             let in_parens = text[..run_start].trim_end().ends_with('(');
             if term_start && &text[run_start..i] == "1" && is_plain_reciprocal_coefficient(&text[i..], in_parens) {
@@ -985,6 +994,8 @@ mod tests {
         assert_eq!(complexity("(5/2 * 56) / (-10)"), 7);
         assert_eq!(complexity("\\frac{14}{3}"), complexity("14/3"));
         assert_eq!(complexity("x = 5"), 1);
+        assert_eq!(complexity("5²"), complexity("5^2"));
+        assert_eq!(complexity("4π²"), 1);
         // A reciprocal coefficient writes the same quotient; a lone reciprocal keeps its 1.
         assert_eq!(complexity("\\frac{1}{a} \\sinh(at)"), complexity("\\frac{\\sinh(at)}{a}"));
         assert_eq!(complexity("\\dfrac{1}{2}\\pi"), complexity("\\frac{\\pi}{2}"));

@@ -304,7 +304,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     let reads_problem = options.skip_problem_values || options.skip_task_statements || options.skip_problem_arguments;
     let problem = rollout.problem.filter(|_| reads_problem).map(Problem::new);
     let sentences = split_sentences(thinking_text, &config.split);
-    let anchor: Anchor = AnchorSearch { options: &config.anchor, policy: &config.policy }.locate(
+    let anchor: Anchor = AnchorSearch { options, policy: &config.policy }.locate(
         thinking_text,
         &sentences,
         &config.cues,

@@ -54,32 +54,6 @@ impl ProblemValues {
     }
 }
 
-/// The maximal runs of ASCII digits in `text`, with at most one decimal point between digits
-/// (`3.5`): every number a text writes, inside a formula too (the `4` of `\log_{4} T`).
-pub fn written_numbers(text: &str) -> impl Iterator<Item = &str> {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < bytes.len() && !bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == bytes.len() {
-            return None;
-        }
-        let start = i;
-        let mut point = false;
-        while i < bytes.len() {
-            if bytes[i] == b'.' && !point && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
-                point = true;
-            } else if !bytes[i].is_ascii_digit() {
-                break;
-            }
-            i += 1;
-        }
-        Some(&text[start..i])
-    })
-}
-
 /// The contents of the outermost `\boxed{}` / `\fbox{}` of `text`, in order (a problem that
 /// quotes an earlier subproblem's boxed solution).
 pub fn boxed_contents(text: &str) -> Vec<&str> {
@@ -217,12 +191,5 @@ mod properties {
         assert!(values.contains("12"));
         assert!(values.contains("x^2=9"));
         assert!(!values.contains("3"));
-    }
-
-    #[test]
-    fn written_numbers_are_maximal_digit_runs() {
-        assert_eq!(written_numbers("a1.5.2b 3. .4 x77").collect::<Vec<_>>(), ["1.5", "2", "3", "4", "77"]);
-        assert_eq!(written_numbers("$\\log _{4} T$, 16").collect::<Vec<_>>(), ["4", "16"]);
-        assert_eq!(written_numbers("").count(), 0);
     }
 }
