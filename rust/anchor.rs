@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::answer::{compare, matching_brace, Answer, Policy, Reason, Verdict};
+use crate::answer::{compare, matching_brace, superscript_digit, Answer, Policy, Reason, Verdict};
 use crate::extract::{
     extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
 };
@@ -78,6 +78,13 @@ pub struct AnchorOptions {
     pub list_items: bool,
     /// Count the sides of inequalities (`3` in `a \geq 3`). Off, a bound is not a value.
     pub inequality_sides: bool,
+}
+
+impl AnchorOptions {
+    /// Whether a rule in effect reads the problem statement (else the search is given none).
+    pub fn reads_problem(&self) -> bool {
+        self.skip_problem_values || self.skip_task_statements || self.skip_problem_arguments
+    }
 }
 
 /// Named sets of options. `Paper` is the rule exactly as published.
@@ -746,7 +753,7 @@ pub fn complexity(text: &str) -> usize {
             {
                 i += 1;
             }
-            if text[i..].starts_with(['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹']) {
+            if text[i..].chars().next().and_then(superscript_digit).is_some() {
                 count += 2; // a numeral's power, `5²`, as `5^2`: the exponent and the power
             }
             let in_parens = text[..run_start].trim_end().ends_with('(');

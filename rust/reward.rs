@@ -301,8 +301,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
         ReferenceChoice::GroundTruth => parse_ground_truth(),
     };
     let options = &config.anchor;
-    let reads_problem = options.skip_problem_values || options.skip_task_statements || options.skip_problem_arguments;
-    let problem = rollout.problem.filter(|_| reads_problem).map(Problem::new);
+    let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
     let sentences = split_sentences(thinking_text, &config.split);
     let anchor: Anchor = AnchorSearch { options, policy: &config.policy }.locate(
         thinking_text,

@@ -911,7 +911,8 @@ fn subscript_digit(c: char) -> Option<char> {
     ('₀'..='₉').contains(&c).then(|| char::from(b'0' + (c as u32 - '₀' as u32) as u8))
 }
 
-fn superscript_digit(c: char) -> Option<char> {
+/// The digit a superscript digit writes (`²` is `2`): a power, as the lexer reads `5²`.
+pub(crate) fn superscript_digit(c: char) -> Option<char> {
     Some(match c {
         '⁰' => '0',
         '¹' => '1',

@@ -57,7 +57,7 @@ mod sympy;
 mod units;
 
 pub use distinct::{DistinctTexts, Numbering};
-pub(crate) use lexer::matching_brace;
+pub(crate) use lexer::{matching_brace, superscript_digit};
 pub use equivalence::{compare, equivalent, Answer};
 pub use judgement::{Judgement, Method, Reason, Verdict};
 pub use normalize::normalize;
