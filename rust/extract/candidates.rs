@@ -39,6 +39,9 @@ use super::lexer::{tokenize, Bracket, Token, TokenKind, MAX_TEXT_BYTES};
 use super::math_regions::find_math_regions;
 use super::number_words;
 
+/// How many tokens back [`Scanner::inside_function_call`] looks for the call's `(`.
+const FUNCTION_CALL_LOOKBACK: usize = 16;
+
 /// Where a candidate came from, or its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CandidateKind {
@@ -666,6 +669,15 @@ impl<'t> Scanner<'t> {
         let script = left > 0 && self.slice(left - 1) == "_";
         match (self.kind(left), self.kind(right)) {
             (Number, Number | Word) if script => true,
+            // `cosh(a t)`, `sin(2 t)`: inside a function's parentheses, letters juxtaposed
+            // with letters or numbers are a product, not words of prose.
+            (Number | Word, Word)
+                if self.single_letter(right)
+                    && (self.kind(left) == Number || self.single_letter(left))
+                    && self.inside_function_call(left) =>
+            {
+                true
+            }
             (Number | Postfix | Constant | Close(_) | Prime, Number) => false,
             // "2 pi", and "2 T - 1" where the letter is a variable in a spaced expression; but
             // "12 m/s", "5 V", "5 x" hold a unit or stand apart.
@@ -686,6 +698,30 @@ impl<'t> Scanner<'t> {
             (Number | Postfix | Constant | Close(_) | Word | Prime, Open(Bracket::Round)) => false,
             _ => true,
         }
+    }
+
+    fn single_letter(&self, i: usize) -> bool {
+        self.kind(i) == TokenKind::Word && self.slice(i).chars().count() == 1
+    }
+
+    /// Whether token `i` lies inside the parentheses of a function applied to them (`cosh(`,
+    /// `\sin(`): the nearest unclosed `(` before it, within [`FUNCTION_CALL_LOOKBACK`] tokens,
+    /// follows a function name.
+    fn inside_function_call(&self, i: usize) -> bool {
+        let mut depth = 0usize;
+        for k in (i.saturating_sub(FUNCTION_CALL_LOOKBACK)..i).rev() {
+            match (self.kind(k), self.slice(k)) {
+                (TokenKind::Close(Bracket::Round), ")") => depth += 1,
+                (TokenKind::Open(Bracket::Round), "(") if depth > 0 => depth -= 1,
+                (TokenKind::Open(Bracket::Round), "(") => {
+                    return k > 0
+                        && ((self.kind(k - 1) == TokenKind::Word && is_function_word(self.slice(k - 1)))
+                            || self.command(k - 1) == Some(CommandClass::Function));
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     fn is_binary_or_relation(&self, k: usize) -> bool {
@@ -1244,7 +1280,8 @@ impl<'t> Scanner<'t> {
         for i in range.clone() {
             match self.kind(i) {
                 TokenKind::Number | TokenKind::Constant => return true,
-                TokenKind::Word if self.slice(i) == "pi" => return true,
+                // A function applied (`sqrt(x)`, `cosh(a t)`), as its command `\cosh` is.
+                TokenKind::Word if self.slice(i) == "pi" || is_function_word(self.slice(i)) => return true,
                 TokenKind::Word => variable = true,
                 TokenKind::Postfix => arithmetic = true,
                 TokenKind::Operator => arithmetic |= !matches!(self.slice(i), "_" | "|" | "!"),
@@ -1616,6 +1653,20 @@ mod tests {
             found(r"Thus x = \frac{\pi}{2}"),
             pairs(&[(r"x = \frac{\pi}{2}", "equation"), (r"\frac{\pi}{2}", "equation_side")])
         );
+    }
+
+    #[test]
+    fn plain_text_functions_of_products() {
+        // Inside a function's parentheses, `a t` is a product, not the article "a".
+        assert!(has("x(t) = cosh(a t).", "cosh(a t)"));
+        assert!(has("x(t) = \\cosh(a t).", "\\cosh(a t)"));
+        assert!(has("so x = sin(2 t) + 1.", "sin(2 t) + 1"));
+        // A function applied is a value, as its command is.
+        assert!(has("x = sin(t).", "sin(t)"));
+        assert!(has("so the answer is cosh(a t).", "cosh(a t)"));
+        // Outside a function's parentheses, words stay prose.
+        assert_eq!(texts("y = a t."), vec!["y = a"]);
+        assert!(texts("take the log of both sides").is_empty());
     }
 
     #[test]
