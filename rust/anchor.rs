@@ -446,6 +446,13 @@ impl Targets<'_> {
     }
 }
 
+/// Whether `rest`, after a multiplication sign, begins a factor that could follow the left
+/// one without the sign: a letter, `(`, a root or a constant (not a digit: `2*3` is no `23`).
+fn juxtaposes(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    rest.starts_with(['√', 'π']) || (starts_factor(rest) && !rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// Commands that begin a factor of a product (`\frac{1}{2}\pi`, `\frac{1}{a}\sinh(at)`).
 const FACTOR_COMMANDS: &[&str] = &[
     "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "coth", "arcsin", "arccos", "arctan",
@@ -732,7 +739,10 @@ impl Prefilter {
 /// `\times`, `\div`, `sqrt`, a superscript exponent of a numeral, `5²`). A stated value is no
 /// more complex than the final answer; an expression still being simplified usually is. (A
 /// superscript exponent of anything else, `x³`, is not counted: counting it moved anchors later
-/// on real traces, where `4*(π)²` restates `4π²`.)
+/// on real traces, where `4*(π)²` restates `4π²`.) A multiplication sign before a factor
+/// that juxtaposition writes (`3*sqrt(13)`, `14 \cdot (\sqrt{2} - 1)`, `2 × π`) is not
+/// counted after a numeral: `3*sqrt(13)` is the product `3\sqrt{13}` (but `(7 + 2i) * i`
+/// is still counted, a product not yet expanded).
 pub fn complexity(text: &str) -> usize {
     const COMMANDS: &[&str] = &["\\frac", "\\dfrac", "\\tfrac", "\\sqrt", "\\cdot", "\\times", "\\div", "sqrt"];
     let bytes = text.as_bytes();
@@ -740,8 +750,11 @@ pub fn complexity(text: &str) -> usize {
     let mut i = 0;
     // Whether the previous non-space byte ends an operand (so a `-` here is binary).
     let mut after_operand = false;
+    // Whether the previous non-space byte ends a numeral (a coefficient before `*`).
+    let mut after_numeral = false;
     while i < bytes.len() {
         let b = bytes[i];
+        let coefficient = std::mem::replace(&mut after_numeral, false);
         if b.is_ascii_digit() {
             let term_start = !after_operand;
             let run_start = i;
@@ -761,10 +774,12 @@ pub fn complexity(text: &str) -> usize {
                 count -= 1; // the `1` of `(1/15) cos(2t)`, which writes `cos(2t)/15`
             }
             after_operand = true;
+            after_numeral = true;
             continue;
         }
         if let Some(cmd) = COMMANDS.iter().find(|c| c.as_bytes()[0] == b && text[i..].starts_with(**c)) {
-            count += 1;
+            let times = matches!(*cmd, "\\cdot" | "\\times");
+            count += usize::from(!(times && coefficient && juxtaposes(&text[i + cmd.len()..])));
             i += cmd.len();
             after_operand = false;
             if cmd.ends_with("frac") && is_reciprocal_coefficient(&text[i..]) {
@@ -773,6 +788,7 @@ pub fn complexity(text: &str) -> usize {
             continue;
         }
         match b {
+            b'*' if coefficient && juxtaposes(&text[i + 1..]) => after_operand = false,
             b'+' | b'*' | b'/' | b'^' => {
                 count += 1;
                 after_operand = false;
@@ -783,7 +799,7 @@ pub fn complexity(text: &str) -> usize {
                 }
                 after_operand = false;
             }
-            b' ' | b'\t' | b'\n' => {}
+            b' ' | b'\t' | b'\n' => after_numeral = coefficient,
             b'(' | b'{' | b'[' | b'=' | b',' => after_operand = false,
             _ => after_operand = b.is_ascii_alphanumeric() || b == b')' || b == b'}' || b == b']',
         }
@@ -791,7 +807,8 @@ pub fn complexity(text: &str) -> usize {
         let rest = &text[i..];
         let width = rest.chars().next().map_or(1, char::len_utf8);
         if width > 1 && rest.starts_with(['×', '÷', '·', '√']) {
-            count += 1;
+            let times = rest.starts_with(['×', '·']);
+            count += usize::from(!(times && coefficient && juxtaposes(&rest[width..])));
             after_operand = false;
         }
         i += width;
@@ -997,11 +1014,24 @@ mod tests {
         assert_eq!(locate(t, "-14", AnchorMode::Paper).sentence, Some(0));
         let simple = paper_with(|o| o.max_extra_complexity = Some(0));
         assert_eq!(locate_with(t, "-14", &simple, None).sentence, Some(1));
+        // A coefficient's multiplication sign is juxtaposition written out.
+        let times = "So r = 14*(sqrt(2) - 1).\nWait, is that simplified? So r = 14(\\sqrt{2} - 1).";
+        assert_eq!(locate_with(times, "14(\\sqrt{2} - 1)", &simple, None).sentence, Some(0));
         assert_eq!(complexity("-14"), 1);
         assert_eq!(complexity("(5/2 * 56) / (-10)"), 7);
         assert_eq!(complexity("\\frac{14}{3}"), complexity("14/3"));
         assert_eq!(complexity("x = 5"), 1);
         assert_eq!(complexity("5²"), complexity("5^2"));
+        // A multiplication sign where juxtaposition would do is the same product.
+        assert_eq!(complexity("3*sqrt(13)"), complexity("3\\sqrt{13}"));
+        assert_eq!(complexity("14*(sqrt(2) - 1)"), complexity("14(\\sqrt{2} - 1)"));
+        assert_eq!(complexity("2 \\cdot \\pi"), complexity("2\\pi"));
+        assert_eq!(complexity("2 × π"), complexity("2π"));
+        assert_eq!(complexity("2 \\times x"), complexity("2x"));
+        assert_eq!(complexity("2*3"), 3);
+        assert_eq!(complexity("2 × 3"), 3);
+        assert_eq!(complexity("*x"), 1);
+        assert_eq!(complexity("(7 + 2i) * i"), 4);
         assert_eq!(complexity("4π²"), 1);
         // A reciprocal coefficient writes the same quotient; a lone reciprocal keeps its 1.
         assert_eq!(complexity("\\frac{1}{a} \\sinh(at)"), complexity("\\frac{\\sinh(at)}{a}"));
