@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::answer::{compare, matching_brace, superscript_digit, Answer, Policy, Reason, Verdict};
+use crate::answer::{compare, matching_brace, superscript_digit, unreduced_forms, Answer, Policy, Reason, Verdict};
 use crate::extract::{
     extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
 };
@@ -78,6 +78,10 @@ pub struct AnchorOptions {
     pub list_items: bool,
     /// Count the sides of inequalities (`3` in `a \geq 3`). Off, a bound is not a value.
     pub inequality_sides: bool,
+    /// A candidate equal to a reference but in a less simplified form than it (more of the
+    /// forms [`unreduced_forms`] counts: `8/32` or `\sqrt{117}` against `1/4` or `3\sqrt{13}`)
+    /// is a step on the way to the value, not a statement of it.
+    pub skip_unreduced_forms: bool,
 }
 
 impl AnchorOptions {
@@ -122,6 +126,7 @@ impl AnchorMode {
                 boxed_is_conclusion: false,
                 list_items: true,
                 inequality_sides: true,
+                skip_unreduced_forms: false,
             },
             AnchorMode::Default => AnchorOptions {
                 context: ContextRule::Paper,
@@ -135,6 +140,7 @@ impl AnchorMode {
                 boxed_is_conclusion: true,
                 list_items: false,
                 inequality_sides: false,
+                skip_unreduced_forms: true,
             },
         }
     }
@@ -224,6 +230,7 @@ impl AnchorSearch<'_> {
         let targets = Targets {
             answers: references,
             complexities: references.iter().map(|r| complexity(r.canonical())).collect(),
+            unreduced: references.iter().map(|r| unreduced_forms(r.canonical())).collect(),
             prefilters: self.prefilters(references),
         };
         let holds_needle = |text: &str| targets.may_match(text);
@@ -396,9 +403,14 @@ impl AnchorSearch<'_> {
                 None => {
                     let parsed = Answer::parse(&candidate.text);
                     let mut verdict = Verdict::NotEqual;
-                    for (reference, _) in references.iter().zip(&admissible).filter(|(_, &ok)| ok) {
+                    let less_reduced = |k: usize| {
+                        self.options.skip_unreduced_forms && unreduced_forms(&candidate.text) > targets.unreduced[k]
+                    };
+                    for (k, (reference, _)) in references.iter().zip(&admissible).enumerate().filter(|(_, (_, &ok))| ok) {
                         let judgement = compare(&parsed, reference, self.policy);
                         match judgement.verdict {
+                            // Equal, but a step before the reference's simplest form.
+                            Verdict::Equal if less_reduced(k) => {}
                             Verdict::Equal => {
                                 verdict = Verdict::Equal;
                                 break;
@@ -435,6 +447,8 @@ struct Targets<'r> {
     answers: &'r [Answer],
     /// [`complexity`] of each reference.
     complexities: Vec<usize>,
+    /// [`unreduced_forms`] of each reference.
+    unreduced: Vec<usize>,
     /// See [`AnchorSearch::prefilters`].
     prefilters: Option<Vec<Prefilter>>,
 }
@@ -1006,6 +1020,25 @@ mod tests {
             o.backtrack_gap = 1;
         });
         assert_eq!(locate_with(t, "45", &gap, None).sentence, Some(0));
+    }
+
+    #[test]
+    fn less_reduced_forms_do_not_state_the_value() {
+        let skip = paper_with(|o| o.skip_unreduced_forms = true);
+        for (t, reference) in [
+            ("So the distance is √117.\nSo √117 = 3√13.", "3\\sqrt{13}"),
+            ("So the probability is 8/32.\nSo it is 1/4.", "\\frac{1}{4}"),
+            ("So the ratio is 1/sqrt(3).\nSo it is sqrt(3)/3.", "\\frac{\\sqrt{3}}{3}"),
+        ] {
+            assert_eq!(locate(t, reference, AnchorMode::Paper).sentence, Some(0), "{t}");
+            assert_eq!(locate_with(t, reference, &skip, None).sentence, Some(1), "{t}");
+        }
+        // Not less reduced than the reference itself; a repeating decimal is no fraction.
+        let t = "So the probability is 8/32.\nSo it is 1/4.";
+        assert_eq!(locate_with(t, "\\frac{8}{32}", &skip, None).sentence, Some(0));
+        let t = "So it is 0.\\overline{3}.\nThus 1/3.";
+        assert_eq!(locate_with(t, "\\frac{1}{3}", &skip, None).sentence, Some(0));
+        assert!(AnchorMode::Default.options().skip_unreduced_forms && !AnchorMode::Paper.options().skip_unreduced_forms);
     }
 
     #[test]

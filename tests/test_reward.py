@@ -153,6 +153,23 @@ def test_default_mode_passes_over_the_problem_restated() -> None:
     assert paper.anchor_sentence == 0
 
 
+def test_default_mode_passes_over_less_simplified_forms_of_the_answer() -> None:
+    # sqrt(117) equals the answer 3 sqrt(13), but it is a step on the way, not the answer stated.
+    response = (
+        "So the distance is sqrt(81 + 36) = \\sqrt{117}. Simplify: 117 = 9 * 13, so \\sqrt{117} = 3\\sqrt{13}. "
+        "Let me double-check the squares.</think>\\boxed{3\\sqrt{13}}"
+    )
+    assert apr_fast.score(response, "3\\sqrt{13}", config=RewardConfig(mode="paper")).anchor_sentence == 0
+    default = apr_fast.score(response, "3\\sqrt{13}")
+    assert default.anchor_sentence == 1
+    assert AnchorOptions.of_mode("default").skip_unreduced_forms
+    assert not AnchorOptions.of_mode("paper").skip_unreduced_forms
+    # A fraction not in lowest terms, and the same text when the answer itself is written so.
+    steps = "So the probability is 8/32. That is 1/4. Let me verify the count.</think>\\boxed{\\frac{1}{4}}"
+    assert apr_fast.score(steps, "1/4").anchor_sentence == 1
+    assert apr_fast.score(steps.replace("frac{1}{4}", "frac{8}{32}"), "8/32").anchor_sentence == 0
+
+
 def test_correctness_methods_are_method_values_even_when_undecided() -> None:
     methods = {m.value for m in apr_fast.Method} | {"none"}
     undecided = apr_fast.score("So it is 52.</think>\\boxed{52}", "52_8", config=RewardConfig(cas=False))

@@ -363,7 +363,7 @@ class NativeScorer:
         verification_cues: list[str],
         cue_inflections: bool,
         vocabulary: NativeVocabulary | None,
-        anchor_options: tuple[str, bool, bool, int, int | None, bool, bool, bool, bool, bool, bool] | None,
+        anchor_options: tuple[str, bool, bool, int, int | None, bool, bool, bool, bool, bool, bool, bool] | None,
         reject_problem_echo: bool,
     ) -> NativeScorer: ...
     def score_texts(
@@ -390,9 +390,9 @@ class NativeScorer:
     @property
     def has_vocabulary(self) -> bool: ...
     @property
-    def anchor_options(self) -> tuple[str, bool, bool, int, int | None, bool, bool, bool, bool, bool, bool]: ...
+    def anchor_options(self) -> tuple[str, bool, bool, int, int | None, bool, bool, bool, bool, bool, bool, bool]: ...
 
 def anchor_mode_options(
     mode: str,
-) -> tuple[Literal["paper", "loose", "none"], bool, bool, int, int | None, bool, bool, bool, bool, bool, bool]: ...
+) -> tuple[Literal["paper", "loose", "none"], bool, bool, int, int | None, bool, bool, bool, bool, bool, bool, bool]: ...
 # --- end reward ---

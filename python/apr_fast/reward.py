@@ -80,6 +80,12 @@ class AnchorOptions:
     not statements of it (None: all count).
     ``number_words``: count "four"-style number words as candidates.
     ``boxed_is_conclusion``: a ``\\boxed{}`` counts as a conclusion cue.
+    ``list_items``: count the items of an enumeration one by one.
+    ``inequality_sides``: count the sides of inequalities (``3`` in ``a \\geq 3``).
+    ``skip_unreduced_forms``: a candidate equal to the reference but less simplified than it
+    (a fraction not in lowest terms, the root of an integer with a square factor, a root in a
+    denominator: ``8/32`` or ``\\sqrt{117}`` against ``1/4`` or ``3\\sqrt{13}``) is a step
+    on the way, not the answer stated.
     """
 
     context: Literal["paper", "loose", "none"] = "paper"
@@ -93,17 +99,18 @@ class AnchorOptions:
     inequality_sides: bool = True
     skip_task_statements: bool = False
     skip_problem_arguments: bool = False
+    skip_unreduced_forms: bool = False
 
     @classmethod
     def of_mode(cls, mode: str) -> "AnchorOptions":
         """The options a named mode stands for."""
         return cls(*_core.anchor_mode_options(mode))
 
-    def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool, bool, bool]:
+    def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool, bool, bool, bool]:
         return (self.context, self.skip_problem_values, self.backtrack, self.backtrack_gap,
                 self.max_extra_complexity, self.number_words, self.boxed_is_conclusion,
                 self.list_items, self.inequality_sides, self.skip_task_statements,
-                self.skip_problem_arguments)
+                self.skip_problem_arguments, self.skip_unreduced_forms)
 
 
 @dataclass(frozen=True)

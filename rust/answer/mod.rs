@@ -52,6 +52,7 @@ mod policy;
 mod relation;
 mod scalar;
 mod sets;
+mod simplest_form;
 mod solution_set;
 mod sympy;
 mod units;
@@ -62,6 +63,7 @@ pub use equivalence::{compare, equivalent, Answer};
 pub use judgement::{Judgement, Method, Reason, Verdict};
 pub use normalize::normalize;
 pub use policy::{PercentPolicy, Policy, UnitsPolicy};
+pub use simplest_form::unreduced_forms;
 
 #[cfg(test)]
 mod bench;

@@ -281,8 +281,8 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 }
 
 /// `AnchorOptions` as Python sees it (field order of `apr_fast.reward.AnchorOptions`).
-type OptionsTuple = (&'static str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool);
-type OptionsArg<'a> = (&'a str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool);
+type OptionsTuple = (&'static str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool, bool);
+type OptionsArg<'a> = (&'a str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool, bool);
 
 fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
     let context = match a.context {
@@ -302,6 +302,7 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
         a.inequality_sides,
         a.skip_task_statements,
         a.skip_problem_arguments,
+        a.skip_unreduced_forms,
     )
 }
 
@@ -378,6 +379,7 @@ impl NativeScorer {
             inequality_sides,
             skip_task_statements,
             skip_problem_arguments,
+            skip_unreduced_forms,
         )) = anchor_options
         {
             let context = match context {
@@ -398,6 +400,7 @@ impl NativeScorer {
                 boxed_is_conclusion: boxed,
                 list_items,
                 inequality_sides,
+                skip_unreduced_forms,
             };
         }
         config.validate().map_err(config_error)?;
