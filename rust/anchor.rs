@@ -230,7 +230,10 @@ impl AnchorSearch<'_> {
         let targets = Targets {
             answers: references,
             complexities: references.iter().map(|r| complexity(r.canonical())).collect(),
-            unreduced: references.iter().map(|r| unreduced_forms(r.canonical())).collect(),
+            unreduced: match self.options.skip_unreduced_forms {
+                true => references.iter().map(|r| unreduced_forms(r.canonical())).collect(),
+                false => Vec::new(),
+            },
             prefilters: self.prefilters(references),
         };
         let holds_needle = |text: &str| targets.may_match(text);
@@ -447,7 +450,7 @@ struct Targets<'r> {
     answers: &'r [Answer],
     /// [`complexity`] of each reference.
     complexities: Vec<usize>,
-    /// [`unreduced_forms`] of each reference.
+    /// [`unreduced_forms`] of each reference (empty unless `skip_unreduced_forms`).
     unreduced: Vec<usize>,
     /// See [`AnchorSearch::prefilters`].
     prefilters: Option<Vec<Prefilter>>,

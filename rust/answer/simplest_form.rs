@@ -16,16 +16,16 @@
 //! these forms than the final answer is a step on the way to it ("So distance = √117." before
 //! "√117 = 3√13"), not the answer stated.
 
-use super::matching_brace;
-
 /// Integers with more digits than this are not read (no trial division on huge numbers).
 const MAX_DIGITS: usize = 15;
 
 const FRACTION_COMMANDS: [&str; 4] = ["\\frac", "\\dfrac", "\\tfrac", "\\cfrac"];
 
-/// How many forms of `text` a simplest form would not have (see the module docs).
+/// How many forms of `text` a simplest form would not have (see the module docs). Linear in
+/// the length of `text`: brackets and roots are looked up in a [`Layout`] read once.
 pub fn unreduced_forms(text: &str) -> usize {
     let b = text.as_bytes();
+    let layout = Layout::of(text);
     let mut count = 0;
     let mut i = 0;
     while i < b.len() {
@@ -35,18 +35,21 @@ pub fn unreduced_forms(text: &str) -> usize {
         }
         let rest = &text[i..];
         if let Some(command) = FRACTION_COMMANDS.iter().find(|c| rest.starts_with(**c)) {
-            let numerator = argument(text, i + command.len(), false);
-            let denominator = numerator.as_ref().and_then(|n| argument(text, n.end, false));
+            let numerator = layout.argument(text, i + command.len(), false);
+            let denominator = numerator.as_ref().and_then(|n| layout.argument(text, n.end, false));
             if let (Some(n), Some(d)) = (numerator, denominator) {
-                let (numerator, denominator) = (&text[n.content], &text[d.content]);
-                count += usize::from(reducible(numerator, denominator)) + usize::from(holds_root(denominator));
+                let reduces = reducible(&text[n.content], &text[d.content.clone()]);
+                count += usize::from(reduces) + usize::from(layout.holds_root(d.content));
             }
             i += command.len();
             continue;
         }
         if let Some(len) = root_command_len(rest) {
-            let radicand = argument(text, i + len, true).map(|a| &text[a.content]);
-            count += usize::from(radicand.is_some_and(|r| has_square_factor(r.trim_matches(['(', ')']))));
+            let radicand = layout.argument(text, i + len, true).map(|a| &text[a.content]);
+            // An integer radicand, perhaps in parentheses (`√(117)`, `sqrt((8))`); a longer one
+            // is not trimmed (nested roots would be trimmed once per level).
+            let integer = radicand.filter(|r| r.len() <= 2 * MAX_DIGITS).map(|r| r.trim_matches(['(', ')']));
+            count += usize::from(integer.is_some_and(has_square_factor));
             i += len;
             continue;
         }
@@ -58,9 +61,10 @@ pub fn unreduced_forms(text: &str) -> usize {
         };
         match division {
             Some(len) => {
-                let after = text[i + len..].trim_start();
-                let denominator_root = root_command_len(after).is_some()
-                    || (after.starts_with('(') && group_end(after, b'(', b')').is_some_and(|end| holds_root(&after[1..end])));
+                let after = skip_spaces(text, i + len);
+                let group = (b.get(after) == Some(&b'(')).then(|| layout.closing(after)).flatten();
+                let denominator_root = root_command_len(&text[after..]).is_some()
+                    || group.is_some_and(|close| layout.holds_root(after + 1..close));
                 count += usize::from(denominator_root);
                 if let (Some(n), Some(d)) = (integer_before(text, i), integer_after(text, i + len)) {
                     count += usize::from(reducible(n, d));
@@ -79,49 +83,90 @@ struct Argument {
     end: usize,
 }
 
-/// The argument that starts at `from` (after spaces): a `{...}` group, else one digit (`\frac84`)
-/// or, with `digit_run`, every digit (`\sqrt12` is `\sqrt{12}`, `sqrt 8`), or a `(...)` group
-/// (`sqrt(8)`, `√(8)`).
-fn argument(text: &str, from: usize, digit_run: bool) -> Option<Argument> {
-    let start = from + text[from..].len() - text[from..].trim_start().len();
-    let rest = &text[start..];
-    if rest.starts_with('{') {
-        let close = matching_brace(text.as_bytes(), start)?;
-        return Some(Argument { content: start + 1..close, end: close + 1 });
+const NONE: usize = usize::MAX;
+
+/// Where each bracket of a text closes and where its roots are, each read in one pass, so
+/// that [`unreduced_forms`] looks them up in constant time (a nested `\frac{\frac{...` or
+/// `1/(1/(...` is read once, not once per level).
+struct Layout {
+    /// The index of the `}` or `)` that closes the `{` or `(` at each index (`NONE` where
+    /// none does, or where no bracket opens). A backslash escapes the next byte (`\{`).
+    close: Vec<usize>,
+    /// The end of the first root (`sqrt`, `√`) that starts at or after each index.
+    next_root_end: Vec<usize>,
+}
+
+impl Layout {
+    fn of(text: &str) -> Layout {
+        let b = text.as_bytes();
+        let mut close = vec![NONE; b.len()];
+        let (mut braces, mut parens) = (Vec::new(), Vec::new());
+        let mut k = 0;
+        while k < b.len() {
+            match b[k] {
+                b'\\' => k += 1,
+                b'{' => braces.push(k),
+                b'(' => parens.push(k),
+                b'}' => close_last(&mut braces, &mut close, k),
+                b')' => close_last(&mut parens, &mut close, k),
+                _ => {}
+            }
+            k += 1;
+        }
+        let mut next_root_end = vec![NONE; b.len() + 1];
+        for k in (0..b.len()).rev() {
+            next_root_end[k] = match &b[k..] {
+                rest if rest.starts_with(b"sqrt") => k + 4,
+                rest if rest.starts_with("√".as_bytes()) => k + "√".len(),
+                _ => next_root_end[k + 1],
+            };
+        }
+        Layout { close, next_root_end }
     }
-    if digit_run && rest.starts_with('(') {
-        let close = start + group_end(rest, b'(', b')')?;
-        return Some(Argument { content: start + 1..close, end: close + 1 });
+
+    /// The index of the bracket closing the one at `at`, if a bracket opens there and closes.
+    fn closing(&self, at: usize) -> Option<usize> {
+        self.close.get(at).copied().filter(|&c| c != NONE)
     }
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let len = if digit_run { digits } else { digits.min(1) };
-    (len > 0).then(|| Argument { content: start..start + len, end: start + len })
+
+    /// Whether a root lies wholly inside `range`.
+    fn holds_root(&self, range: std::ops::Range<usize>) -> bool {
+        self.next_root_end.get(range.start).is_some_and(|&end| end <= range.end)
+    }
+
+    /// The argument that starts at `from` (after spaces): a `{...}` group, else one digit
+    /// (`\frac84`) or, with `digit_run`, every digit (`\sqrt12` is `\sqrt{12}`, `sqrt 8`), or
+    /// a `(...)` group (`sqrt(8)`, `√(8)`).
+    fn argument(&self, text: &str, from: usize, digit_run: bool) -> Option<Argument> {
+        let start = skip_spaces(text, from);
+        let rest = &text[start..];
+        let group = rest.starts_with('{') || (digit_run && rest.starts_with('('));
+        if group {
+            let close = self.closing(start)?;
+            return Some(Argument { content: start + 1..close, end: close + 1 });
+        }
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let len = if digit_run { digits } else { digits.min(1) };
+        (len > 0).then(|| Argument { content: start..start + len, end: start + len })
+    }
+}
+
+/// Closes the innermost open bracket of `open` (if any) at `at`.
+fn close_last(open: &mut Vec<usize>, close: &mut [usize], at: usize) {
+    if let Some(k) = open.pop() {
+        close[k] = at;
+    }
+}
+
+/// The index of the first byte at or after `from` that is not whitespace.
+fn skip_spaces(text: &str, from: usize) -> usize {
+    from + text[from..].len() - text[from..].trim_start().len()
 }
 
 /// The length of `\sqrt`, `sqrt` or `√` at the start of `text` (not `\sqrt[3]`, a cube root).
 fn root_command_len(text: &str) -> Option<usize> {
     let len = ["\\sqrt", "sqrt", "√"].iter().find(|c| text.starts_with(**c))?.len();
     (!text[len..].starts_with('[')).then_some(len)
-}
-
-/// The index of the bracket closing the one that opens `text`.
-fn group_end(text: &str, open: u8, close: u8) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, &c) in text.as_bytes().iter().enumerate() {
-        if c == open {
-            depth += 1;
-        } else if c == close {
-            depth = depth.checked_sub(1)?;
-            if depth == 0 {
-                return Some(k);
-            }
-        }
-    }
-    None
-}
-
-fn holds_root(text: &str) -> bool {
-    text.contains("sqrt") || text.contains('√')
 }
 
 fn is_integer(text: &str) -> bool {
@@ -279,6 +324,52 @@ mod tests {
             assert_eq!(has_square_factor(&n.to_string()), expected, "{n}");
         }
     }
+
+    #[test]
+    fn nested_forms_are_each_read() {
+        assert_eq!(forms("\\frac{1}{\\frac{2}{4}}"), 1);
+        assert_eq!(unreduced_forms("1/(1/(2/4))"), 1);
+        assert_eq!(unreduced_forms("\\sqrt{\\sqrt{8}}"), 1);
+        assert_eq!(unreduced_forms("\\frac{1}{1 + \\frac{1}{\\sqrt{2}}}"), 2);
+        // An escaped brace opens no group.
+        assert_eq!(unreduced_forms("\\frac\\{6}{4}"), 0);
+        // Deep nesting, read once per level: every level's denominator holds a root, and the
+        // innermost `\sqrt 8` has a square factor.
+        let depth = 20_000;
+        let nested = format!("{}8{}", "\\frac{1}{\\sqrt ".repeat(depth), "}".repeat(depth));
+        assert_eq!(unreduced_forms(&nested), depth + 1);
+        let slashes = format!("{}8{}", "1/(√".repeat(depth), ")".repeat(depth));
+        assert_eq!(unreduced_forms(&slashes), depth + 1);
+        let roots = format!("{}8{}", "sqrt(".repeat(depth), ")".repeat(depth));
+        assert_eq!(unreduced_forms(&roots), 1);
+        let unclosed = "\\frac{".repeat(depth);
+        assert_eq!(unreduced_forms(&unclosed), 0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        /// Forms are read where they are written: two texts joined by a separator hold the
+        /// forms of both, no more (no read crosses into the neighbour), and any text is read
+        /// without panic.
+        #[test]
+        fn forms_of_joined_texts_add_up(
+            a in proptest::collection::vec(proptest::sample::select(PIECES.to_vec()), 0..12),
+            b in proptest::collection::vec(proptest::sample::select(PIECES.to_vec()), 0..12),
+            noise in "\\PC{0,40}",
+        ) {
+            let (a, b) = (a.concat(), b.concat());
+            let joined = format!("{a} ; {b}");
+            proptest::prop_assert_eq!(unreduced_forms(&joined), unreduced_forms(&a) + unreduced_forms(&b), "{}", joined);
+            unreduced_forms(&format!("{a}{noise}{b}"));
+        }
+    }
+
+    /// Balanced pieces of answers for the property test.
+    const PIECES: [&str; 22] = [
+        "\\frac{6}{4}", "\\frac{1}{\\sqrt{3}}", "\\dfrac84", "\\sqrt{12}", "\\sqrt 8", "sqrt(18)", "√117", "√(20)",
+        "3\\sqrt{13}", "8/32", "1/4", "1/(2√3)", "5047 ÷ 63", "6 \\div 3", "x", "+", "-", "2", " ", "\\pi", "(7)", "{x}",
+    ];
 
     #[test]
     fn any_text_is_read_without_panic() {
