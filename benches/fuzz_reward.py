@@ -9,8 +9,9 @@
    ``--hang-ms`` is counted as a hang.
 2. Adversarial rollouts of growing size: one structure repeated or nested (``\\frac{`` nested
    100k deep, ``1/(`` chains, a sentence that states the answer repeated, a value that never
-   equals it, long lists, lone ``$``) in the thinking, with the same text boxed as the final
-   answer and given as the ground truth, so that the anchor search reads all of it. The best of
+   equals it, long lists, one sentence of 100k inequalities or enumerations, lone ``$``) in
+   the thinking, with its final answer boxed and given as the ground truth (the thinking's own
+   text where it is one expression), so that the anchor search reads all of it. The best of
    ``--repeat`` timings per size, in both modes: the time per MB should stay flat.
 
 Usage: python benches/fuzz_reward.py [--rollouts N] [--seed S] [--sizes-mb 0.25 0.5 1 2]
@@ -54,6 +55,8 @@ ADVERSARIAL: dict[str, tuple[Callable[[int], str], str | None]] = {
     "'So it is 4. ' repeated": (repeated("So it is 4. "), "5"),
     "'Let me check x = 7/14.\\n'": (repeated("Let me check x = 7/14.\n"), "\\frac{1}{2}"),
     "list '1, '": (repeated("1, "), "1"),
+    "'So a >= 3 and ' one sentence": (repeated("So a >= 3 and "), "3"),
+    "'So 2, 3 and 5, ' one sentence": (repeated("So 2, 3 and 5, "), "5"),
     "$ repeated": (repeated("$"), "5"),
     "digits": (repeated("7"), None),
 }

@@ -372,6 +372,7 @@ impl AnchorSearch<'_> {
         let (references, complexities) = (targets.answers, &targets.complexities);
         let candidates = extract_candidates_with(text, words);
         let mut states_the_task = None;
+        let mut enumerations = None;
         for (c, candidate) in candidates.iter().enumerate() {
             if !self.options.number_words && candidate.kind == CandidateKind::NumberWord {
                 continue;
@@ -380,7 +381,7 @@ impl AnchorSearch<'_> {
             if !targets.may_match(&candidate.text) {
                 continue;
             }
-            if !self.options.list_items && inside_enumeration(&candidates, c) {
+            if !self.options.list_items && enumerations.get_or_insert_with(|| Enumerations::of(&candidates)).enclose(candidate) {
                 continue;
             }
             if !self.options.inequality_sides && is_inequality_part(text, &candidates, c) {
@@ -582,15 +583,39 @@ fn is_answer_heading(text: &str) -> bool {
     words.eq_ignore_ascii_case("final answer") || words.eq_ignore_ascii_case("answer")
 }
 
-/// Whether candidate `c` lies strictly inside another candidate that enumerates several values.
-fn inside_enumeration(candidates: &[Candidate], c: usize) -> bool {
-    let me = &candidates[c];
-    candidates.iter().any(|o| {
-        matches!(o.kind, CandidateKind::List | CandidateKind::Set | CandidateKind::Tuple)
-            && o.start <= me.start
-            && me.end <= o.end
-            && (o.start, o.end) != (me.start, me.end)
-    })
+/// The spans of a sentence's candidates that enumerate several values (lists, sets, tuples),
+/// sorted by start, so that whether one encloses a candidate is a binary search, not a scan of
+/// every candidate (a sentence can hold tens of thousands).
+struct Enumerations {
+    /// Start of each enumeration, ascending.
+    starts: Vec<usize>,
+    /// The largest end among the enumerations up to each index (inclusive).
+    max_end: Vec<usize>,
+}
+
+impl Enumerations {
+    fn of(candidates: &[Candidate]) -> Enumerations {
+        let mut spans: Vec<(usize, usize)> = candidates
+            .iter()
+            .filter(|o| matches!(o.kind, CandidateKind::List | CandidateKind::Set | CandidateKind::Tuple))
+            .map(|o| (o.start, o.end))
+            .collect();
+        spans.sort_unstable();
+        let max_end = spans.iter().scan(0, |m, &(_, end)| {
+            *m = end.max(*m);
+            Some(*m)
+        });
+        Enumerations { max_end: max_end.collect(), starts: spans.iter().map(|&(start, _)| start).collect() }
+    }
+
+    /// Whether `me` lies inside an enumeration whose span is not its own.
+    fn enclose(&self, me: &Candidate) -> bool {
+        // Enumerations starting before `me` enclose it when they reach its end; those starting
+        // with it, when they reach past its end (sorted by end, the last one reaches furthest).
+        let before = self.starts.partition_point(|&s| s < me.start);
+        let at = self.starts.partition_point(|&s| s <= me.start);
+        (before > 0 && self.max_end[before - 1] >= me.end) || (at > before && self.max_end[at - 1] > me.end)
+    }
 }
 
 /// Relation symbols of inequalities, as they appear in candidate texts.
@@ -1164,6 +1189,30 @@ mod tests {
             assert_eq!(AnchorMode::from_name(mode.as_str()), Some(mode));
         }
         assert_eq!(AnchorMode::from_name("nope"), None);
+    }
+
+    proptest::proptest! {
+        /// The sorted enumerations answer as the scan of every candidate does.
+        #[test]
+        fn enumerations_enclose_as_a_scan_finds(
+            spans in proptest::collection::vec((0usize..40, 0usize..12, 0usize..5), 0..30),
+        ) {
+            let kinds = [CandidateKind::List, CandidateKind::Set, CandidateKind::Tuple, CandidateKind::Number, CandidateKind::Equation];
+            let candidates: Vec<Candidate> = spans
+                .iter()
+                .map(|&(start, len, kind)| Candidate { start, end: start + len, text: String::new(), kind: kinds[kind] })
+                .collect();
+            let enumerations = Enumerations::of(&candidates);
+            for me in &candidates {
+                let scan = candidates.iter().any(|o| {
+                    matches!(o.kind, CandidateKind::List | CandidateKind::Set | CandidateKind::Tuple)
+                        && o.start <= me.start
+                        && me.end <= o.end
+                        && (o.start, o.end) != (me.start, me.end)
+                });
+                proptest::prop_assert_eq!(enumerations.enclose(me), scan, "{:?} in {:?}", (me.start, me.end), spans);
+            }
+        }
     }
 
     proptest::proptest! {
