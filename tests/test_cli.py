@@ -102,6 +102,27 @@ def test_bad_input_is_a_clear_error_not_a_traceback(tmp_path, content, message) 
     assert "Traceback" not in out.stderr
 
 
+def test_anchor_options_change_one_refinement_of_the_mode(tmp_path) -> None:
+    rollout = {"completion": "So the probability is 8/32. That is 1/4. Let me verify.</think>\\boxed{\\frac{1}{4}}",
+               "ground_truth": "1/4"}
+    data = tmp_path / "r.jsonl"
+    data.write_text(json.dumps(rollout) + "\n")
+
+    def anchor(*options: str) -> int:
+        out = run("score", str(data), "--format", "jsonl", "-q", *options)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)["anchor_sentence"]
+
+    assert anchor() == 1
+    assert anchor("--anchor-option", "skip_unreduced_forms=false") == 0
+    assert anchor("--mode", "paper", "--anchor-option", "skip-unreduced-forms=yes") == 1
+    for bad, message in [("nope=1", "NAME one of"), ("list_items=maybe", "true or false"),
+                         ("backtrack_gap=-1", "int >= 0"), ("backtrack_gap", "NAME=VALUE")]:
+        out = run("score", str(data), "--anchor-option", bad)
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
+
+
 def test_missing_file_and_bad_options() -> None:
     out = run("score", "/nonexistent.jsonl")
     assert out.returncode == 1 and "no such file" in out.stderr

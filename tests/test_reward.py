@@ -170,6 +170,23 @@ def test_default_mode_passes_over_less_simplified_forms_of_the_answer() -> None:
     assert apr_fast.score(steps.replace("frac{1}{4}", "frac{8}{32}"), "8/32").anchor_sentence == 0
 
 
+def test_anchor_options_are_checked_by_name_and_value() -> None:
+    default = AnchorOptions.of_mode("default")
+    assert default.replace(skip_unreduced_forms=False).skip_unreduced_forms is False
+    assert default.replace() == default
+    assert set(AnchorOptions.names()) == {f for f in vars(default)}
+    with pytest.raises(ValueError, match="unknown anchor options \\['nope'\\]"):
+        default.replace(nope=True)
+    with pytest.raises(TypeError, match="list_items must be bool"):
+        AnchorOptions(list_items="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="backtrack_gap must be an int >= 0"):
+        default.replace(backtrack_gap=-1)
+    with pytest.raises(ValueError, match="max_extra_complexity must be an int >= 0 or None"):
+        default.replace(max_extra_complexity=True)
+    with pytest.raises(ValueError, match="context must be"):
+        AnchorOptions(context="strict")  # type: ignore[arg-type]
+
+
 def test_correctness_methods_are_method_values_even_when_undecided() -> None:
     methods = {m.value for m in apr_fast.Method} | {"none"}
     undecided = apr_fast.score("So it is 52.</think>\\boxed{52}", "52_8", config=RewardConfig(cas=False))

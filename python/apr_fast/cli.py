@@ -24,7 +24,7 @@ from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 
 import apr_fast
 from apr_fast.cues import cue_lists
-from apr_fast.reward import ANCHOR_MODES, APRScorer, RewardConfig, RolloutScore
+from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
 
 RESPONSE_KEYS = ("completion", "response", "solution_str", "output", "generated_text", "text")
 GROUND_TRUTH_KEYS = ("ground_truth", "answer", "gt", "reward_model.ground_truth")
@@ -231,10 +231,41 @@ def _cue_languages(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         raise argparse.ArgumentTypeError(str(e)) from e
 
 
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def _anchor_option(value: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of one :class:`AnchorOptions` field, its value read by the field's type."""
+    name, sep, text = value.partition("=")
+    name, text = name.strip().replace("-", "_"), text.strip()
+    if not sep or name not in AnchorOptions.names():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE with NAME one of {', '.join(AnchorOptions.names())}; "
+                                         f"got {value!r}")
+    parsed: Any = text
+    if name == "backtrack_gap" or (name == "max_extra_complexity" and text.lower() != "none"):
+        try:
+            parsed = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} takes an integer, got {text!r}") from None
+    elif name == "max_extra_complexity":
+        parsed = None
+    elif name != "context":
+        if text.lower() not in _TRUE + _FALSE:
+            raise argparse.ArgumentTypeError(f"{name} takes true or false, got {text!r}")
+        parsed = text.lower() in _TRUE
+    try:
+        AnchorOptions().replace(**{name: parsed})
+    except (TypeError, ValueError) as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return name, parsed
+
+
 def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
     conclusion, verification = args.cue_languages
+    options = AnchorOptions.of_mode(args.mode).replace(**dict(args.anchor_option)) if args.anchor_option else None
     config = RewardConfig(beta=args.beta, floor=args.floor, mode=args.mode, reference=args.reference,
-                          cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification)
+                          cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
+                          anchor_options=options)
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
     scorer = APRScorer(config, tokenizer=tokenizer)
     fmt = args.format or ("table" if out.isatty() else "jsonl")
@@ -367,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--beta", type=float, default=2e-4, help="penalty per tail token (paper: 2e-4 for 1.5B, 5e-4 for 7B)")
     s.add_argument("--floor", type=float, default=None, help="lower bound of a correct response's reward (default: none)")
     s.add_argument("--mode", choices=ANCHOR_MODES, default="default", help="anchor localisation mode")
+    s.add_argument("--anchor-option", type=_anchor_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="change one refinement of --mode, e.g. skip_unreduced_forms=false (repeatable; names: "
+                        "those of apr_fast.AnchorOptions)")
     s.add_argument("--reference", choices=("final_answer", "ground_truth"), default="final_answer",
                    help="anchor on the response's own final answer (training) or on the ground truth")
     s.add_argument("--no-cas", action="store_true", help="never call sympy for undecided correctness")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, Optional, Sequence, Union
 
 from apr_fast import _core
@@ -101,10 +101,41 @@ class AnchorOptions:
     skip_problem_arguments: bool = False
     skip_unreduced_forms: bool = False
 
+    def __post_init__(self) -> None:
+        if self.context not in ("paper", "loose", "none"):
+            raise ValueError(f"AnchorOptions.context must be 'paper', 'loose' or 'none', got {self.context!r}")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("context", "backtrack_gap", "max_extra_complexity"):
+                continue
+            if not isinstance(value, bool):
+                raise TypeError(f"AnchorOptions.{f.name} must be bool, got {type(value).__name__}")
+        for name, optional in (("backtrack_gap", False), ("max_extra_complexity", True)):
+            value = getattr(self, name)
+            if value is None and optional:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                allowed = "an int >= 0 or None" if optional else "an int >= 0"
+                raise ValueError(f"AnchorOptions.{name} must be {allowed}, got {value!r}")
+
     @classmethod
     def of_mode(cls, mode: str) -> "AnchorOptions":
         """The options a named mode stands for."""
         return cls(*_core.anchor_mode_options(mode))
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The option names, in field order."""
+        return tuple(f.name for f in fields(cls))
+
+    def replace(self, **changes: Any) -> "AnchorOptions":
+        """These options with some changed (``AnchorOptions.of_mode("default").replace(
+        skip_unreduced_forms=False)``); an unknown name raises ``ValueError`` naming the valid
+        ones, a wrong value ``TypeError`` or ``ValueError``."""
+        unknown = sorted(set(changes) - set(self.names()))
+        if unknown:
+            raise ValueError(f"unknown anchor options {unknown}; valid: {list(self.names())}")
+        return replace(self, **changes)
 
     def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool, bool, bool, bool]:
         return (self.context, self.skip_problem_values, self.backtrack, self.backtrack_gap,

@@ -187,6 +187,27 @@ def test_cue_languages_reach_the_reward_config() -> None:
     assert both.verification_cues == apr_fast.PAPER_VERIFICATION_CUES + apr_fast.CHINESE_VERIFICATION_CUES
 
 
+def test_anchor_options_reach_the_scorer(tokenizer) -> None:
+    import apr_fast
+    from apr_fast.verl.settings import APRRewardSettings
+
+    manager = load_reward_manager(config(anchor_options={"skip_unreduced_forms": False, "backtrack_gap": 1}), tokenizer)
+    expected = apr_fast.AnchorOptions.of_mode("default").replace(skip_unreduced_forms=False, backtrack_gap=1)
+    assert manager.scorer.config.anchor_options == expected
+    assert manager.scorer._native.anchor_options == expected._native()
+    assert manager.scorer.config.mode == "default"
+    # Scorers are cached per settings: settings with options stay hashable and compare by value.
+    one = APRRewardSettings.from_mapping({"anchor_options": OmegaConf.create({"backtrack_gap": 1})})
+    assert hash(one) == hash(APRRewardSettings.from_mapping({"anchor_options": {"backtrack_gap": 1}}))
+    assert APRRewardSettings.from_mapping({"anchor_options": None}).reward_config().anchor_options is None
+    with pytest.raises(apr_fast.ConfigError, match="unknown anchor options"):
+        load_reward_manager(config(anchor_options={"skip_unreduced": False}), tokenizer)
+    with pytest.raises(apr_fast.ConfigError, match="backtrack_gap must be an int >= 0"):
+        APRRewardSettings.from_mapping({"anchor_options": {"backtrack_gap": -1}})
+    with pytest.raises(apr_fast.ConfigError, match="mapping"):
+        APRRewardSettings.from_mapping({"anchor_options": ["skip_unreduced_forms"]})
+
+
 def test_legacy_batch_manager_gives_the_same_scores(tokenizer, rows) -> None:
     from apr_fast.verl.legacy import APRBatchRewardManager
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Union
 
 from apr_fast.equivalence import Policy
 from apr_fast.errors import ConfigError
 from apr_fast.cues import cue_lists
-from apr_fast.reward import ANCHOR_MODES, RewardConfig
+from apr_fast.reward import ANCHOR_MODES, AnchorOptions, RewardConfig
 
 __all__ = ["APRRewardSettings", "OverlongBuffer"]
 
@@ -44,6 +44,9 @@ class APRRewardSettings:
     ``beta``, ``floor``, ``mode``, ``reference``, ``percent``, ``units``, ``cas``,
     ``cas_timeout``, ``reject_problem_echo``: as in :class:`apr_fast.RewardConfig` (the problem
     text comes from ``extra_info``, see :mod:`apr_fast.verl.rows`).
+    ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
+    ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
+    trains the default mode without that refinement); ``mode`` is then only the name reported.
     ``cue_languages``: the cue lists to use, by language (``["en"]``, the paper's, by default;
     ``["en", "zh"]`` adds the Chinese ones for reasoning written in Chinese).
     ``max_batch`` / ``max_wait_ms``: micro-batching of concurrent ``run_single`` calls.
@@ -60,6 +63,7 @@ class APRRewardSettings:
     cas: bool = True
     cas_timeout: float = 5.0
     reject_problem_echo: bool = True
+    anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
     max_wait_ms: float = 5.0
@@ -68,6 +72,13 @@ class APRRewardSettings:
     max_resp_len: Optional[int] = None
 
     def __post_init__(self) -> None:
+        options = _plain(self.anchor_options) if self.anchor_options is not None else ()
+        if isinstance(options, Mapping):
+            options = tuple(sorted(options.items()))  # hashable: scorers are cached per settings
+        if not isinstance(options, tuple):
+            raise ConfigError(f"reward_kwargs.anchor_options must be a mapping of option names to values, "
+                              f"got {type(self.anchor_options).__name__}")
+        object.__setattr__(self, "anchor_options", options)
         if self.mode not in ANCHOR_MODES:
             raise ConfigError(f"reward_kwargs.mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
         if self.max_batch < 1:
@@ -99,6 +110,8 @@ class APRRewardSettings:
                 policy=Policy(percent=self.percent, units=self.units),  # type: ignore[arg-type]
                 cas=bool(self.cas), cas_timeout=float(self.cas_timeout),
                 reject_problem_echo=self.reject_problem_echo,
+                anchor_options=AnchorOptions.of_mode(self.mode).replace(**dict(self.anchor_options))
+                if self.anchor_options else None,
             )
         except (TypeError, ValueError) as e:
             raise ConfigError(f"invalid reward_kwargs: {e}") from e
