@@ -447,3 +447,36 @@ def test_vocabulary_and_scorer_pickle(tmp_path: Any) -> None:
     path.write_bytes(b"\xff\xfe not utf-8")
     with pytest.raises(apr_fast.TokenizerError):
         Vocabulary.from_file(path)
+
+
+BUNDLED_TOKENIZER = __import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "data" / (
+    "deepseek-r1-distill-qwen.tokenizer.json.gz")
+
+
+def test_tokenizer_files_load_compressed_or_not(tmp_path) -> None:
+    from apr_fast.tokens import load_hf_tokenizer, read_tokenizer_json
+
+    text = read_tokenizer_json(BUNDLED_TOKENIZER)
+    plain = tmp_path / "model" / "tokenizer.json"
+    plain.parent.mkdir()
+    plain.write_text(text, encoding="utf-8")
+    assert read_tokenizer_json(plain) == text
+    ids = load_hf_tokenizer(str(BUNDLED_TOKENIZER)).encode("So x = 5.").ids
+    for source in (plain, plain.parent):  # the file, and the model directory holding it
+        assert load_hf_tokenizer(source).encode("So x = 5.").ids == ids
+    decoded = Vocabulary.from_file(BUNDLED_TOKENIZER).decode(ids, skip_special_tokens=True)
+    assert decoded == Vocabulary.from_file(plain).decode(ids, skip_special_tokens=True) == "So x = 5."
+
+
+@pytest.mark.parametrize("content", [b"\x1f\x8b\x08\x00garbage", b"\xff\xfe not utf-8", b"{not json"])
+def test_unreadable_tokenizer_files_are_a_tokenizer_error(tmp_path, content) -> None:
+    from apr_fast.tokens import load_hf_tokenizer
+
+    bad = tmp_path / "tokenizer.json"
+    bad.write_bytes(content)
+    with pytest.raises(TokenizerError):
+        load_hf_tokenizer(bad)
+    with pytest.raises(TokenizerError):
+        Vocabulary.from_file(bad)
+    with pytest.raises(TokenizerError, match="not a tokenizer.json, a model directory"):
+        load_hf_tokenizer(tmp_path / "missing" / "tok")

@@ -9,10 +9,12 @@ group filter reads.
 
 The model named by ``actor_rollout_ref.model.path`` must be readable for verl's validation (its
 config and tokenizer are loaded). Where it is a hub name and the hub is out of reach, pass
-``--tokenizer-json PATH`` (or set ``APR_DRY_RUN_TOKENIZER``): a stub model directory with that
-tokenizer and the architecture of DeepSeek-R1-Distill-Qwen is used instead.
+``--tokenizer-json PATH`` (or set ``APR_DRY_RUN_TOKENIZER``; gzip-compressed works too): a stub
+model directory with that tokenizer and the architecture of DeepSeek-R1-Distill-Qwen is used
+instead. The repository bundles the DeepSeek-R1-Distill-Qwen tokenizer:
 
-    APR_DRY_RUN=1 APR_DRY_RUN_TOKENIZER=tokenizer.json bash train/dapo_1.5b.sh
+    APR_DRY_RUN=1 APR_DRY_RUN_TOKENIZER=examples/data/deepseek-r1-distill-qwen.tokenizer.json.gz \
+        bash train/dapo_1.5b.sh
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ import sys
 import tempfile
 import warnings
 from pathlib import Path
+
+from apr_fast.tokens import read_tokenizer_json
 
 # config.json of DeepSeek-R1-Distill-Qwen-1.5B / -7B (public model cards); no weights needed.
 ARCHITECTURES = {
@@ -45,7 +49,7 @@ def stub_model_dir(model_name: str, tokenizer_json: Path, root: Path) -> Path:
     out = root / f"stub-{size}"
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(config))
-    (out / "tokenizer.json").write_bytes(tokenizer_json.read_bytes())
+    (out / "tokenizer.json").write_text(read_tokenizer_json(tokenizer_json), encoding="utf-8")
     (out / "tokenizer_config.json").write_text(json.dumps({
         "tokenizer_class": "PreTrainedTokenizerFast",
         "bos_token": "<｜begin▁of▁sentence｜>", "eos_token": "<｜end▁of▁sentence｜>",

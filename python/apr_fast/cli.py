@@ -24,7 +24,9 @@ from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 
 import apr_fast
 from apr_fast.cues import cue_lists
+from apr_fast.errors import TokenizerError
 from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
+from apr_fast.tokens import load_hf_tokenizer
 
 RESPONSE_KEYS = ("completion", "response", "solution_str", "output", "generated_text", "text")
 GROUND_TRUTH_KEYS = ("ground_truth", "answer", "gt", "reward_model.ground_truth")
@@ -160,19 +162,9 @@ class Progress:
 def load_tokenizer(name: str) -> Any:
     """A ``tokenizers.Tokenizer`` from a tokenizer.json(.gz), a model directory or a hub name."""
     try:
-        import tokenizers
-    except ImportError:
-        raise InputError("--tokenizer needs the `tokenizers` package (pip install tokenizers)") from None
-    path = Path(name).expanduser()
-    if path.is_dir() and (path / "tokenizer.json").is_file():
-        path = path / "tokenizer.json"
-    if path.is_file():
-        raw = gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
-        return tokenizers.Tokenizer.from_str(raw.decode("utf-8"))
-    try:
-        return tokenizers.Tokenizer.from_pretrained(name)
-    except Exception as e:
-        raise InputError(f"--tokenizer {name!r}: not a file, a model directory, or a reachable hub name ({e})") from None
+        return load_hf_tokenizer(name)
+    except TokenizerError as e:
+        raise InputError(f"--tokenizer: {e}") from None
 
 
 def short(text: Optional[str], width: int) -> str:

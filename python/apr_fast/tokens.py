@@ -24,14 +24,19 @@ from __future__ import annotations
 
 import bisect
 import functools
+import gzip
 import os
 import sys
+from pathlib import Path
 from typing import Any, NamedTuple, Optional, Protocol, Sequence, Union
 
 from apr_fast._core import NativeVocabulary, token_ends_from_offsets as _token_ends_from_offsets
 from apr_fast.errors import TokenizerError
 
-__all__ = ["DecodedIds", "TokenIds", "Vocabulary", "token_ends_from_offsets", "token_index_at"]
+__all__ = [
+    "DecodedIds", "TokenIds", "Vocabulary", "load_hf_tokenizer", "read_tokenizer_json", "token_ends_from_offsets",
+    "token_index_at",
+]
 
 
 class _IntArray(Protocol):
@@ -195,20 +200,14 @@ class Vocabulary:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Vocabulary:
-        """Loads a Hugging Face ``tokenizer.json`` file.
+        """Loads a Hugging Face ``tokenizer.json`` file (gzip-compressed too).
 
         Raises :class:`OSError` if it cannot be read and :class:`~apr_fast.TokenizerError` if it
         is not a tokenizer this module decodes exactly.
         """
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be str or os.PathLike, got {type(path).__name__}")
-        with open(path, "rb") as f:
-            raw = f.read()
-        try:
-            json = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise TokenizerError(f"{os.fspath(path)!r} is not UTF-8 text (a tokenizer.json is): {e}") from None
-        return cls.from_json(json)
+        return cls.from_json(read_tokenizer_json(path))
 
     @classmethod
     def from_json(cls, json: str) -> Vocabulary:
@@ -305,6 +304,49 @@ class Vocabulary:
             DecodedIds(text, ends, error)
             for text, ends, error in self._native.decode_batch(native, bool(skip_special_tokens), threads)
         ]
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_tokenizer_json(path: str | os.PathLike[str]) -> str:
+    """The text of a ``tokenizer.json`` file, gzip-compressed or not (told by its first bytes).
+
+    Raises :class:`OSError` if it cannot be read and :class:`~apr_fast.TokenizerError` if it is
+    not UTF-8 text or not valid gzip."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        if raw.startswith(_GZIP_MAGIC):
+            raw = gzip.decompress(raw)
+        return raw.decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        raise TokenizerError(f"{os.fspath(path)!r} is not a tokenizer.json (UTF-8 text, or gzip of it): {e}") from None
+
+
+def load_hf_tokenizer(name: str | os.PathLike[str]) -> Any:
+    """A Hugging Face ``tokenizers.Tokenizer`` from a ``tokenizer.json`` (gzip-compressed too),
+    a model directory holding one, or a hub name. Raises :class:`~apr_fast.TokenizerError`
+    naming what was tried."""
+    try:
+        import tokenizers
+    except ImportError:
+        raise TokenizerError("loading a tokenizer needs the `tokenizers` package (pip install tokenizers)") from None
+    path = Path(name).expanduser()
+    if path.is_dir() and (path / "tokenizer.json").is_file():
+        path = path / "tokenizer.json"
+    if path.is_file():
+        try:
+            return tokenizers.Tokenizer.from_str(read_tokenizer_json(path))
+        except TokenizerError:
+            raise
+        except Exception as e:  # tokenizers raises a bare Exception on malformed JSON
+            raise TokenizerError(f"{os.fspath(path)!r} is not a tokenizer.json tokenizers can load: {e}") from None
+    try:
+        return tokenizers.Tokenizer.from_pretrained(os.fspath(name))
+    except Exception as e:
+        raise TokenizerError(f"tokenizer {os.fspath(name)!r}: not a tokenizer.json, a model directory holding one, "
+                             f"or a reachable hub name ({e})") from None
 
 
 def token_index_at(token_ends: Sequence[int], char_offset: int) -> int:

@@ -246,9 +246,12 @@ def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:
     assert out.stdout.split() == ["APRRewardManager", "APRBatchRewardManager"]
 
 
-@pytest.mark.parametrize("recipe", ["dapo_1.5b.sh", "grpo_7b.sh"])
-def test_training_recipe_dry_run_passes_verls_validation(recipe, tmp_path) -> None:
-    env = dict(os.environ, APR_DRY_RUN="1", APR_DRY_RUN_TOKENIZER=str(TOKENIZER), DATA_DIR=str(tmp_path),
+@pytest.mark.parametrize(("recipe", "tokenizer_file"), [
+    ("dapo_1.5b.sh", TOKENIZER),
+    ("grpo_7b.sh", ROOT / "examples" / "data" / "deepseek-r1-distill-qwen.tokenizer.json.gz"),  # bundled, gzip
+])
+def test_training_recipe_dry_run_passes_verls_validation(recipe, tokenizer_file, tmp_path) -> None:
+    env = dict(os.environ, APR_DRY_RUN="1", APR_DRY_RUN_TOKENIZER=str(tokenizer_file), DATA_DIR=str(tmp_path),
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     out = subprocess.run(["bash", str(ROOT / "train" / recipe)], capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])

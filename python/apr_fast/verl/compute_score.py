@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import functools
 import threading
-from pathlib import Path
 from typing import Any, Optional
 
 from apr_fast.reward import APRScorer
+from apr_fast.tokens import load_hf_tokenizer
 from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of
 from apr_fast.verl.settings import APRRewardSettings
 
@@ -32,15 +32,9 @@ _lock = threading.Lock()
 
 @functools.lru_cache(maxsize=8)
 def load_tokenizer(name: str) -> Any:
-    """A ``tokenizers.Tokenizer`` from a tokenizer.json path, a model directory or a hub name."""
-    import tokenizers
-
-    path = Path(name).expanduser()
-    if path.is_file():
-        return tokenizers.Tokenizer.from_file(str(path))
-    if path.is_dir() and (path / "tokenizer.json").is_file():
-        return tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
-    return tokenizers.Tokenizer.from_pretrained(name)
+    """A ``tokenizers.Tokenizer`` from a tokenizer.json(.gz) path, a model directory or a hub
+    name, loaded once per process."""
+    return load_hf_tokenizer(name)
 
 
 @functools.lru_cache(maxsize=32)
