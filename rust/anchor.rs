@@ -230,10 +230,10 @@ impl AnchorSearch<'_> {
         let targets = Targets {
             answers: references,
             complexities: references.iter().map(|r| complexity(r.canonical())).collect(),
-            unreduced: match self.options.skip_unreduced_forms {
-                true => references.iter().map(|r| unreduced_forms(r.canonical())).collect(),
-                false => Vec::new(),
-            },
+            unreduced: self
+                .options
+                .skip_unreduced_forms
+                .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect()),
             prefilters: self.prefilters(references),
         };
         let holds_needle = |text: &str| targets.may_match(text);
@@ -407,14 +407,12 @@ impl AnchorSearch<'_> {
                 None => {
                     let parsed = Answer::parse(&candidate.text);
                     let mut verdict = Verdict::NotEqual;
-                    let less_reduced = |k: usize| {
-                        self.options.skip_unreduced_forms && unreduced_forms(&candidate.text) > targets.unreduced[k]
-                    };
+                    let mut own_forms = None;
                     for (k, (reference, _)) in references.iter().zip(&admissible).enumerate().filter(|(_, (_, &ok))| ok) {
                         let judgement = compare(&parsed, reference, self.policy);
                         match judgement.verdict {
                             // Equal, but a step before the reference's simplest form.
-                            Verdict::Equal if less_reduced(k) => {}
+                            Verdict::Equal if targets.less_reduced(k, &candidate.text, &mut own_forms) => {}
                             Verdict::Equal => {
                                 verdict = Verdict::Equal;
                                 break;
@@ -451,13 +449,19 @@ struct Targets<'r> {
     answers: &'r [Answer],
     /// [`complexity`] of each reference.
     complexities: Vec<usize>,
-    /// [`unreduced_forms`] of each reference (empty unless `skip_unreduced_forms`).
-    unreduced: Vec<usize>,
+    /// [`unreduced_forms`] of each reference (None unless `skip_unreduced_forms`).
+    unreduced: Option<Vec<usize>>,
     /// See [`AnchorSearch::prefilters`].
     prefilters: Option<Vec<Prefilter>>,
 }
 
 impl Targets<'_> {
+    /// Whether `text` (whose [`unreduced_forms`] `own` holds once counted) is written less
+    /// reduced than reference `k`; never without `skip_unreduced_forms`.
+    fn less_reduced(&self, k: usize, text: &str, own: &mut Option<usize>) -> bool {
+        self.unreduced.as_ref().is_some_and(|forms| *own.get_or_insert_with(|| unreduced_forms(text)) > forms[k])
+    }
+
     /// Whether `text` passes any reference's prefilter (always, without prefilters).
     fn may_match(&self, text: &str) -> bool {
         self.prefilters.as_ref().map_or(true, |fs| fs.iter().any(|f| f.may_match(text)))

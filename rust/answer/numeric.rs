@@ -505,7 +505,7 @@ fn function(f: Func, args: &[Expr], eval: &dyn Fn(&Expr) -> Option<Ball>) -> Opt
     }
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+pub(super) fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

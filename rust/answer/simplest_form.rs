@@ -16,6 +16,8 @@
 //! these forms than the final answer is a step on the way to it ("So distance = √117." before
 //! "√117 = 3√13"), not the answer stated.
 
+use super::numeric::gcd;
+
 /// Integers with more digits than this are not read (no trial division on huge numbers).
 const MAX_DIGITS: usize = 15;
 
@@ -237,12 +239,6 @@ fn parse(digits: &str) -> Option<u64> {
     is_integer(digits).then(|| digits.parse().ok()).flatten()
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
 
 #[cfg(test)]
 mod tests {
