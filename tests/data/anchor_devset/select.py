@@ -20,11 +20,18 @@ in neither set, with their own salt, and deal it alternately to the development 
 D and E, F and G, K and L) and the held-out set (H3 and H4, H5 and H6, H7 and H8), so that
 both grow by the same mix; strata run out of traces as rounds go (round 4 drew 52).
 
+Round 5 (`--round 5`, eighteenth stop) goes whole to the held-out set, batches H9 to H12: the
+seventeenth stop drew ideas from reading held-out misses, so rounds 1 to 4 of the held-out set
+no longer check those changes cleanly; round 5 was read after them and is reported on its own
+(`benches/anchor_devset.py --set holdout --round 5`). From round 5 the Llama strata match the
+`DeepSeek-R1-Distill-Llama-*` models they name (see `model_matches`).
+
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
        python tests/data/anchor_devset/select.py --round 2
        python tests/data/anchor_devset/select.py --round 3
        python tests/data/anchor_devset/select.py --round 4
+       python tests/data/anchor_devset/select.py --round 5
 """
 from __future__ import annotations
 
@@ -57,17 +64,23 @@ def key(row: dict) -> str:
     return f"{row['source_repo']}|{row['source_path']}|{row['index']}"
 
 
-def model_matches(model: str, prefix: str) -> bool:
-    """Exact model family: "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B" is not a ShorterBetter model."""
+def model_matches(model: str, prefix: str, distill_prefix: bool = False) -> bool:
+    """Exact model family: "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B" is not a ShorterBetter model.
+
+    With `distill_prefix` (round 5 on), a prefix also names the `DeepSeek-R1-Distill-` model it
+    abbreviates: "Llama-8B" is "deepseek-ai/DeepSeek-R1-Distill-Llama-8B". Before, the Llama
+    strata matched no model, so rounds 2 to 4 drew no Llama trace."""
     short = model.split("/", 1)[-1]
     if prefix.startswith("SB_"):
         return prefix in model
-    return not model.startswith("ShorterBetter") and short.startswith(prefix)
+    if model.startswith("ShorterBetter"):
+        return False
+    return short.startswith(prefix) or (distill_prefix and short.startswith("DeepSeek-R1-Distill-" + prefix))
 
 
-def eligible(r: dict, model_prefix: str, dataset: str) -> bool:
+def eligible(r: dict, model_prefix: str, dataset: str, distill_prefix: bool = False) -> bool:
     return (
-        model_matches(r["model"], model_prefix) and r["dataset"] == dataset and r["has_think_close"]
+        model_matches(r["model"], model_prefix, distill_prefix) and r["dataset"] == dataset and r["has_think_close"]
         and "\\boxed" in ((r["after_think"] or "") + r["thinking"][-3000:])
         and 300 < len(r["thinking"]) < 30000
     )
@@ -104,21 +117,22 @@ def later_round(rows: list[dict], number: int) -> None:
     dev_file, held_file = HERE / "selection.jsonl", HERE / "holdout_selection.jsonl"
     dev = [json.loads(line) for line in dev_file.open(encoding="utf-8")]
     held = [json.loads(line) for line in held_file.open(encoding="utf-8")]
-    if any(r["batch"] in dev_batches for r in dev):
+    if any(r["batch"] in dev_batches + held_batches for r in dev + held):
         sys.exit(f"round {number} is drawn already")
     taken = {key(r) for r in dev + held}
     chosen = []
     for (model_part, dataset), n in STRATA.items():
-        pool = [r for r in rows if eligible(r, model_part, dataset) and key(r) not in taken]
+        pool = [r for r in rows if eligible(r, model_part, dataset, number >= 5) and key(r) not in taken]
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
-    to_dev, to_held = chosen[0::2], chosen[1::2]
+    # A round without development batches (round 5) goes whole to the held-out set.
+    to_dev, to_held = (chosen[0::2], chosen[1::2]) if dev_batches else ([], chosen)
     with dev_file.open("a", encoding="utf-8") as f:
         for j, r in enumerate(to_dev):
-            f.write(json.dumps(record(len(dev) + j, dev_batches[j % 2], r)) + "\n")
+            f.write(json.dumps(record(len(dev) + j, dev_batches[j % len(dev_batches)], r)) + "\n")
     with held_file.open("a", encoding="utf-8") as f:
         for j, r in enumerate(to_held):
-            rec = record(len(held) + j, held_batches[j % 2], r)
+            rec = record(len(held) + j, held_batches[j % len(held_batches)], r)
             rec["id"] = f"ho{len(held) + j:03d}"
             f.write(json.dumps(rec) + "\n")
     print(f"round {number}: {len(to_dev)} traces to {dev_file.name}, {len(to_held)} to {held_file.name}", file=sys.stderr)
