@@ -14,7 +14,7 @@
 //! `\boxed{2}, \boxed{3}` gives `2, 3` (a repeated box is kept once), with a span from the first
 //! box's content to the last one's.
 //!
-//! Phrases: the value is the first candidate ([`super::candidates`]) after the phrase within
+//! Phrases: "answer" in lower, title or upper case; the value is the first candidate ([`super::candidates`]) after the phrase within
 //! its sentence, so "The answer is 3.5." gives `3.5` and "the answer is \(x = 3\), which"
 //! gives `x = 3`; after a heading it is the last candidate of the first statement below it.
 //!
@@ -128,6 +128,27 @@ pub fn extract_final(response: &str) -> Option<FinalAnswer> {
     marked_answer(response, thinking, true)
 }
 
+/// The offsets of the word "answer" in `region`, in order: in lower, title or upper case
+/// ("answer", "Answer", "ANSWER"; the letters after the first in one case). Found with
+/// memchr's vectorised substring search for "nswer" and "NSWER", two passes that skip most
+/// bytes. Stopping at every `w` (about one byte in 60 of prose), as before, made the 186 real
+/// traces without a box (36 KB on average, read whole) take 23 µs each instead of 7.5.
+fn answer_words(bytes: &[u8], region: Range<usize>) -> Vec<usize> {
+    let hay = &bytes[region.clone()];
+    let at = |needle: &'static [u8]| {
+        memchr::memmem::find_iter(hay, needle)
+            .filter(|&k| k >= 1 && matches!(hay[k - 1], b'a' | b'A'))
+            .map(|k| region.start + k - 1)
+    };
+    let mut found: Vec<usize> = at(b"nswer").collect();
+    let upper: Vec<usize> = at(b"NSWER").collect();
+    if !upper.is_empty() {
+        found.extend(upper);
+        found.sort_unstable();
+    }
+    found
+}
+
 /// The later of the last answer phrase with a value and the last `####` marker with one.
 fn marked_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
     let phrase = phrase_answer(text, region.clone(), in_thinking);
@@ -144,9 +165,14 @@ fn marked_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<
 /// `#### 1. Setting up`) is no answer.
 fn hash_marker_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
     let bytes = text.as_bytes();
-    let markers = memchr::memmem::rfind_iter(&bytes[region.clone()], b"####")
+    // The last `#` of each run of exactly four, from the end: `#` is rare in prose, so the
+    // vectorised byte search skips most of the text (memchr's reverse substring search is
+    // scalar).
+    let markers = memchr::memrchr_iter(b'#', &bytes[region.clone()])
         .map(|k| region.start + k)
-        .filter(|&p| (p == 0 || bytes[p - 1] != b'#') && bytes.get(p + 4) != Some(&b'#'))
+        .filter(|&last| last >= region.start + 3 && bytes.get(last + 1) != Some(&b'#'))
+        .map(|last| last - 3)
+        .filter(|&p| bytes[p..p + 4] == *b"####" && (p == 0 || bytes[p - 1] != b'#'))
         .take(MAX_PHRASES_TRIED);
     for p in markers {
         let line_end = memchr::memchr(b'\n', &bytes[p..region.end]).map_or(region.end, |k| p + k);
@@ -234,13 +260,7 @@ struct Phrase {
 /// [`MAX_PHRASES_TRIED`] phrases.
 fn phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
     let bytes = text.as_bytes();
-    // Found by its `w` (far rarer in prose than its `a`), then read whole; from the end, so
-    // that the usual case (a phrase near the end) reads nothing before it.
-    let occurrences = memchr::memchr2_iter(b'w', b'W', &bytes[region.clone()])
-        .rev()
-        .filter(|&k| k >= 3)
-        .map(|k| region.start + k - 3)
-        .filter(|&p| bytes.get(p..p + 6).is_some_and(|w| w.eq_ignore_ascii_case(b"answer")));
+    let occurrences = answer_words(bytes, region.clone()).into_iter().rev();
     // Each phrase reads up to the next occurrence of "answer".
     let mut limit = region.end;
     let mut tried = 0;
@@ -493,6 +513,20 @@ mod tests {
         assert_eq!(text_of("The answer is 5. Later the answer is 6."), Some("6".into()));
         assert_eq!(text_of("The answer is 5. This answers it."), Some("5".into()));
         assert_eq!(text_of("The answer is not obvious"), None);
+    }
+
+    #[test]
+    fn answer_in_lower_title_and_upper_case() {
+        assert_eq!(final_of("work\nANSWER: 42\n"), Some(("42".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(final_of("**FINAL ANSWER:** 7"), Some(("7".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(text_of("So The Answer Is 12."), Some("12".into()));
+        // The words found are those a scan of every position finds in these three cases.
+        let text = "answer Answer ANSWER aNSWER answers nswer a\nanswer xanswer ANSWERanswer é answer";
+        let naive: Vec<usize> = (0..text.len())
+            .filter(|&i| ["answer", "Answer", "ANSWER", "aNSWER"].iter().any(|w| text.as_bytes()[i..].starts_with(w.as_bytes())))
+            .collect();
+        assert_eq!(answer_words(text.as_bytes(), 0..text.len()), naive);
+        assert_eq!(answer_words(text.as_bytes(), 1..text.len()), naive[1..].to_vec());
     }
 
     #[test]
