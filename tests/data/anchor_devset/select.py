@@ -24,7 +24,9 @@ Round 5 (`--round 5`, eighteenth stop) goes whole to the held-out set, batches H
 seventeenth stop drew ideas from reading held-out misses, so rounds 1 to 4 of the held-out set
 no longer check those changes cleanly; round 5 was read after them and is reported on its own
 (`benches/anchor_devset.py --set holdout --round 5`). From round 5 the Llama strata match the
-`DeepSeek-R1-Distill-Llama-*` models they name (see `model_matches`).
+`DeepSeek-R1-Distill-Llama-*` models they name (see `model_matches`). Round 6 (same stop)
+goes whole to the development set, batches M, N, P and Q: new traces to look for faults in,
+so that round 5 stays unread.
 
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
@@ -32,6 +34,7 @@ Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --round 3
        python tests/data/anchor_devset/select.py --round 4
        python tests/data/anchor_devset/select.py --round 5
+       python tests/data/anchor_devset/select.py --round 6
 """
 from __future__ import annotations
 
@@ -125,8 +128,12 @@ def later_round(rows: list[dict], number: int) -> None:
         pool = [r for r in rows if eligible(r, model_part, dataset, number >= 5) and key(r) not in taken]
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
-    # A round without development batches (round 5) goes whole to the held-out set.
-    to_dev, to_held = (chosen[0::2], chosen[1::2]) if dev_batches else ([], chosen)
+    # A round without development batches (round 5) goes whole to the held-out set, one without
+    # held-out batches (round 6) whole to the development set.
+    if dev_batches and held_batches:
+        to_dev, to_held = chosen[0::2], chosen[1::2]
+    else:
+        to_dev, to_held = (chosen, []) if dev_batches else ([], chosen)
     with dev_file.open("a", encoding="utf-8") as f:
         for j, r in enumerate(to_dev):
             f.write(json.dumps(record(len(dev) + j, dev_batches[j % len(dev_batches)], r)) + "\n")
