@@ -629,9 +629,12 @@ impl<'t> Parser<'t> {
     }
 
     fn term(&mut self) -> PResult<Operand> {
-        let first = match self.unary()? {
-            Operand::Node(node) => return Ok(Operand::Node(node)),
-            Operand::Expr(e) => e,
+        let first = match self.slash_derivative() {
+            Some(derivative) => derivative,
+            None => match self.unary()? {
+                Operand::Node(node) => return Ok(Operand::Node(node)),
+                Operand::Expr(e) => e,
+            },
         };
         let continues = match self.peek() {
             Some(Tok::Sym('*' | '/')) => true,
@@ -676,6 +679,28 @@ impl<'t> Parser<'t> {
             }
         }
         Ok(Operand::Expr(product(factors)))
+    }
+
+    /// `dy/dt` in plain text: the derivative `\frac{dy}{dt}` names, not `(d·y)/(d·t)`. Only
+    /// `d` plus one letter on both sides, not followed by a factor (`dy/dt(0)`, `dy/dt x`) or a
+    /// power.
+    fn slash_derivative(&mut self) -> Option<Expr> {
+        let d_name = |t: Option<&Tok>| match t {
+            Some(Tok::Word(w)) if w.len() == 2 && w.starts_with('d') && w.as_bytes()[1].is_ascii_alphabetic() => Some(w.to_string()),
+            _ => None,
+        };
+        let num = d_name(self.toks.get(self.pos))?;
+        if !sym_tok(self.toks.get(self.pos + 1), '/') {
+            return None;
+        }
+        let den = d_name(self.toks.get(self.pos + 2))?;
+        match self.toks.get(self.pos + 3) {
+            None | Some(Tok::Sym('+' | '-' | '=' | ')' | ']' | '}' | ',' | ';' | '<' | '>')) => {}
+            Some(Tok::Cmd(c)) if matches!(&**c, "cdot" | "times" | "le" | "ge" | "leq" | "geq" | "neq" | "ne") => {}
+            _ => return None,
+        }
+        self.pos += 3;
+        Some(derivative_symbol(&num, &den))
     }
 
     fn implicit_product(&mut self) -> PResult<Expr> {
@@ -1202,7 +1227,7 @@ impl<'t> Parser<'t> {
                 self.pos = den_end + 1;
                 // `\frac{d v}{d t}` and `\frac{dv}{dt}` name the same derivative.
                 let compact = |t: &[Tok]| render(t).chars().filter(|c| !c.is_whitespace()).collect::<String>();
-                return Ok(Expr::Sym(Symbol::new(format!("d({})/d({})", compact(num), compact(den)))));
+                return Ok(derivative_symbol(&compact(num), &compact(den)));
             }
         }
         let num = self.group_expr()?;
@@ -1546,6 +1571,12 @@ fn choice_text(t: &str) -> Option<(char, &str)> {
 /// A plain noun trailing a number (`5 apples`, `12 students`): four letters or more.
 fn is_generic_noun(w: &str) -> bool {
     w.len() >= 4 && !function_name(w) && w != "sqrt" && w.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// The symbol a derivative is: `\frac{dy}{dt}`, `\frac{d y}{d t}` and plain `dy/dt` give the
+/// same one (`num` and `den` without spaces).
+fn derivative_symbol(num: &str, den: &str) -> Expr {
+    Expr::Sym(Symbol::new(format!("d({num})/d({den})")))
 }
 
 /// `\frac{dM}{dt}`, `\frac{d^{2} v}{d t^{2}}`, `\frac{dx}{dt}`.

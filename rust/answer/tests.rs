@@ -412,6 +412,12 @@ fn relations() {
     equal("x = \\frac{e^{t}}{3}", "x(t) = \\frac{1}{3} e^t");
     equal("f(x)=x^2", "f(x) = x \\cdot x");
     equal("\\frac{d v}{d t} = -kv", "\\frac{dv}{dt} + kv = 0");
+    // Plain `dy/dt` is the same derivative, not (d·y)/(d·t) = y/t.
+    equal("dy/dt + (r/V)y = (r/V)x", "\\frac{dy}{dt} + \\frac{r}{V} y = \\frac{r}{V} x");
+    equal("dx/dt = kx - a", "\\dfrac{dx}{dt} = kx - a");
+    not_equal("dy/dt", "\\frac{dx}{dt}");
+    not_equal("y/t", "dy/dt");
+    equal("ab/cd", "\\frac{ab}{cd}");
     not_equal("x + y = 3", "x + y = 4");
     not_equal("x^2 + y^2 = 1", "x^2 + y^2 = 4");
     // A factor that is a power of one parameter (never zero: variables are positive) makes the
