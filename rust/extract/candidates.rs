@@ -1468,7 +1468,7 @@ impl<'t> Scanner<'t> {
                 if stated {
                     self.push(start, end, word.to_string(), CandidateKind::Choice);
                 }
-            } else if is_proper_word(word) && self.after_answer_words(i, &segment, false) {
+            } else if is_proper_word(word) && (self.after_answer_words(i, &segment, false) || self.named_after_copula(i, &segment)) {
                 self.push(start, end, format!("\\text{{{word}}}"), CandidateKind::Text);
             }
         }
@@ -1525,6 +1525,22 @@ impl<'t> Scanner<'t> {
             TokenKind::Space => self.next_non_space(i, segment.end).map_or(true, |k| !starts_math(k)),
             _ => !starts_math(next) || matches!(self.kind(next), TokenKind::Close(_)),
         }
+    }
+
+    /// Whether the word at `i` is named by "is" or "was" right before it, as the whole
+    /// complement: "the highest average speed is Evelyn with 3.6", "the winner was Bob." (not
+    /// "is Newton's method", "is Euler line").
+    fn named_after_copula(&self, i: usize, segment: &Range<usize>) -> bool {
+        const LINKS: &[&str] = &["with", "and", "or", "at", "who", "which", "because", "since", "as", "by", "for", "in", "on"];
+        let before = self.prev_non_space(i, segment.start).is_some_and(|p| self.word_is(p, &["is", "was"]));
+        let possessive = i + 1 < segment.end && matches!(self.slice(i + 1), "'" | "\u{2019}");
+        let noun_after = i + 2 < segment.end
+            && self.kind(i + 1) == TokenKind::Space
+            && !self.slice(i + 1).contains('\n')
+            && self.kind(i + 2) == TokenKind::Word
+            && self.slice(i + 2).starts_with(|c: char| c.is_lowercase())
+            && !self.word_is(i + 2, LINKS);
+        before && !possessive && !noun_after
     }
 
     /// Whether the word at `i` follows "answer is", "answer:", "the answer would be" (and, for
@@ -1832,6 +1848,15 @@ mod tests {
     fn text_answers() {
         assert_eq!(found("Thus answer should be Evelyn."), pairs(&[(r"\text{Evelyn}", "text")]));
         assert!(found("So the answer is Wait").is_empty());
+        // A name as the whole complement of "is"/"was" states it too.
+        assert_eq!(
+            found("the highest average speed is Evelyn with 3.6 units"),
+            pairs(&[(r"\text{Evelyn}", "text"), ("3.6", "number")])
+        );
+        assert_eq!(found("the winner was Bob."), pairs(&[(r"\text{Bob}", "text")]));
+        // Not a possessive, nor a name that starts a noun phrase.
+        assert!(found("This is Newton's method.").is_empty());
+        assert!(found("The line is Euler line").is_empty());
     }
 
     #[test]
