@@ -182,6 +182,7 @@ def ablations() -> list[tuple[str, str, object]]:
                         replace(default, **{f.name: getattr(paper, f.name)})))
     out.append(("default + context=loose", "default", replace(default, context="loose")))
     out.append(("default + max_extra_complexity=1", "default", replace(default, max_extra_complexity=1)))
+    out.append(("default + backtrack_gap=1", "default", replace(default, backtrack_gap=1)))
     out.append(("default + backtrack_gap=2", "default", replace(default, backtrack_gap=2)))
     return out
 

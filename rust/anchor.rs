@@ -82,6 +82,10 @@ pub struct AnchorOptions {
     /// forms [`unreduced_forms`] counts: `8/32` or `\sqrt{117}` against `1/4` or `3\sqrt{13}`)
     /// is a step on the way to the value, not a statement of it.
     pub skip_unreduced_forms: bool,
+    /// A sentence that announces the answer and ends with a colon ("So, the final answer is:",
+    /// "The answer would be:") puts the sentence after it in context: the value stated on the
+    /// next line. Other colons ("So, Equation 2 becomes:") introduce steps.
+    pub colon_carries_cue: bool,
 }
 
 impl AnchorOptions {
@@ -127,6 +131,7 @@ impl AnchorMode {
                 list_items: true,
                 inequality_sides: true,
                 skip_unreduced_forms: false,
+                colon_carries_cue: false,
             },
             AnchorMode::Default => AnchorOptions {
                 context: ContextRule::Paper,
@@ -141,6 +146,7 @@ impl AnchorMode {
                 list_items: false,
                 inequality_sides: false,
                 skip_unreduced_forms: true,
+                colon_carries_cue: true,
             },
         }
     }
@@ -258,6 +264,7 @@ impl AnchorSearch<'_> {
                             || boxed
                             || (rule == ContextRule::Loose && verification_here)
                             || flags_of(i + 1).1
+                            || (self.options.colon_carries_cue && i > 0 && announces_answer(text_of(i - 1)))
                     }
                 };
                 if !in_context {
@@ -577,6 +584,13 @@ fn digit_groups_len(bytes: &[u8]) -> usize {
         len += sep + 3;
     }
     if len == lead { 0 } else { len }
+}
+
+/// Whether `text` (one sentence) ends with a colon and names the answer: "So, the final
+/// answer is:", "**Answer:**" (see [`AnchorOptions::colon_carries_cue`]).
+fn announces_answer(text: &str) -> bool {
+    let text = text.trim_end_matches(|c: char| c.is_whitespace() || c == '*' || c == '_');
+    text.ends_with(':') && text.len() <= 200 && text.as_bytes().windows(6).any(|w| w.eq_ignore_ascii_case(b"answer"))
 }
 
 /// Whether `text` (one sentence) is only a heading that announces the answer: `**Final
@@ -1118,6 +1132,22 @@ mod tests {
         assert_eq!(complexity("1{,}000{,}000.5"), 1);
         assert_eq!(complexity("1,2,3"), 3);
         assert_eq!(complexity("2500,7500"), 2);
+    }
+
+    #[test]
+    fn a_colon_that_announces_the_answer_puts_the_next_line_in_context() {
+        let t = "Let me think.\nSo, the final answer is:\narcsin(1.3 sin x)\nOr, in LaTeX:\n\\boxed{\\arcsin(1.3 \\sin x)}";
+        assert_eq!(locate(t, "\\arcsin(1.3 \\sin x)", AnchorMode::Default).sentence, Some(2));
+        let off = paper_with(|o| {
+            *o = AnchorMode::Default.options();
+            o.colon_carries_cue = false;
+        });
+        assert_eq!(locate_with(t, "\\arcsin(1.3 \\sin x)", &off, None).sentence, Some(4));
+        // A colon that introduces a step does not.
+        let t = "So, Equation 2 becomes:\nx^2 = 4\nSolving, x = 2.\nThus, the answer is 4.";
+        assert_eq!(locate(t, "4", AnchorMode::Default).sentence, Some(3));
+        assert!(announces_answer("**Answer:**") && announces_answer("The final answer is: "));
+        assert!(!announces_answer("So we get:") && !announces_answer("The answer is 4."));
     }
 
     #[test]

@@ -15,6 +15,8 @@ def default_threads() -> int: ...
 # Ids: a list/tuple of int, or a 1-D C-contiguous native int64 numpy array (any object with
 # such an ``__array_struct__`` or ``__array_interface__``), read in place.
 _Ids = list[int] | tuple[int, ...] | Any
+# AnchorOptions.FLAGS, in order.
+_OptionFlags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
 
 def token_ends_from_offsets(offsets: list[tuple[int, int]] | list[list[int]]) -> list[int]: ...
 
@@ -363,7 +365,7 @@ class NativeScorer:
         verification_cues: list[str],
         cue_inflections: bool,
         vocabulary: NativeVocabulary | None,
-        anchor_options: tuple[str, bool, bool, int, int | None, bool, bool, bool, bool, bool, bool, bool] | None,
+        anchor_options: tuple[str, int, int | None, _OptionFlags] | None,
         reject_problem_echo: bool,
     ) -> NativeScorer: ...
     def score_texts(
@@ -390,9 +392,9 @@ class NativeScorer:
     @property
     def has_vocabulary(self) -> bool: ...
     @property
-    def anchor_options(self) -> tuple[str, bool, bool, int, int | None, bool, bool, bool, bool, bool, bool, bool]: ...
+    def anchor_options(self) -> tuple[str, int, int | None, _OptionFlags]: ...
 
 def anchor_mode_options(
     mode: str,
-) -> tuple[Literal["paper", "loose", "none"], bool, bool, int, int | None, bool, bool, bool, bool, bool, bool, bool]: ...
+) -> tuple[Literal["paper", "loose", "none"], int, int | None, _OptionFlags]: ...
 # --- end reward ---

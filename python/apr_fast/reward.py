@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Literal, Optional, Sequence, Union
+from typing import Any, ClassVar, Literal, Optional, Sequence, Union
 
 from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
@@ -86,6 +86,8 @@ class AnchorOptions:
     (a fraction not in lowest terms, the root of an integer with a square factor, a root in a
     denominator: ``8/32`` or ``\\sqrt{117}`` against ``1/4`` or ``3\\sqrt{13}``) is a step
     on the way, not the answer stated.
+    ``colon_carries_cue``: a sentence that names the answer and ends with a colon ("So, the
+    final answer is:") puts the next sentence in context (the value on the next line).
     """
 
     context: Literal["paper", "loose", "none"] = "paper"
@@ -100,6 +102,7 @@ class AnchorOptions:
     skip_task_statements: bool = False
     skip_problem_arguments: bool = False
     skip_unreduced_forms: bool = False
+    colon_carries_cue: bool = False
 
     def __post_init__(self) -> None:
         if self.context not in ("paper", "loose", "none"):
@@ -118,10 +121,19 @@ class AnchorOptions:
                 allowed = "an int >= 0 or None" if optional else "an int >= 0"
                 raise ValueError(f"AnchorOptions.{name} must be {allowed}, got {value!r}")
 
+    # The on/off options in the order of the native tuple's last item.
+    FLAGS: ClassVar[tuple[str, ...]] = (
+        "skip_problem_values", "backtrack", "number_words", "boxed_is_conclusion", "list_items",
+        "inequality_sides", "skip_task_statements", "skip_problem_arguments",
+        "skip_unreduced_forms", "colon_carries_cue",
+    )
+
     @classmethod
     def of_mode(cls, mode: str) -> "AnchorOptions":
         """The options a named mode stands for."""
-        return cls(*_core.anchor_mode_options(mode))
+        context, backtrack_gap, max_extra_complexity, flags = _core.anchor_mode_options(mode)
+        return cls(context=context, backtrack_gap=backtrack_gap, max_extra_complexity=max_extra_complexity,
+                   **dict(zip(cls.FLAGS, flags)))
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -137,11 +149,9 @@ class AnchorOptions:
             raise ValueError(f"unknown anchor options {unknown}; valid: {list(self.names())}")
         return replace(self, **changes)
 
-    def _native(self) -> tuple[str, bool, bool, int, Optional[int], bool, bool, bool, bool, bool, bool, bool]:
-        return (self.context, self.skip_problem_values, self.backtrack, self.backtrack_gap,
-                self.max_extra_complexity, self.number_words, self.boxed_is_conclusion,
-                self.list_items, self.inequality_sides, self.skip_task_statements,
-                self.skip_problem_arguments, self.skip_unreduced_forms)
+    def _native(self) -> tuple[str, int, Optional[int], tuple[bool, ...]]:
+        flags = tuple(getattr(self, name) for name in self.FLAGS)
+        return (self.context, self.backtrack_gap, self.max_extra_complexity, flags)
 
 
 @dataclass(frozen=True)

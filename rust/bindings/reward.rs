@@ -281,8 +281,12 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 }
 
 /// `AnchorOptions` as Python sees it (field order of `apr_fast.reward.AnchorOptions`).
-type OptionsTuple = (&'static str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool, bool);
-type OptionsArg<'a> = (&'a str, bool, bool, usize, Option<usize>, bool, bool, bool, bool, bool, bool, bool);
+/// The on/off refinements, in the order of `apr_fast.AnchorOptions.FLAGS` (a nested tuple:
+/// PyO3 converts tuples of at most 12 items).
+type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
+/// (context, backtrack_gap, max_extra_complexity, flags).
+type OptionsTuple = (&'static str, usize, Option<usize>, OptionFlags);
+type OptionsArg<'a> = (&'a str, usize, Option<usize>, OptionFlags);
 
 fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
     let context = match a.context {
@@ -292,17 +296,20 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
     };
     (
         context,
-        a.skip_problem_values,
-        a.backtrack,
         a.backtrack_gap,
         a.max_extra_complexity,
-        a.number_words,
-        a.boxed_is_conclusion,
-        a.list_items,
-        a.inequality_sides,
-        a.skip_task_statements,
-        a.skip_problem_arguments,
-        a.skip_unreduced_forms,
+        (
+            a.skip_problem_values,
+            a.backtrack,
+            a.number_words,
+            a.boxed_is_conclusion,
+            a.list_items,
+            a.inequality_sides,
+            a.skip_task_statements,
+            a.skip_problem_arguments,
+            a.skip_unreduced_forms,
+            a.colon_carries_cue,
+        ),
     )
 }
 
@@ -369,17 +376,20 @@ impl NativeScorer {
         config.reject_problem_echo = reject_problem_echo;
         if let Some((
             context,
-            skip_problem_values,
-            backtrack,
             backtrack_gap,
             max_extra_complexity,
-            number_words,
-            boxed,
-            list_items,
-            inequality_sides,
-            skip_task_statements,
-            skip_problem_arguments,
-            skip_unreduced_forms,
+            (
+                skip_problem_values,
+                backtrack,
+                number_words,
+                boxed,
+                list_items,
+                inequality_sides,
+                skip_task_statements,
+                skip_problem_arguments,
+                skip_unreduced_forms,
+                colon_carries_cue,
+            ),
         )) = anchor_options
         {
             let context = match context {
@@ -401,6 +411,7 @@ impl NativeScorer {
                 list_items,
                 inequality_sides,
                 skip_unreduced_forms,
+                colon_carries_cue,
             };
         }
         config.validate().map_err(config_error)?;
