@@ -46,6 +46,7 @@ CandidateKind = Literal[
     "number_word",
     "choice",
     "text",
+    "worded_expression",
 ]
 
 __all__ = [

@@ -71,10 +71,13 @@ pub enum CandidateKind {
     Choice,
     /// A word given as the answer: "the answer is Evelyn" -> `\text{Evelyn}`.
     Text,
+    /// An operation written in words on numbers: "the square root of 15" -> `\sqrt{15}`,
+    /// "200 choose 100" -> `\binom{200}{100}`.
+    WordedExpression,
 }
 
 impl CandidateKind {
-    pub const ALL: [CandidateKind; 13] = [
+    pub const ALL: [CandidateKind; 14] = [
         CandidateKind::Boxed,
         CandidateKind::MathSpan,
         CandidateKind::Equation,
@@ -88,6 +91,7 @@ impl CandidateKind {
         CandidateKind::NumberWord,
         CandidateKind::Choice,
         CandidateKind::Text,
+        CandidateKind::WordedExpression,
     ];
 
     /// The snake_case name used by the Python API.
@@ -106,6 +110,7 @@ impl CandidateKind {
             CandidateKind::NumberWord => "number_word",
             CandidateKind::Choice => "choice",
             CandidateKind::Text => "text",
+            CandidateKind::WordedExpression => "worded_expression",
         }
     }
 
@@ -113,7 +118,7 @@ impl CandidateKind {
     fn priority(self) -> u8 {
         match self {
             CandidateKind::Boxed => 9,
-            CandidateKind::Choice | CandidateKind::Text | CandidateKind::NumberWord => 8,
+            CandidateKind::Choice | CandidateKind::Text | CandidateKind::NumberWord | CandidateKind::WordedExpression => 8,
             CandidateKind::Equation => 7,
             CandidateKind::List => 6,
             CandidateKind::Tuple | CandidateKind::Interval | CandidateKind::Set => 5,
@@ -478,8 +483,69 @@ impl<'t> Scanner<'t> {
         if self.words.number_words {
             self.number_words(segment.clone());
         }
+        self.worded_expressions(segment.clone());
         if self.words.stated_words {
             self.stated_words(segment);
+        }
+    }
+
+    /// Operations on numbers written in words: "the square root of 15" (`\sqrt{15}`), "cube
+    /// root of 27" (`\sqrt[3]{27}`), "200 choose 100" and "(200 choose 100)"
+    /// (`\binom{200}{100}`). The numbers are non-negative integers or decimals written in digits;
+    /// the span runs from the first word (or the parenthesis) to the last number.
+    fn worded_expressions(&mut self, segment: Range<usize>) {
+        let mut found: Vec<(usize, usize, String)> = Vec::new();
+        let number = |k: usize| k < segment.end && self.kind(k) == TokenKind::Number && !self.slice(k).starts_with('-');
+        // The token after a single space (no line break) from `k`, when there is one.
+        let after_space = |k: usize| {
+            (k + 2 < segment.end && self.kind(k + 1) == TokenKind::Space && self.slice(k + 1) == " ").then_some(k + 2)
+        };
+        for i in segment.clone() {
+            if self.kind(i) != TokenKind::Word {
+                continue;
+            }
+            // "square root of N", "cube root of N".
+            let index = if self.word_is(i, &["square"]) { Some(2) } else if self.word_is(i, &["cube"]) { Some(3) } else { None };
+            if let Some(index) = index {
+                let root = after_space(i).filter(|&k| self.word_is(k, &["root"]));
+                let of = root.and_then(after_space).filter(|&k| self.word_is(k, &["of"]));
+                if let Some(n) = of.and_then(after_space).filter(|&k| number(k)) {
+                    let value = self.slice(n);
+                    let text = if index == 2 { format!("\\sqrt{{{value}}}") } else { format!("\\sqrt[3]{{{value}}}") };
+                    let start = match self.prev_non_space(i, segment.start) {
+                        Some(p) if self.word_is(p, &["the"]) => self.tokens[p].start as usize,
+                        _ => self.tokens[i].start as usize,
+                    };
+                    found.push((start, self.tokens[n].end as usize, text));
+                }
+                continue;
+            }
+            // "N choose K", "(N choose K)".
+            if self.word_is(i, &["choose"]) && i > segment.start + 1 && self.slice(i - 1) == " " && number(i - 2) {
+                if let Some(k) = after_space(i).filter(|&k| number(k)) {
+                    let (n_text, k_text) = (self.slice(i - 2), self.slice(k));
+                    let whole = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+                    if !whole(n_text) || !whole(k_text) {
+                        continue;
+                    }
+                    let text = format!("\\binom{{{n_text}}}{{{k_text}}}");
+                    let parenthesised = i >= segment.start + 3 && self.slice(i - 3) == "(" && k + 1 < segment.end && self.slice(k + 1) == ")";
+                    let (start, end) = if parenthesised { (i - 3, k + 1) } else { (i - 2, k) };
+                    found.push((self.tokens[start].start as usize, self.tokens[end].end as usize, text));
+                }
+            }
+        }
+        for (start, end, text) in found {
+            // "(200 choose 100) divided by something": an operand, not a value stated.
+            let rest = self.text[end..].trim_start().as_bytes();
+            let operand = ["divided", "times", "multiplied", "minus", "plus", "over", "squared", "cubed"].iter().any(|w| {
+                rest.len() >= w.len()
+                    && rest[..w.len()].eq_ignore_ascii_case(w.as_bytes())
+                    && !rest.get(w.len()).is_some_and(u8::is_ascii_alphanumeric)
+            });
+            if !operand {
+                self.push(start, end, text, CandidateKind::WordedExpression);
+            }
         }
     }
 
@@ -1727,6 +1793,24 @@ mod tests {
         assert_eq!(texts("it is 11 7/6"), vec!["11", "7/6"]);
         assert_eq!(texts("it is 11/10 4/9"), vec!["11/10", "4/9"]);
         assert_eq!(texts("it is 11\n5/6"), vec!["11", "5/6"]);
+    }
+
+    #[test]
+    fn worded_expressions() {
+        assert_eq!(
+            found("So, the length of BP is the square root of 15."),
+            pairs(&[(r"\sqrt{15}", "worded_expression"), ("15", "number")])
+        );
+        assert!(texts("the cube root of 27 is 3").contains(&r"\sqrt[3]{27}".to_string()));
+        assert!(texts("the number is (200 choose 100) because").contains(&r"\binom{200}{100}".to_string()));
+        assert!(texts("that is 10 choose 3 = 120").contains(&r"\binom{10}{3}".to_string()));
+        // An operand of an operation in words is no value stated.
+        assert!(!texts("is this just (200 choose 100) divided by something?").iter().any(|t| t.starts_with('\\')));
+        assert!(texts("square root of 15 éé").contains(&r"\sqrt{15}".to_string()));
+        // Not without a number, nor across a line break, nor a non-integer binomial.
+        assert!(texts("the square root of x").is_empty());
+        assert!(!texts("square root of\n15").iter().any(|t| t.starts_with('\\')));
+        assert!(!texts("2.5 choose 1").iter().any(|t| t.starts_with('\\')));
     }
 
     #[test]
