@@ -25,7 +25,7 @@ use crate::extract::{
 };
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
-use crate::text::restatements::{follows_argument_word, states_task};
+use crate::text::restatements::{follows_argument_word, precedes_operation_word, states_task};
 
 /// When a sentence's context admits it as an anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +52,8 @@ pub struct AnchorOptions {
     /// derives a value that the problem happens to give. Needs the problem text.
     pub skip_task_statements: bool,
     /// Ignore candidates the problem mentions where they are the argument of an operation
-    /// ([`follows_argument_word`]: "factoring 284", "divided by 100", "a power of 2"). Needs
+    /// ([`follows_argument_word`]: "factoring 284", "divided by 100", "a power of 2"), or an
+    /// operand before an operation word ([`precedes_operation_word`]: "110 divided by 3"). Needs
     /// the problem text.
     pub skip_problem_arguments: bool,
     /// After finding k*, move back over the sentences right before it that state the same
@@ -437,7 +438,8 @@ impl AnchorSearch<'_> {
             match verdict {
                 // The restatement rules are tested on a match only: few candidates get here.
                 Verdict::Equal if problem.is_some_and(|p| {
-                    let restates = (self.options.skip_problem_arguments && follows_argument_word(text, candidate.start))
+                    let restates = (self.options.skip_problem_arguments
+                        && (follows_argument_word(text, candidate.start) || precedes_operation_word(text, candidate.end)))
                         || (self.options.skip_task_statements
                             && *states_the_task.get_or_insert_with(|| states_task(text)));
                     restates && p.mentions(&candidate.text)

@@ -70,7 +70,8 @@ class AnchorOptions:
     anywhere in it) never anchor in a sentence that states the task ("So I need to find the
     sum of the divisors of 284."); a narrow form of ``skip_problem_values``.
     ``skip_problem_arguments``: candidates the problem mentions never anchor where they are the
-    argument of an operation ("factoring 284", "divided by 100", "a power of 2").
+    argument of an operation ("factoring 284", "divided by 100", "a power of 2") or an operand
+    before an operation word ("110 divided by 3").
     ``backtrack``: move the anchor back over the sentences right before it that state the
     same value (a computation line before its "So the answer is ..." restatement).
     ``backtrack_gap``: how many sentences without the value may lie between two statements

@@ -38,6 +38,7 @@ use super::commands::{command_class, is_connective, is_function_word, CommandCla
 use super::lexer::{tokenize, Bracket, Token, TokenKind, MAX_TEXT_BYTES};
 use super::math_regions::find_math_regions;
 use super::number_words;
+use crate::text::restatements::precedes_operation_word;
 
 /// How many tokens back [`Scanner::inside_function_call`] looks for the call's `(`.
 const FUNCTION_CALL_LOOKBACK: usize = 16;
@@ -537,13 +538,7 @@ impl<'t> Scanner<'t> {
         }
         for (start, end, text) in found {
             // "(200 choose 100) divided by something": an operand, not a value stated.
-            let rest = self.text[end..].trim_start().as_bytes();
-            let operand = ["divided", "times", "multiplied", "minus", "plus", "over", "squared", "cubed"].iter().any(|w| {
-                rest.len() >= w.len()
-                    && rest[..w.len()].eq_ignore_ascii_case(w.as_bytes())
-                    && !rest.get(w.len()).is_some_and(u8::is_ascii_alphanumeric)
-            });
-            if !operand {
+            if !precedes_operation_word(self.text, end) {
                 self.push(start, end, text, CandidateKind::WordedExpression);
             }
         }

@@ -74,6 +74,22 @@ pub fn follows_argument_word(sentence: &str, start: usize) -> bool {
     ARGUMENT_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
+/// Words before which a value is an operand: "110 divided by 3", "(200 choose 100) times 2".
+const OPERATION_WORDS: &[&str] = &["divided", "times", "multiplied", "minus", "plus", "over", "squared", "cubed"];
+
+/// Whether the value that ends at byte `end` of `sentence` is followed by one of
+/// [`OPERATION_WORDS`], with only white space and math delimiters (`$`, `\)`) between: an
+/// operand of an operation written in words, not a value stated.
+pub fn precedes_operation_word(sentence: &str, end: usize) -> bool {
+    let Some(after) = sentence.get(end..) else { return false };
+    let after = after.trim_start_matches(|c: char| c.is_whitespace() || c == '$' || c == ')' || c == '\\').as_bytes();
+    OPERATION_WORDS.iter().any(|w| {
+        after.len() >= w.len()
+            && after[..w.len()].eq_ignore_ascii_case(w.as_bytes())
+            && !after.get(w.len()).is_some_and(u8::is_ascii_alphanumeric)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +100,7 @@ mod tests {
         fn any_text_and_offset_is_read_without_panic(text in any::<String>(), at in 0usize..64) {
             let _ = states_task(&text);
             let _ = follows_argument_word(&text, at);
+            let _ = precedes_operation_word(&text, at);
             // At every char boundary the answer is the same as for the text cut there.
             for (i, _) in text.char_indices() {
                 prop_assert_eq!(follows_argument_word(&text, i), follows_argument_word(&text[..i], i));
@@ -152,6 +169,16 @@ mod tests {
             assert!(!follows_argument_word(s, start), "{s}");
         }
         assert!(!follows_argument_word("by 3", 10));
+        // Operands before an operation word.
+        for (s, value) in [("Calculating x: 110 divided by 3 is 36.7", "110"), ("so $5$ times 2", "5"), ("7 squared is 49", "7")] {
+            let end = s.find(value).unwrap() + value.len();
+            assert!(precedes_operation_word(s, end), "{s}");
+        }
+        for (s, value) in [("the angle is 110 degrees", "110"), ("5 timestamps", "5"), ("x = 4.", "4")] {
+            let end = s.find(value).unwrap() + value.len();
+            assert!(!precedes_operation_word(s, end), "{s}");
+        }
+        assert!(!precedes_operation_word("3 divided", 10));
         assert!(!follows_argument_word("ₓ3", 1));
     }
 }
