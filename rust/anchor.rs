@@ -77,7 +77,8 @@ pub struct AnchorOptions {
     /// Off, only the enumeration as a whole can match: listing a value among others is not
     /// committing to it.
     pub list_items: bool,
-    /// Count the sides of inequalities (`3` in `a \geq 3`). Off, a bound is not a value.
+    /// Count the sides of inequalities (`3` in `a \geq 3`) and the bounds of a range in words
+    /// (`0` in "0 to 18", "between 0 and 18"). Off, a bound is not a value.
     pub inequality_sides: bool,
     /// A candidate equal to a reference but in a less simplified form than it (more of the
     /// forms [`unreduced_forms`] counts: `8/32` or `\sqrt{117}` against `1/4` or `3\sqrt{13}`)
@@ -392,7 +393,7 @@ impl AnchorSearch<'_> {
             if !self.options.list_items && enumerations.get_or_insert_with(|| Enumerations::of(&candidates)).enclose(candidate) {
                 continue;
             }
-            if !self.options.inequality_sides && is_inequality_part(text, &candidates, c) {
+            if !self.options.inequality_sides && (is_inequality_part(text, &candidates, c) || is_range_bound(text, candidate)) {
                 continue;
             }
             if self.options.skip_problem_values && problem.is_some_and(|p| p.values().contains(&candidate.text)) {
@@ -646,6 +647,23 @@ const INEQUALITY_MARKS: &[&str] = &[
 
 /// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):
 /// an inequality mark in the statement, or right before or after the side.
+/// Whether `candidate`, a number, is a bound of a range written in words: the first of "0 to
+/// 18" (`to` and a number after it), or the number after "between". The upper bound of "from 3
+/// to 5" may be a value reached, so it is not a bound here.
+fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
+    if candidate.kind != CandidateKind::Number {
+        return false;
+    }
+    let after = text.get(candidate.end..).unwrap_or("").trim_start_matches([' ', '$']);
+    let upper = after.strip_prefix("to ").map(|rest| rest.trim_start_matches([' ', '$', '-']));
+    if upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())) {
+        return true;
+    }
+    let before = text.get(..candidate.start).unwrap_or("").trim_end_matches([' ', '$']);
+    let word = before.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    word.eq_ignore_ascii_case("between")
+}
+
 fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
     // Every mark starts with `<`, `>`, `!`, `\\` or the lead byte 0xE2 of `≤ ≥ ⩽ ⩾ ≠`.
@@ -1176,6 +1194,22 @@ mod tests {
             assert!(locate(&t, "15625", AnchorMode::Default).found, "{written}");
         }
         assert!(!locate("So it is 15,626.", "15625", AnchorMode::Default).found);
+    }
+
+    #[test]
+    fn range_bounds_are_not_answers() {
+        let t = "S is c + f, digits, so 0 to 18.\nThen the sum is 0.\nSo the answer is \\boxed{0}.";
+        assert_eq!(locate(t, "0", AnchorMode::Default).sentence, Some(1));
+        let t = "It lies between 2 and 9.\nSo x = 2.\nThus \\boxed{2}.";
+        assert_eq!(locate(t, "2", AnchorMode::Default).sentence, Some(1));
+        // The upper end of a change is a value reached.
+        let t = "So it goes from 3 to 5.\nThus \\boxed{5}.";
+        assert_eq!(locate(t, "5", AnchorMode::Default).sentence, Some(0));
+        // Text before the number in any script.
+        let t = "由between 4 and 9.\nSo x = 4.\nThus \\boxed{4}.";
+        assert_eq!(locate(t, "4", AnchorMode::Default).sentence, Some(1));
+        let on = paper_with(|o| o.inequality_sides = true);
+        assert_eq!(locate_with("so 0 to 18.\nSo \\boxed{0}.", "0", &on, None).sentence, Some(0));
     }
 
     #[test]
