@@ -506,6 +506,12 @@ impl<'t> Scanner<'t> {
         }
         let mut found: Vec<(usize, usize, String)> = Vec::new();
         let number = |k: usize| k < segment.end && self.kind(k) == TokenKind::Number && !self.slice(k).starts_with('-');
+        // Tokens `first..=last` are a whole operand: no operator or number right before or after
+        // ("3 + 3 choose 3", "n-1 choose 2", "the square root of 81/16").
+        let whole_operand = |first: usize, last: usize| {
+            let joins = |k: Option<usize>| k.is_some_and(|k| matches!(self.kind(k), TokenKind::Operator | TokenKind::Number | TokenKind::Postfix));
+            !joins(self.prev_non_space(first, segment.start)) && !joins(self.next_non_space(last, segment.end))
+        };
         // The token after a single space (no line break) from `k`, when there is one.
         let after_space = |k: usize| {
             (k + 2 < segment.end && self.kind(k + 1) == TokenKind::Space && self.slice(k + 1) == " ").then_some(k + 2)
@@ -519,7 +525,7 @@ impl<'t> Scanner<'t> {
             if let Some(index) = index {
                 let root = after_space(i).filter(|&k| self.word_is(k, &["root"]));
                 let of = root.and_then(after_space).filter(|&k| self.word_is(k, &["of"]));
-                if let Some(n) = of.and_then(after_space).filter(|&k| number(k)) {
+                if let Some(n) = of.and_then(after_space).filter(|&k| number(k) && whole_operand(k, k)) {
                     let value = self.slice(n);
                     let text = if index == 2 { format!("\\sqrt{{{value}}}") } else { format!("\\sqrt[3]{{{value}}}") };
                     let start = match self.prev_non_space(i, segment.start) {
@@ -541,6 +547,9 @@ impl<'t> Scanner<'t> {
                     let text = format!("\\binom{{{n_text}}}{{{k_text}}}");
                     let parenthesised = i >= segment.start + 3 && self.slice(i - 3) == "(" && k + 1 < segment.end && self.slice(k + 1) == ")";
                     let (start, end) = if parenthesised { (i - 3, k + 1) } else { (i - 2, k) };
+                    if !whole_operand(start, end) {
+                        continue;
+                    }
                     found.push((self.tokens[start].start as usize, self.tokens[end].end as usize, text));
                 }
             }
@@ -1603,14 +1612,25 @@ impl<'t> Scanner<'t> {
     fn named_after_copula(&self, i: usize, segment: &Range<usize>) -> bool {
         const LINKS: &[&str] = &["with", "and", "or", "at", "who", "which", "because", "since", "as", "by", "for", "in", "on"];
         let before = self.prev_non_space(i, segment.start).is_some_and(|p| self.word_is(p, &["is", "was"]));
-        let possessive = i + 1 < segment.end && matches!(self.slice(i + 1), "'" | "\u{2019}");
-        let noun_after = i + 2 < segment.end
-            && self.kind(i + 1) == TokenKind::Space
-            && !self.slice(i + 1).contains('\n')
-            && self.kind(i + 2) == TokenKind::Word
-            && self.slice(i + 2).starts_with(|c: char| c.is_lowercase())
-            && !self.word_is(i + 2, LINKS);
-        before && !possessive && !noun_after
+        // The name ends the statement: then only punctuation, a bracket or markup, or a word that
+        // links a clause ("Evelyn with 3.6"); not a noun ("Euler line"), an operator ("Total -
+        // ..."), a subscript ("Product_{k=0}") or a possessive ("Newton's").
+        let ends_statement = |k: usize| {
+            k >= segment.end
+                || matches!(
+                    self.kind(k),
+                    TokenKind::Punct | TokenKind::Comma | TokenKind::Semicolon | TokenKind::Close(_) | TokenKind::Markup
+                        | TokenKind::MathDelim
+                )
+                || self.word_is(k, LINKS)
+        };
+        let next = i + 1;
+        let ends = if next < segment.end && self.kind(next) == TokenKind::Space {
+            self.slice(next).contains('\n') || ends_statement(next + 1)
+        } else {
+            ends_statement(next)
+        };
+        before && ends
     }
 
     /// Whether the word at `i` follows "answer is", "answer:", "the answer would be" (and, for
@@ -1815,6 +1835,11 @@ mod tests {
         assert!(texts("the square root of x").is_empty());
         assert!(!texts("square root of\n15").iter().any(|t| t.starts_with('\\')));
         assert!(!texts("2.5 choose 1").iter().any(|t| t.starts_with('\\')));
+        // Nor part of a larger expression.
+        for t in ["(3 + 3 choose 3) = 20", "which is n-1 choose 2.", "9/4 is the square root of 81/16.", "2 * (8 choose 6)"] {
+            assert!(!texts(t).iter().any(|c| c.starts_with(r"\binom") || c.starts_with(r"\sqrt")), "{t}");
+        }
+        assert!(texts("= 6 choose 3 = 20").contains(&r"\binom{6}{3}".to_string()));
     }
 
     #[test]
@@ -1945,6 +1970,10 @@ mod tests {
         // Not a possessive, nor a name that starts a noun phrase.
         assert!(found("This is Newton's method.").is_empty());
         assert!(found("The line is Euler line").is_empty());
+        for t in ["the formula is Total - (a + b)", "the product we want is Product_{k=0}^{12} P(k)."] {
+            assert!(!texts(t).iter().any(|c| c.starts_with(r"\text")), "{t}");
+        }
+        assert_eq!(found("the winner was Bob, clearly"), pairs(&[(r"\text{Bob}", "text")]));
     }
 
     #[test]
