@@ -645,8 +645,6 @@ const INEQUALITY_MARKS: &[&str] = &[
     "\\neq", "\\ne", "≠", "\\not=",
 ];
 
-/// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):
-/// an inequality mark in the statement, or right before or after the side.
 /// Whether `candidate`, a number, is a bound of a range written in words: the first of "0 to
 /// 18" (`to` and a number after it), or the number after "between". The upper bound of "from 3
 /// to 5" may be a value reached, so it is not a bound here.
@@ -664,6 +662,8 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     word.eq_ignore_ascii_case("between")
 }
 
+/// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):
+/// an inequality mark in the statement, or right before or after the side.
 fn is_inequality_part(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
     // Every mark starts with `<`, `>`, `!`, `\\` or the lead byte 0xE2 of `≤ ≥ ⩽ ⩾ ≠`.

@@ -280,11 +280,10 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
     out
 }
 
-/// `AnchorOptions` as Python sees it (field order of `apr_fast.reward.AnchorOptions`).
-/// The on/off refinements, in the order of `apr_fast.AnchorOptions.FLAGS` (a nested tuple:
-/// PyO3 converts tuples of at most 12 items).
+/// The on/off refinements of `AnchorOptions`, in the order of `apr_fast.AnchorOptions.FLAGS`
+/// (a nested tuple: PyO3 converts tuples of at most 12 items).
 type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
-/// (context, backtrack_gap, max_extra_complexity, flags).
+/// `AnchorOptions` as Python sees it: (context, backtrack_gap, max_extra_complexity, flags).
 type OptionsTuple = (&'static str, usize, Option<usize>, OptionFlags);
 type OptionsArg<'a> = (&'a str, usize, Option<usize>, OptionFlags);
 

@@ -492,8 +492,9 @@ impl<'t> Scanner<'t> {
 
     /// Operations on numbers written in words: "the square root of 15" (`\sqrt{15}`), "cube
     /// root of 27" (`\sqrt[3]{27}`), "200 choose 100" and "(200 choose 100)"
-    /// (`\binom{200}{100}`). The numbers are non-negative integers or decimals written in digits;
-    /// the span runs from the first word (or the parenthesis) to the last number.
+    /// (`\binom{200}{100}`). The numbers are written in digits, non-negative (whole for a
+    /// binomial), and the whole operand; the span runs from the first word ("the", or the
+    /// parenthesis) to the last number.
     fn worded_expressions(&mut self, segment: Range<usize>) {
         // Most segments hold neither word: two vectorised byte searches instead of a look at
         // every word ("root"/"Root", "choose"/"Choose"; not in capitals).
