@@ -104,6 +104,16 @@ def test_only_the_given_sentence_is_read() -> None:
     assert "18" not in texts("So n = 17 works.")
 
 
+def test_operations_in_words_are_worded_expressions() -> None:
+    sentence = "So, the length of BP is the square root of 15."
+    worded = [c for c in apr_fast.extract_candidates(sentence) if c.kind == "worded_expression"]
+    assert [(c.text, sentence[c.start : c.end]) for c in worded] == [("\\sqrt{15}", "the square root of 15")]
+    assert apr_fast.equivalent(worded[0].text, "\\sqrt{15}").verdict is apr_fast.Verdict.EQUAL
+    assert "\\binom{200}{100}" in texts("the count is (200 choose 100) because")
+    assert not any(t.startswith("\\binom") for t in texts("so (200 choose 100) divided by 2"))
+    assert "\\text{Evelyn}" in texts("the highest average speed is Evelyn with 3.6")
+
+
 def test_candidate_fields() -> None:
     sentence = "so ∑ gives twelve"
     (candidate,) = apr_fast.extract_candidates(sentence)

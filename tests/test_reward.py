@@ -187,6 +187,26 @@ def test_anchor_options_are_checked_by_name_and_value() -> None:
         AnchorOptions(context="strict")  # type: ignore[arg-type]
 
 
+def test_every_option_reaches_the_native_scorer_and_comes_back() -> None:
+    # FLAGS names every on/off option once, so the nested native tuple cannot drift from the
+    # dataclass; each flag, switched alone, comes back from the native scorer switched.
+    bools = {f for f, v in vars(AnchorOptions.of_mode("paper")).items() if isinstance(v, bool)}
+    assert sorted(AnchorOptions.FLAGS) == sorted(bools) and len(set(AnchorOptions.FLAGS)) == len(bools)
+    default = AnchorOptions.of_mode("default")
+    for name in AnchorOptions.FLAGS:
+        changed = default.replace(**{name: not getattr(default, name)})
+        scorer = apr_fast.APRScorer(RewardConfig(anchor_options=changed))
+        assert scorer._native.anchor_options == changed._native(), name
+
+
+def test_a_colon_that_announces_the_answer_puts_the_next_line_in_context() -> None:
+    response = ("Let me think.\nSo, the final answer is:\narcsin(1.3 sin x)\nOr, in LaTeX:\n"
+                "\\boxed{\\arcsin(1.3 \\sin x)}</think>\\boxed{\\arcsin(1.3 \\sin x)}")
+    assert apr_fast.score(response, "\\arcsin(1.3 \\sin x)").anchor_sentence == 2
+    off = AnchorOptions.of_mode("default").replace(colon_carries_cue=False)
+    assert apr_fast.score(response, "\\arcsin(1.3 \\sin x)", config=RewardConfig(anchor_options=off)).anchor_sentence == 4
+
+
 def test_correctness_methods_are_method_values_even_when_undecided() -> None:
     methods = {m.value for m in apr_fast.Method} | {"none"}
     undecided = apr_fast.score("So it is 52.</think>\\boxed{52}", "52_8", config=RewardConfig(cas=False))
