@@ -25,7 +25,7 @@ use crate::extract::{
 };
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
-use crate::text::restatements::{follows_argument_word, precedes_operation_word, states_task};
+use crate::text::restatements::{follows_argument_word, precedes_operation_word, states_task, word_after, word_before};
 
 /// When a sentence's context admits it as an anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -652,14 +652,10 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     if candidate.kind != CandidateKind::Number {
         return false;
     }
-    let after = text.get(candidate.end..).unwrap_or("").trim_start_matches([' ', '$']);
-    let upper = after.strip_prefix("to ").map(|rest| rest.trim_start_matches([' ', '$', '-']));
-    if upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())) {
-        return true;
-    }
-    let before = text.get(..candidate.start).unwrap_or("").trim_end_matches([' ', '$']);
-    let word = before.rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-    word.eq_ignore_ascii_case("between")
+    let (next, rest) = word_after(text, candidate.end);
+    let upper = rest.strip_prefix(' ').map(|rest| rest.trim_start_matches([' ', '$', '-']));
+    (next == "to" && upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
+        || word_before(text, candidate.start).eq_ignore_ascii_case("between")
 }
 
 /// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):

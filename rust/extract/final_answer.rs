@@ -14,9 +14,10 @@
 //! `\boxed{2}, \boxed{3}` gives `2, 3` (a repeated box is kept once), with a span from the first
 //! box's content to the last one's.
 //!
-//! Phrases: "answer" in lower, title or upper case; the value is the first candidate ([`super::candidates`]) after the phrase within
-//! its sentence, so "The answer is 3.5." gives `3.5` and "the answer is \(x = 3\), which"
-//! gives `x = 3`; after a heading it is the last candidate of the first statement below it.
+//! Phrases: "answer" in lower, title or upper case; the value is the first candidate
+//! ([`super::candidates`]) after the phrase within its sentence, so "The answer is 3.5." gives
+//! `3.5` and "the answer is \(x = 3\), which" gives `x = 3`; after a heading it is the last
+//! candidate of the first statement below it.
 //!
 //! Linear time: the boxes come from one brace-matching pass; each phrase reads at most
 //! [`MAX_PHRASE_VALUE_BYTES`] and never past the next occurrence of "answer", and at most the

@@ -66,12 +66,29 @@ const ARGUMENT_WORDS: &[&str] =
 /// [`ARGUMENT_WORDS`], with only white space and math delimiters (`$`, `\(`) between.
 /// `start` must be a char boundary of `sentence`.
 pub fn follows_argument_word(sentence: &str, start: usize) -> bool {
-    let Some(before) = sentence.get(..start) else { return false };
+    let word = word_before(sentence, start);
+    ARGUMENT_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// The run of ASCII letters that ends right before byte `start` of `sentence`, past white
+/// space and math delimiters (`$`, `(`, `\`); empty when there is none or `start` is no char
+/// boundary.
+pub fn word_before(sentence: &str, start: usize) -> &str {
+    let Some(before) = sentence.get(..start) else { return "" };
     let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '$' || c == '(' || c == '\\');
     let word_start =
         before.char_indices().rev().find(|(_, c)| !c.is_ascii_alphabetic()).map_or(0, |(i, c)| i + c.len_utf8());
-    let word = &before[word_start..];
-    ARGUMENT_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
+    &before[word_start..]
+}
+
+/// The run of ASCII letters that starts right after byte `end` of `sentence`, past white space
+/// and math delimiters (`$`, `)`, `\`), and the text after it; empty when there is none or
+/// `end` is no char boundary.
+pub fn word_after(sentence: &str, end: usize) -> (&str, &str) {
+    let Some(after) = sentence.get(end..) else { return ("", "") };
+    let after = after.trim_start_matches(|c: char| c.is_whitespace() || c == '$' || c == ')' || c == '\\');
+    let len = after.bytes().take_while(u8::is_ascii_alphabetic).count();
+    after.split_at(len)
 }
 
 /// Words before which a value is an operand: "110 divided by 3", "(200 choose 100) times 2".
@@ -81,13 +98,8 @@ const OPERATION_WORDS: &[&str] = &["divided", "times", "multiplied", "minus", "p
 /// [`OPERATION_WORDS`], with only white space and math delimiters (`$`, `\)`) between: an
 /// operand of an operation written in words, not a value stated.
 pub fn precedes_operation_word(sentence: &str, end: usize) -> bool {
-    let Some(after) = sentence.get(end..) else { return false };
-    let after = after.trim_start_matches(|c: char| c.is_whitespace() || c == '$' || c == ')' || c == '\\').as_bytes();
-    OPERATION_WORDS.iter().any(|w| {
-        after.len() >= w.len()
-            && after[..w.len()].eq_ignore_ascii_case(w.as_bytes())
-            && !after.get(w.len()).is_some_and(u8::is_ascii_alphanumeric)
-    })
+    let (word, _) = word_after(sentence, end);
+    OPERATION_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
 #[cfg(test)]
