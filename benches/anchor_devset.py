@@ -20,8 +20,9 @@ Usage::
     python benches/anchor_devset.py --agreement        # traces read by two annotators
 
 Round 1 is batches A, B, C (dev) and H1, H2 (held-out); round 2 is D, E (dev) and H3, H4
-(held-out); round 3 is F, G and H5, H6; round 4 is K, L and H7, H8. Rounds 2 to 4 were drawn
-later by ``select.py --round N`` from traces in neither set.
+(held-out); round 3 is F, G and H5, H6; round 4 is K, L and H7, H8; round 5 is H9 to H12
+(held-out only); rounds 6 and 7 are M, N, P, Q and R, S, T, U (dev only). Rounds 2 to 7 were
+drawn later by ``select.py --round N`` from traces in neither set.
 """
 from __future__ import annotations
 
@@ -69,9 +70,10 @@ class Case:
 
 
 def first_readings(which: str) -> dict[str, dict]:
-    """Each id's annotation in the file of the batch that owns it."""
+    """Each id's annotation in the file of the batch that owns it (a batch not read yet has none)."""
     held_out = which == "holdout"
-    return {a["id"]: a for b in annotate.batches(held_out) for a in annotate.read_jsonl(f"annotations_{b}.jsonl")}
+    files = [f"annotations_{b}.jsonl" for b in annotate.batches(held_out)]
+    return {a["id"]: a for name in files if (DEVSET / name).exists() for a in annotate.read_jsonl(name)}
 
 
 def load_cases(which: str, rounds: Optional[set[int]] = None) -> list[Case]:
@@ -80,6 +82,11 @@ def load_cases(which: str, rounds: Optional[set[int]] = None) -> list[Case]:
         wanted = set(annotate.batches(which == "holdout", tuple(sorted(rounds))))
         selection = [s for s in selection if s["batch"] in wanted]
     annotations = first_readings(which)
+    pending = [s["id"] for s in selection if s["id"] not in annotations]
+    if pending:  # a round drawn and still being read
+        print(f"({len(pending)} selected traces not annotated yet, left out: {pending[0]}...{pending[-1]})",
+              file=sys.stderr)
+        selection = [s for s in selection if s["id"] in annotations]
     traces = annotate.traces_of(selection)
     cases, seen = [], set()
     for s in selection:

@@ -26,7 +26,8 @@ no longer check those changes cleanly; round 5 was read after them and is report
 (`benches/anchor_devset.py --set holdout --round 5`). From round 5 the Llama strata match the
 `DeepSeek-R1-Distill-Llama-*` models they name (see `model_matches`). Round 6 (same stop)
 goes whole to the development set, batches M, N, P and Q: new traces to look for faults in,
-so that round 5 stays unread.
+so that round 5 stays unread. Round 7 (nineteenth stop) goes whole to the development set
+too, batches R, S, T and U, for the same reason.
 
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
@@ -35,6 +36,7 @@ Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --round 4
        python tests/data/anchor_devset/select.py --round 5
        python tests/data/anchor_devset/select.py --round 6
+       python tests/data/anchor_devset/select.py --round 7
 """
 from __future__ import annotations
 
@@ -129,7 +131,7 @@ def later_round(rows: list[dict], number: int) -> None:
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
     # A round without development batches (round 5) goes whole to the held-out set, one without
-    # held-out batches (round 6) whole to the development set.
+    # held-out batches (rounds 6 and 7) whole to the development set.
     if dev_batches and held_batches:
         to_dev, to_held = chosen[0::2], chosen[1::2]
     else:
