@@ -204,7 +204,8 @@ def agreement() -> list[tuple[str, Optional[int], Optional[int], bool]]:
     firsts = {**first_readings("dev"), **first_readings("holdout")}
     later = [b for held_out in (False, True) for b in annotate.batches(held_out, tuple(annotate.ROUNDS)[1:])]
     pairs: list[tuple[str, dict, dict]] = [
-        (a["id"], firsts[a["id"]], a) for b in later for a in annotate.read_jsonl(f"agreement_{b}.jsonl")
+        (a["id"], firsts[a["id"]], a) for b in later if (DEVSET / f"agreement_{b}.jsonl").exists()
+        for a in annotate.read_jsonl(f"agreement_{b}.jsonl") if a["id"] in firsts
     ]
     batch_of = {i: entry["batch"] for i, entry in annotate.selection().items()}
     by_trace: dict[tuple, dict] = {}

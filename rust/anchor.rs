@@ -25,7 +25,9 @@ use crate::extract::{
 };
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
-use crate::text::restatements::{follows_argument_word, precedes_operation_word, states_task, word_after, word_before};
+use crate::text::restatements::{
+    follows_argument_word, has_property, opens_clause, precedes_operation_word, states_task, word_after, word_before,
+};
 
 /// When a sentence's context admits it as an anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +58,11 @@ pub struct AnchorOptions {
     /// operand before an operation word ([`precedes_operation_word`]: "110 divided by 3"). Needs
     /// the problem text.
     pub skip_problem_arguments: bool,
+    /// Ignore values the sentence describes instead of stating them as a result: the subject
+    /// of a factorization ("But 8 is 4*2", "I can write 25 as 5^2"; [`is_factored_value`]),
+    /// and a value the problem mentions as the subject of a property ("284 is an even
+    /// number", "Since 4 is a power of 2"; [`has_property`], which needs the problem text).
+    pub skip_described_values: bool,
     /// After finding k*, move back over the sentences right before it that state the same
     /// value without a cue: "h = 45/9 = 5." then "So the height is 5 cm." anchors at the
     /// computation, where the value first appears.
@@ -93,7 +100,7 @@ pub struct AnchorOptions {
 impl AnchorOptions {
     /// Whether a rule in effect reads the problem statement (else the search is given none).
     pub fn reads_problem(&self) -> bool {
-        self.skip_problem_values || self.skip_task_statements || self.skip_problem_arguments
+        self.skip_problem_values || self.skip_task_statements || self.skip_problem_arguments || self.skip_described_values
     }
 }
 
@@ -125,6 +132,7 @@ impl AnchorMode {
                 skip_problem_values: false,
                 skip_task_statements: false,
                 skip_problem_arguments: false,
+                skip_described_values: false,
                 backtrack: false,
                 max_extra_complexity: None,
                 backtrack_gap: 0,
@@ -140,6 +148,7 @@ impl AnchorMode {
                 skip_problem_values: false,
                 skip_task_statements: true,
                 skip_problem_arguments: true,
+                skip_described_values: true,
                 backtrack: true,
                 backtrack_gap: 0,
                 max_extra_complexity: Some(0),
@@ -438,9 +447,11 @@ impl AnchorSearch<'_> {
             };
             match verdict {
                 // The restatement rules are tested on a match only: few candidates get here.
+                Verdict::Equal if self.options.skip_described_values && is_factored_value(text, &candidates, c) => {}
                 Verdict::Equal if problem.is_some_and(|p| {
                     let restates = (self.options.skip_problem_arguments
                         && (follows_argument_word(text, candidate.start) || precedes_operation_word(text, candidate.end)))
+                        || (self.options.skip_described_values && has_property(text, candidate.start, candidate.end))
                         || (self.options.skip_task_statements
                             && *states_the_task.get_or_insert_with(|| states_task(text)));
                     restates && p.mentions(&candidate.text)
@@ -656,6 +667,53 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     let upper = rest.strip_prefix(' ').map(|rest| rest.trim_start_matches([' ', '$', '-']));
     (next == "to" && upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
         || word_before(text, candidate.start).eq_ignore_ascii_case("between")
+}
+
+/// Words between a value and the expression that rewrites it: "8 is 4*2", "write 25 as 5^2".
+const REWRITING_WORDS: &[&str] = &["is", "as", "equals"];
+
+/// Whether candidate `c` of `text`, an integer, is the subject of a factorization rather than
+/// a result: the next candidate follows it with only `=`, "is", "as" or "equals" between and
+/// is a product or power of numerals ([`is_factorization`]: "But 8 is 4*2", "I can write 25
+/// as 5^2", "159 is 3*53"), and the value opens its clause ([`opens_clause`]: after "is", "="
+/// or "so" it is the result of the clause, "the area is 468 = 12*39", "So, 81 is 3^4").
+fn is_factored_value(text: &str, candidates: &[Candidate], c: usize) -> bool {
+    let me = &candidates[c];
+    if !matches!(me.kind, CandidateKind::Number | CandidateKind::EquationSide) || !me.text.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    if !opens_clause(text, me.start) {
+        return false;
+    }
+    // Candidates come ordered by start, outer before inner: the first one at or after the
+    // value's end is the longest that starts there.
+    let Some(next) = candidates.get(candidates.partition_point(|o| o.start < me.end)) else {
+        return false;
+    };
+    let between = text.get(me.end..next.start).unwrap_or("").trim_matches(|ch: char| ch.is_whitespace() || ch == '$');
+    let joined = between == "=" || REWRITING_WORDS.iter().any(|w| between.eq_ignore_ascii_case(w));
+    joined && is_factorization(&next.text)
+}
+
+/// Whether `text` is a product or power of numerals: `4*2`, `5^2`, `3 \\times 17^{2}`,
+/// `3³`; no sum, difference or quotient, which may be a conversion (`15 39/40`, `225 +
+/// 15/289`), and no variable.
+fn is_factorization(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let mut operations = 0;
+    while i < bytes.len() {
+        let rest = &text[i..];
+        if let Some(mark) = ["\\times", "\\cdot", "×", "·", "²", "³", "*", "^"].iter().find(|m| rest.starts_with(**m)) {
+            operations += 1;
+            i += mark.len();
+        } else if bytes[i].is_ascii_digit() || matches!(bytes[i], b' ' | b'{' | b'}' | b'(' | b')') {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    operations > 0 && bytes.iter().any(u8::is_ascii_digit)
 }
 
 /// Whether candidate `c` of `text` is an inequality or a side of one (`a \\geq 3`, or its `3`):
@@ -1190,6 +1248,32 @@ mod tests {
             assert!(locate(&t, "15625", AnchorMode::Default).found, "{written}");
         }
         assert!(!locate("So it is 15,626.", "15625", AnchorMode::Default).found);
+    }
+
+    #[test]
+    fn described_values_are_not_results() {
+        // The default mode, whose complexity bound keeps `4*2` itself from matching 8.
+        let on = AnchorMode::Default.options();
+        let off = AnchorOptions { skip_described_values: false, ..on.clone() };
+        // The subject of a factorization is being taken apart, not derived.
+        let t = "But 8 is 4*2, so sqrt(8) = 2*sqrt(2).\nSo m + n = 8.\nThus \\boxed{8}.";
+        assert_eq!(locate_with(t, "8", &off, None).sentence, Some(0));
+        assert_eq!(locate_with(t, "8", &on, None).sentence, Some(1));
+        let t = "Hmm, I can write 25 as 5^{2}, but not sure.\nSo xy = 25.\nThus \\boxed{25}.";
+        assert_eq!(locate_with(t, "25", &on, None).sentence, Some(1));
+        // After "is", "=" or "so" the value is the clause's result, whatever follows it.
+        for t in ["So the area is 468 = 12*39.\nThus \\boxed{468}.", "So, 468 is 12*39.\nThus \\boxed{468}."] {
+            assert_eq!(locate_with(t, "468", &on, None).sentence, Some(0), "{t}");
+        }
+        // A conversion is no factorization: 15.975 = 15 39/40 states the value 639/40.
+        let t = "So, 15.975 = 15 39/40 inches.\nThus \\boxed{\\frac{639}{40}}.";
+        assert_eq!(locate_with(t, "\\frac{639}{40}", &on, None).sentence, Some(0));
+        // A value the problem gives, as the subject of a property, needs the problem to be known.
+        let problem = "What is the sum of the proper divisors of the sum of the proper divisors of 284?";
+        let t = "Let me see, 284 is an even number, so it is divisible by 2.\nSo the total is 284.\nThus \\boxed{284}.";
+        assert_eq!(locate_with(t, "284", &on, Some(problem)).sentence, Some(1));
+        assert_eq!(locate_with(t, "284", &on, None).sentence, Some(0));
+        assert_eq!(locate_with(t, "284", &off, Some(problem)).sentence, Some(0));
     }
 
     #[test]

@@ -207,6 +207,20 @@ def test_a_colon_that_announces_the_answer_puts_the_next_line_in_context() -> No
     assert apr_fast.score(response, "\\arcsin(1.3 \\sin x)", config=RewardConfig(anchor_options=off)).anchor_sentence == 4
 
 
+def test_values_the_sentence_describes_do_not_anchor() -> None:
+    # "8 is 4*2" takes the value apart; "284 is an even number" describes the problem's 284.
+    factored = "But 8 is 4*2, so sqrt(8) = 2*sqrt(2).\nSo m + n = 8.\nLet me check.</think>\\boxed{8}"
+    assert apr_fast.score(factored, "8").anchor_sentence == 1
+    off = AnchorOptions.of_mode("default").replace(skip_described_values=False)
+    assert apr_fast.score(factored, "8", config=RewardConfig(anchor_options=off)).anchor_sentence == 0
+    problem = "What is the sum of the proper divisors of the sum of the proper divisors of 284?"
+    described = "Let me see, 284 is an even number, so it is divisible by 2.\nSo the sum is 284.\nLet me check.</think>\\boxed{284}"
+    assert apr_fast.score(described, "284", problem=problem).anchor_sentence == 1
+    # Without the problem a described value may be a result ("7 is prime" of a derived 7).
+    assert apr_fast.score(described, "284").anchor_sentence == 0
+    assert not AnchorOptions.of_mode("paper").skip_described_values
+
+
 def test_correctness_methods_are_method_values_even_when_undecided() -> None:
     methods = {m.value for m in apr_fast.Method} | {"none"}
     undecided = apr_fast.score("So it is 52.</think>\\boxed{52}", "52_8", config=RewardConfig(cas=False))

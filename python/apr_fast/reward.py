@@ -90,6 +90,10 @@ class AnchorOptions:
     on the way, not the answer stated.
     ``colon_carries_cue``: a sentence that names the answer and ends with a colon ("So, the
     final answer is:") puts the next sentence in context (the value on the next line).
+    ``skip_described_values``: values the sentence describes instead of stating them as a
+    result never anchor: the subject of a factorization ("But 8 is 4*2", "write 25 as 5^2"),
+    and a value the problem mentions as the subject of a property ("284 is an even number",
+    "Since 4 is a power of 2"; this part needs the problem text).
     """
 
     context: Literal["paper", "loose", "none"] = "paper"
@@ -105,6 +109,7 @@ class AnchorOptions:
     skip_problem_arguments: bool = False
     skip_unreduced_forms: bool = False
     colon_carries_cue: bool = False
+    skip_described_values: bool = False
 
     def __post_init__(self) -> None:
         if self.context not in ("paper", "loose", "none"):
@@ -127,7 +132,7 @@ class AnchorOptions:
     FLAGS: ClassVar[tuple[str, ...]] = (
         "skip_problem_values", "backtrack", "number_words", "boxed_is_conclusion", "list_items",
         "inequality_sides", "skip_task_statements", "skip_problem_arguments",
-        "skip_unreduced_forms", "colon_carries_cue",
+        "skip_unreduced_forms", "colon_carries_cue", "skip_described_values",
     )
 
     @classmethod

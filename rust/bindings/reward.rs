@@ -282,7 +282,7 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 
 /// The on/off refinements of `AnchorOptions`, in the order of `apr_fast.AnchorOptions.FLAGS`
 /// (a nested tuple: PyO3 converts tuples of at most 12 items).
-type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
+type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
 /// `AnchorOptions` as Python sees it: (context, backtrack_gap, max_extra_complexity, flags).
 type OptionsTuple = (&'static str, usize, Option<usize>, OptionFlags);
 type OptionsArg<'a> = (&'a str, usize, Option<usize>, OptionFlags);
@@ -308,6 +308,7 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
             a.skip_problem_arguments,
             a.skip_unreduced_forms,
             a.colon_carries_cue,
+            a.skip_described_values,
         ),
     )
 }
@@ -388,6 +389,7 @@ impl NativeScorer {
                 skip_problem_arguments,
                 skip_unreduced_forms,
                 colon_carries_cue,
+                skip_described_values,
             ),
         )) = anchor_options
         {
@@ -402,6 +404,7 @@ impl NativeScorer {
                 skip_problem_values,
                 skip_task_statements,
                 skip_problem_arguments,
+                skip_described_values,
                 backtrack,
                 backtrack_gap,
                 max_extra_complexity,

@@ -21,7 +21,7 @@ const TASK_LEADS: &[&str] = &["need", "needs", "have", "has", "want", "wants", "
 /// What the task asks for.
 const TASK_VERBS: &[&str] = &[
     "find", "compute", "calculate", "determine", "figure", "evaluate", "solve", "show", "prove", "rewrite",
-    "convert", "simplify", "express", "count", "identify",
+    "convert", "simplify", "express", "count", "identify", "list",
 ];
 
 /// The phrases that mark a task statement, matched on lower-case ASCII words (an apostrophe
@@ -102,6 +102,41 @@ pub fn precedes_operation_word(sentence: &str, end: usize) -> bool {
     OPERATION_WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
+/// Words before a value that make it the result of its clause, not its subject: "the area is
+/// 468 = 12*39", "So, 81 is 3^4", "we get 284".
+pub const RESULT_WORDS: &[&str] = &[
+    "is", "was", "are", "be", "equals", "equal", "to", "get", "gets", "got", "gives", "give", "yields", "makes", "becomes",
+    "so", "thus", "therefore", "hence",
+];
+
+/// Whether the value that begins at byte `start` of `sentence` opens its clause as a subject:
+/// no `=`, `:` or comparison sign before it, and none of [`RESULT_WORDS`] (a comma may stand
+/// between: "So, 81 is 3^4" is a result).
+pub fn opens_clause(sentence: &str, start: usize) -> bool {
+    let Some(before) = sentence.get(..start) else { return false };
+    let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '$' || c == '(' || c == '\\');
+    let lead = before.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
+    !before.ends_with(['=', '≈', ':', '<', '>']) && !RESULT_WORDS.iter().any(|w| word_before(lead, lead.len()).eq_ignore_ascii_case(w))
+}
+
+/// What a value can be said to be without being a result: "284 is an even number", "4 is a
+/// power of 2", "7 is prime", "12 is divisible by 3".
+const PROPERTY_WORDS: &[&str] = &["a", "an", "even", "odd", "prime", "composite", "divisible", "positive", "negative"];
+
+/// Whether the value that spans bytes `start..end` of `sentence` is the subject of a property:
+/// it opens its clause ([`opens_clause`]) and "is" and one of [`PROPERTY_WORDS`] follow it, in
+/// a clause that does not name an answer ("12 is an answer" states it).
+pub fn has_property(sentence: &str, start: usize, end: usize) -> bool {
+    let (verb, rest) = word_after(sentence, end);
+    if !verb.eq_ignore_ascii_case("is") || !opens_clause(sentence, start) {
+        return false;
+    }
+    let (property, rest) = word_after(rest, 0);
+    let clause = rest.split([',', ';', '.', '?', '!']).next().unwrap_or("");
+    PROPERTY_WORDS.iter().any(|w| property.eq_ignore_ascii_case(w))
+        && !["answer", "solution", "result"].iter().any(|w| clause.to_ascii_lowercase().contains(w))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,11 +148,41 @@ mod tests {
             let _ = states_task(&text);
             let _ = follows_argument_word(&text, at);
             let _ = precedes_operation_word(&text, at);
+            let _ = opens_clause(&text, at);
+            let _ = has_property(&text, at, at + 1);
             // At every char boundary the answer is the same as for the text cut there.
             for (i, _) in text.char_indices() {
                 prop_assert_eq!(follows_argument_word(&text, i), follows_argument_word(&text[..i], i));
             }
         }
+    }
+
+    #[test]
+    fn a_value_that_opens_its_clause_is_its_subject() {
+        let at = |s: &str, v: &str| s.find(v).unwrap();
+        for s in ["284 is even.", "But 8 is 4*2.", "Hmm, 159 is 3*53.", "Since $4$ is a power of 2.", "I can write 25 as 5^2."] {
+            let v = s.trim_start_matches(|c: char| !c.is_ascii_digit());
+            assert!(opens_clause(s, at(s, v)), "{s}");
+        }
+        for (s, v) in [("So, 81 is 3^4.", "81"), ("The area is 468 = 12*39.", "468"), ("x = 7 is odd.", "7"), ("we get 12 is", "12")] {
+            assert!(!opens_clause(s, at(s, v)), "{s}");
+        }
+    }
+
+    #[test]
+    fn properties_describe_a_value_and_answers_state_it() {
+        let has = |s: &str, v: &str| {
+            let start = s.find(v).unwrap();
+            has_property(s, start, start + v.len())
+        };
+        assert!(has("Let me see, 284 is an even number, so it's divisible by 2.", "284"));
+        assert!(has("Since 4 is a power of 2, specifically 2 squared, that might help.", "4"));
+        assert!(has("Well, 7 is prime.", "7"));
+        assert!(!has("So, 12 is an answer.", "12"), "a clause that names an answer states it");
+        assert!(!has("Maybe 134 is the minimal positive integer.", "134"), "'the' is no property word");
+        assert!(!has("Therefore x is 4, which is even.", "4"), "after 'is' the value is a result");
+        assert!(!has("So, 4 is a power of 2.", "4"), "'so' makes the clause a conclusion");
+        assert!(!has("4 is", "4"));
     }
 
     #[test]
