@@ -63,6 +63,9 @@ pub struct AnchorOptions {
     /// and a value the problem mentions as the subject of a property ("284 is an even
     /// number", "Since 4 is a power of 2"; [`has_property`], which needs the problem text).
     pub skip_described_values: bool,
+    /// Ignore an assignment tried as an input, and its value: `n=1` in "So, if n=1, how many
+    /// sequences are there?", `y = 0` in "What if I set y = 0?" ([`is_trial_value`]).
+    pub skip_trial_values: bool,
     /// After finding k*, move back over the sentences right before it that state the same
     /// value without a cue: "h = 45/9 = 5." then "So the height is 5 cm." anchors at the
     /// computation, where the value first appears.
@@ -133,6 +136,7 @@ impl AnchorMode {
                 skip_task_statements: false,
                 skip_problem_arguments: false,
                 skip_described_values: false,
+                skip_trial_values: false,
                 backtrack: false,
                 max_extra_complexity: None,
                 backtrack_gap: 0,
@@ -149,6 +153,7 @@ impl AnchorMode {
                 skip_task_statements: true,
                 skip_problem_arguments: true,
                 skip_described_values: true,
+                skip_trial_values: true,
                 backtrack: true,
                 backtrack_gap: 0,
                 max_extra_complexity: Some(0),
@@ -448,6 +453,7 @@ impl AnchorSearch<'_> {
             match verdict {
                 // The restatement rules are tested on a match only: few candidates get here.
                 Verdict::Equal if self.options.skip_described_values && is_factored_value(text, &candidates, c) => {}
+                Verdict::Equal if self.options.skip_trial_values && is_trial_value(text, &candidates, c) => {}
                 Verdict::Equal if problem.is_some_and(|p| {
                     let restates = (self.options.skip_problem_arguments
                         && (follows_argument_word(text, candidate.start) || precedes_operation_word(text, candidate.end)))
@@ -667,6 +673,34 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     let upper = rest.strip_prefix(' ').map(|rest| rest.trim_start_matches([' ', '$', '-']));
     (next == "to" && upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
         || word_before(text, candidate.start).eq_ignore_ascii_case("between")
+}
+
+/// Words before an assignment that make its value an input, not a result: "if n=1", "What if
+/// I set y = 0?", "try x = 5", "suppose k = 2". Not "for", "at" or "when", which also name
+/// where a result holds: "the maximum occurs at t = 20", "so, for n=30, the units digit is 4".
+const TRIAL_WORDS: &[&str] = &[
+    "if", "set", "setting", "plug", "plugging", "substitute", "substituting", "try", "trying", "test", "testing",
+    "suppose", "assume", "assuming", "take", "taking",
+];
+
+/// Whether candidate `c` of `text` is an assignment tried as an input (`n=1` in "So, if n=1,
+/// how many sequences are there?") or the value of one: a single name, `=`, the value, and
+/// one of [`TRIAL_WORDS`] before the name.
+fn is_trial_value(text: &str, candidates: &[Candidate], c: usize) -> bool {
+    let me = &candidates[c];
+    let equation = match me.kind {
+        CandidateKind::Equation => me,
+        // The side after `=` of the equation that encloses it (the one just before, outer first).
+        CandidateKind::EquationSide => match candidates[..c].iter().rev().find(|o| o.kind == CandidateKind::Equation) {
+            Some(e) if e.end == me.end && e.start < me.start => e,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let Some((name, _)) = equation.text.split_once('=') else { return false };
+    let name = name.trim();
+    let single = name.len() == 1 && name.bytes().all(|b| b.is_ascii_alphabetic());
+    single && TRIAL_WORDS.iter().any(|w| word_before(text, equation.start).eq_ignore_ascii_case(w))
 }
 
 /// Words between a value and the expression that rewrites it: "8 is 4*2", "write 25 as 5^2".
@@ -1274,6 +1308,22 @@ mod tests {
         assert_eq!(locate_with(t, "284", &on, Some(problem)).sentence, Some(1));
         assert_eq!(locate_with(t, "284", &on, None).sentence, Some(0));
         assert_eq!(locate_with(t, "284", &off, Some(problem)).sentence, Some(0));
+    }
+
+    #[test]
+    fn trial_values_are_inputs() {
+        let on = paper_with(|o| o.skip_trial_values = true);
+        let off = paper_with(|_| {});
+        let t = "What if I set y = 0?\nLet's see.\nSo P(0) = 0.\nThus \\boxed{0}.";
+        assert_eq!(locate_with(t, "0", &off, None).sentence, Some(0));
+        assert_eq!(locate_with(t, "0", &on, None).sentence, Some(2));
+        let t = "So, if n=1, how many are there?\nSo the count is 1.\nThus \\boxed{1}.";
+        assert_eq!(locate_with(t, "1", &on, None).sentence, Some(1));
+        // "at" and "for" also name where a result holds; a longer name is no trial.
+        for t in ["So the maximum occurs at t = 20.\nThus \\boxed{20}.", "So, for n=20, it works.\nThus \\boxed{20}.",
+                  "So if xy = 20 then done.\nThus \\boxed{20}."] {
+            assert_eq!(locate_with(t, "20", &on, None).sentence, Some(0), "{t}");
+        }
     }
 
     #[test]

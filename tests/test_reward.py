@@ -221,6 +221,14 @@ def test_values_the_sentence_describes_do_not_anchor() -> None:
     assert not AnchorOptions.of_mode("paper").skip_described_values
 
 
+def test_assignments_tried_as_inputs_do_not_anchor() -> None:
+    response = "What if I set y = 0?\nLet's see.\nSo P(0) = 0.\nLet me check.</think>\\boxed{0}"
+    assert apr_fast.score(response, "0").anchor_sentence == 2
+    off = AnchorOptions.of_mode("default").replace(skip_trial_values=False)
+    assert apr_fast.score(response, "0", config=RewardConfig(anchor_options=off)).anchor_sentence == 0
+    assert not AnchorOptions.of_mode("paper").skip_trial_values
+
+
 def test_correctness_methods_are_method_values_even_when_undecided() -> None:
     methods = {m.value for m in apr_fast.Method} | {"none"}
     undecided = apr_fast.score("So it is 52.</think>\\boxed{52}", "52_8", config=RewardConfig(cas=False))

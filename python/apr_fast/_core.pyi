@@ -16,7 +16,7 @@ def default_threads() -> int: ...
 # such an ``__array_struct__`` or ``__array_interface__``), read in place.
 _Ids = list[int] | tuple[int, ...] | Any
 # AnchorOptions.FLAGS, in order.
-_OptionFlags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
+_OptionFlags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool]
 
 def token_ends_from_offsets(offsets: list[tuple[int, int]] | list[list[int]]) -> list[int]: ...
 

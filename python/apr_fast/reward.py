@@ -94,6 +94,8 @@ class AnchorOptions:
     result never anchor: the subject of a factorization ("But 8 is 4*2", "write 25 as 5^2"),
     and a value the problem mentions as the subject of a property ("284 is an even number",
     "Since 4 is a power of 2"; this part needs the problem text).
+    ``skip_trial_values``: an assignment tried as an input never anchors, nor its value
+    (``n=1`` in "So, if n=1, how many sequences are there?", ``y = 0`` in "What if I set y = 0?").
     """
 
     context: Literal["paper", "loose", "none"] = "paper"
@@ -110,6 +112,7 @@ class AnchorOptions:
     skip_unreduced_forms: bool = False
     colon_carries_cue: bool = False
     skip_described_values: bool = False
+    skip_trial_values: bool = False
 
     def __post_init__(self) -> None:
         if self.context not in ("paper", "loose", "none"):
@@ -133,6 +136,7 @@ class AnchorOptions:
         "skip_problem_values", "backtrack", "number_words", "boxed_is_conclusion", "list_items",
         "inequality_sides", "skip_task_statements", "skip_problem_arguments",
         "skip_unreduced_forms", "colon_carries_cue", "skip_described_values",
+        "skip_trial_values",
     )
 
     @classmethod

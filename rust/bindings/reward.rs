@@ -282,7 +282,8 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 
 /// The on/off refinements of `AnchorOptions`, in the order of `apr_fast.AnchorOptions.FLAGS`
 /// (a nested tuple: PyO3 converts tuples of at most 12 items).
-type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
+// PyO3 0.17 converts tuples of at most 12 items: a 13th flag needs another level.
+type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
 /// `AnchorOptions` as Python sees it: (context, backtrack_gap, max_extra_complexity, flags).
 type OptionsTuple = (&'static str, usize, Option<usize>, OptionFlags);
 type OptionsArg<'a> = (&'a str, usize, Option<usize>, OptionFlags);
@@ -309,6 +310,7 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
             a.skip_unreduced_forms,
             a.colon_carries_cue,
             a.skip_described_values,
+            a.skip_trial_values,
         ),
     )
 }
@@ -390,6 +392,7 @@ impl NativeScorer {
                 skip_unreduced_forms,
                 colon_carries_cue,
                 skip_described_values,
+                skip_trial_values,
             ),
         )) = anchor_options
         {
@@ -405,6 +408,7 @@ impl NativeScorer {
                 skip_task_statements,
                 skip_problem_arguments,
                 skip_described_values,
+                skip_trial_values,
                 backtrack,
                 backtrack_gap,
                 max_extra_complexity,
