@@ -68,7 +68,9 @@ pub struct AnchorOptions {
     pub skip_trial_values: bool,
     /// After finding k*, move back over the sentences right before it that state the same
     /// value without a cue: "h = 45/9 = 5." then "So the height is 5 cm." anchors at the
-    /// computation, where the value first appears.
+    /// computation, where the value first appears. When no sentence in context states the
+    /// value, the last sentence of the thinking, which ends it, is a match if it states the
+    /// value, and the walk back starts there.
     pub backtrack: bool,
     /// A candidate more complex than the reference by more than this many (numeric literals
     /// plus operations, see [`complexity`]) is an unsimplified expression on the way to the
@@ -291,6 +293,11 @@ impl AnchorSearch<'_> {
                     break;
                 }
             }
+        }
+        // The thinking's last sentence ends it: with backtracking, a value stated there is
+        // a match even without a cue, and the walk back starts from it.
+        if found.is_none() && self.options.backtrack && n > 0 && holds_needle(text_of(n - 1)) {
+            found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
         }
         let Some((mut k, mut matched)) = found else {
             return match sentences.last() {
@@ -1042,6 +1049,21 @@ mod tests {
         assert!(!a.found);
         assert_eq!(a.sentence, Some(1));
         assert_eq!(a.num_sentences, 2);
+    }
+
+    #[test]
+    fn the_last_sentence_concludes_the_thinking_when_backtracking() {
+        // No cue anywhere: the paper's rule falls back to the last sentence, not found.
+        let t = "Speed: 240 / 60 = 4 inches per second.\nThe speed is 4 inches per second.";
+        let paper = locate(t, "4", AnchorMode::Paper);
+        assert_eq!((paper.found, paper.sentence), (false, Some(1)));
+        // With backtracking, the last sentence states the value, and the walk back finds the
+        // computation before it.
+        let default = locate(t, "4", AnchorMode::Default);
+        assert_eq!((default.found, default.sentence), (true, Some(0)));
+        // A last sentence without the value is still the fallback, not found.
+        let a = locate("So we get 4.\nLet me think about it.", "7", AnchorMode::Default);
+        assert_eq!((a.found, a.sentence), (false, Some(1)));
     }
 
     #[test]

@@ -73,7 +73,9 @@ class AnchorOptions:
     argument of an operation ("factoring 284", "divided by 100", "a power of 2") or an operand
     before an operation word ("110 divided by 3").
     ``backtrack``: move the anchor back over the sentences right before it that state the
-    same value (a computation line before its "So the answer is ..." restatement).
+    same value (a computation line before its "So the answer is ..." restatement). When no
+    sentence in context states the value, the thinking's last sentence counts as a match if
+    it states it, and the walk back starts there.
     ``backtrack_gap``: how many sentences without the value may lie between two statements
     of it when backtracking.
     ``max_extra_complexity``: candidates more complex than the reference (numeric literals
