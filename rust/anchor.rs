@@ -49,7 +49,9 @@ pub struct AnchorOptions {
     /// the data is not an answer). Needs the problem text; without it this does nothing.
     pub skip_problem_values: bool,
     /// Ignore candidates the problem mentions ([`Problem::mentions`]) in a sentence that
-    /// states the task ([`states_task`]: "So I need to find the sum of the divisors of 284.").
+    /// states the task ([`states_task`]: "So I need to find the sum of the divisors of 284."),
+    /// and an assignment the problem states, restated ([`restates_assignment`]: `n = 5` from
+    /// "... is one such sequence, with $n = 5$.").
     /// A narrow form of `skip_problem_values`, which also drops the answer where the model
     /// derives a value that the problem happens to give. Needs the problem text.
     pub skip_task_statements: bool,
@@ -466,7 +468,8 @@ impl AnchorSearch<'_> {
                         && (follows_argument_word(text, candidate.start) || precedes_operation_word(text, candidate.end)))
                         || (self.options.skip_described_values && has_property(text, candidate.start, candidate.end))
                         || (self.options.skip_task_statements
-                            && *states_the_task.get_or_insert_with(|| states_task(text)));
+                            && *states_the_task.get_or_insert_with(|| states_task(text)))
+                        || (self.options.skip_task_statements && restates_assignment(&candidates, c, p));
                     restates && p.mentions(&candidate.text)
                 }) => {}
                 Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
@@ -680,6 +683,27 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     let upper = rest.strip_prefix(' ').map(|rest| rest.trim_start_matches([' ', '$', '-']));
     (next == "to" && upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
         || word_before(text, candidate.start).eq_ignore_ascii_case("between")
+}
+
+/// Whether candidate `c`, an assignment to a name (`n = 5`) or its value, copies an assignment
+/// the problem states ("... is one such sequence, with $n = 5$."): the data restated, not a
+/// result, even when the value equals the answer.
+fn restates_assignment(candidates: &[Candidate], c: usize, problem: &Problem<'_>) -> bool {
+    let me = &candidates[c];
+    let equation = match me.kind {
+        CandidateKind::Equation => me,
+        CandidateKind::EquationSide => match candidates[..c].iter().rev().find(|o| o.kind == CandidateKind::Equation) {
+            Some(e) if e.end == me.end && e.start < me.start => e,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let Some((name, _)) = equation.text.split_once('=') else { return false };
+    let name = name.trim();
+    !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+        && problem.mentions(&equation.text)
 }
 
 /// Words before an assignment that make its value an input, not a result: "if n=1", "What if
@@ -1160,6 +1184,18 @@ mod tests {
         // A value the problem does not mention anchors in a task statement as before.
         let derived = "So I need to find x, which is 7. Let me verify.";
         assert_eq!(locate_with(derived, "7", &task, Some(problem)).sentence, Some(0));
+    }
+
+    #[test]
+    fn an_assignment_the_problem_states_is_data() {
+        let problem = "For example, {}, {5, 7} is one such sequence, with $n = 5$. What is K mod 10?";
+        let t = "Here each set is a subset of the next, and \\( n = 5 \\) in this case.\nSo K mod 10 is 5.";
+        let task = paper_with(|o| o.skip_task_statements = true);
+        assert_eq!(locate_with(t, "5", &task, Some(problem)).sentence, Some(1));
+        assert_eq!(locate_with(t, "5", &task, None).sentence, Some(0));
+        // Another name, or a value not assigned in the problem, is no copy.
+        let t = "So m = 5 here.\nThus 5.";
+        assert_eq!(locate_with(t, "5", &task, Some(problem)).sentence, Some(0));
     }
 
     #[test]
