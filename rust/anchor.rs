@@ -91,8 +91,9 @@ pub struct AnchorOptions {
     /// Off, only the enumeration as a whole can match: listing a value among others is not
     /// committing to it.
     pub list_items: bool,
-    /// Count the sides of inequalities (`3` in `a \geq 3`) and the bounds of a range in words
-    /// (`0` in "0 to 18", "between 0 and 18"). Off, a bound is not a value.
+    /// Count the sides of inequalities (`3` in `a \geq 3`), the bounds of a range in words
+    /// (`0` in "0 to 18", "between 0 and 18") and the value of a comparison in words ("greater
+    /// than 3", "different from 1"). Off, a bound is not a value.
     pub inequality_sides: bool,
     /// A candidate equal to a reference but in a less simplified form than it (more of the
     /// forms [`unreduced_forms`] counts: `8/32` or `\sqrt{117}` against `1/4` or `3\sqrt{13}`)
@@ -672,17 +673,25 @@ const INEQUALITY_MARKS: &[&str] = &[
     "\\neq", "\\ne", "≠", "\\not=",
 ];
 
-/// Whether `candidate`, a number, is a bound of a range written in words: the first of "0 to
-/// 18" (`to` and a number after it), or the number after "between". The upper bound of "from 3
-/// to 5" may be a value reached, so it is not a bound here.
+/// Whether `candidate`, a number, is a bound of a range or a comparison written in words: the
+/// first of "0 to 18" (`to` and a number after it), the number after "between", "than"
+/// ("greater than 3") or "different from". The upper bound of "from 3 to 5" may be a value
+/// reached, so it is not a bound here, nor is "at least 64", which often states a minimum.
 fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     if candidate.kind != CandidateKind::Number {
         return false;
     }
     let (next, rest) = word_after(text, candidate.end);
     let upper = rest.strip_prefix(' ').map(|rest| rest.trim_start_matches([' ', '$', '-']));
+    let before = word_before(text, candidate.start);
+    let before_that = |word: &str| {
+        let at = text.get(..candidate.start).and_then(|t| t.rfind(word)).unwrap_or(0);
+        word_before(text, at)
+    };
     (next == "to" && upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
-        || word_before(text, candidate.start).eq_ignore_ascii_case("between")
+        || before.eq_ignore_ascii_case("between")
+        || before.eq_ignore_ascii_case("than")
+        || (before.eq_ignore_ascii_case("from") && before_that(before).eq_ignore_ascii_case("different"))
 }
 
 /// Whether candidate `c`, an assignment to a name (`n = 5`) or its value, copies an assignment
@@ -1396,6 +1405,11 @@ mod tests {
         // Text before the number in any script.
         let t = "由between 4 and 9.\nSo x = 4.\nThus \\boxed{4}.";
         assert_eq!(locate(t, "4", AnchorMode::Default).sentence, Some(1));
+        // A comparison in words: "greater than 3", "different from 1".
+        let t = "So a must be greater than 3.\nSo the least a is 3.\nThus \\boxed{3}.";
+        assert_eq!(locate_with(t, "3", &AnchorMode::Default.options(), None).sentence, Some(1));
+        let t = "So it is a number different from 1.\nSo the product is 1.\nThus \\boxed{1}.";
+        assert_eq!(locate_with(t, "1", &AnchorMode::Default.options(), None).sentence, Some(1));
         let on = paper_with(|o| o.inequality_sides = true);
         assert_eq!(locate_with("so 0 to 18.\nSo \\boxed{0}.", "0", &on, None).sentence, Some(0));
     }

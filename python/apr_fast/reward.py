@@ -85,8 +85,9 @@ class AnchorOptions:
     ``number_words``: count "four"-style number words as candidates.
     ``boxed_is_conclusion``: a ``\\boxed{}`` counts as a conclusion cue.
     ``list_items``: count the items of an enumeration one by one.
-    ``inequality_sides``: count the sides of inequalities (``3`` in ``a \\geq 3``) and the bounds
-    of a range in words (``0`` in "0 to 18", "between 0 and 18").
+    ``inequality_sides``: count the sides of inequalities (``3`` in ``a \\geq 3``), the bounds
+    of a range in words (``0`` in "0 to 18", "between 0 and 18") and the value of a comparison
+    in words ("greater than 3", "different from 1").
     ``skip_unreduced_forms``: a candidate equal to the reference but less simplified than it
     (a fraction not in lowest terms, the root of an integer with a square factor, a root in a
     denominator: ``8/32`` or ``\\sqrt{117}`` against ``1/4`` or ``3\\sqrt{13}``) is a step
