@@ -12,7 +12,8 @@
    equals it, long lists, one sentence of 100k inequalities or enumerations, lone ``$``) in
    the thinking, with its final answer boxed and given as the ground truth (the thinking's own
    text where it is one expression), so that the anchor search reads all of it. The best of
-   ``--repeat`` timings per size, in both modes: the time per MB should stay flat.
+   ``--repeat`` timings per size, in both modes, scored with a problem that mentions their
+   values (so that the rules reading the problem run): the time per MB should stay flat.
 
 Usage: python benches/fuzz_reward.py [--rollouts N] [--seed S] [--sizes-mb 0.25 0.5 1 2]
                                      [--repeat 3] [--hang-ms 1000]
@@ -43,6 +44,10 @@ def repeated(unit: str) -> Callable[[int], str]:
     return lambda size: unit * max(1, size // len(unit.encode()))
 
 
+# The problem the adversarial rollouts are scored with, so that the rules that read it run:
+# it mentions 284, 8, 5 and the assignment n = 1.
+PROBLEM = "What is the sum of the proper divisors of 284, given 8 and 5, with $n = 1$?"
+
 # Each thinking with the final answer that it states (None: the thinking's own text, boxed).
 ADVERSARIAL: dict[str, tuple[Callable[[int], str], str | None]] = {
     "\\frac{ nested": (nested("\\frac{", "1", "}"), None),
@@ -57,6 +62,10 @@ ADVERSARIAL: dict[str, tuple[Callable[[int], str], str | None]] = {
     "list '1, '": (repeated("1, "), "1"),
     "'So a >= 3 and ' one sentence": (repeated("So a >= 3 and "), "3"),
     "'So 2, 3 and 5, ' one sentence": (repeated("So 2, 3 and 5, "), "5"),
+    "'But 8 is 4*2, ' one sentence": (repeated("But 8 is 4*2, "), "8"),
+    "'284 is an even number ' one sentence": (repeated("284 is an even number "), "284"),
+    "'So if n=1 = ' chain": (lambda size: "So if n=1" + " = 1" * max(1, size // 4), "1"),
+    "'greater than 5 and ' one sentence": (repeated("greater than 5 and "), "5"),
     "$ repeated": (repeated("$"), "5"),
     "digits": (repeated("7"), None),
 }
@@ -142,7 +151,7 @@ def timings(sizes_mb: list[float], repeat: int) -> None:
                 best = float("inf")
                 for _ in range(repeat):
                     t0 = time.perf_counter()
-                    scorer.score(response, truth)
+                    scorer.score(response, truth, problem=PROBLEM)
                     best = min(best, time.perf_counter() - t0)
                 cells.append(f"{best:8.3f} ({best / mb:6.3f}/MB)")
             print(f"{name:34}{mode:>8}" + "".join(f"{c:>22}" for c in cells))

@@ -694,19 +694,27 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
         || (before.eq_ignore_ascii_case("from") && before_that(before).eq_ignore_ascii_case("different"))
 }
 
+/// Candidate `c` if it is an equation, or the equation whose right side it is (`n=1` for the
+/// `1` of `n=1`). Candidates come outer first, so a side follows its equation; only the 64
+/// candidates before it are read, so that a chain of thousands of `=` stays linear.
+fn assignment_of(candidates: &[Candidate], c: usize) -> Option<&Candidate> {
+    let me = &candidates[c];
+    match me.kind {
+        CandidateKind::Equation => Some(me),
+        CandidateKind::EquationSide => candidates[c.saturating_sub(64)..c]
+            .iter()
+            .rev()
+            .find(|o| o.kind == CandidateKind::Equation)
+            .filter(|e| e.end == me.end && e.start < me.start),
+        _ => None,
+    }
+}
+
 /// Whether candidate `c`, an assignment to a name (`n = 5`) or its value, copies an assignment
 /// the problem states ("... is one such sequence, with $n = 5$."): the data restated, not a
 /// result, even when the value equals the answer.
 fn restates_assignment(candidates: &[Candidate], c: usize, problem: &Problem<'_>) -> bool {
-    let me = &candidates[c];
-    let equation = match me.kind {
-        CandidateKind::Equation => me,
-        CandidateKind::EquationSide => match candidates[..c].iter().rev().find(|o| o.kind == CandidateKind::Equation) {
-            Some(e) if e.end == me.end && e.start < me.start => e,
-            _ => return false,
-        },
-        _ => return false,
-    };
+    let Some(equation) = assignment_of(candidates, c) else { return false };
     let Some((name, _)) = equation.text.split_once('=') else { return false };
     let name = name.trim();
     !name.is_empty()
@@ -727,16 +735,7 @@ const TRIAL_WORDS: &[&str] = &[
 /// how many sequences are there?") or the value of one: a single name, `=`, the value, and
 /// one of [`TRIAL_WORDS`] before the name.
 fn is_trial_value(text: &str, candidates: &[Candidate], c: usize) -> bool {
-    let me = &candidates[c];
-    let equation = match me.kind {
-        CandidateKind::Equation => me,
-        // The side after `=` of the equation that encloses it (the one just before, outer first).
-        CandidateKind::EquationSide => match candidates[..c].iter().rev().find(|o| o.kind == CandidateKind::Equation) {
-            Some(e) if e.end == me.end && e.start < me.start => e,
-            _ => return false,
-        },
-        _ => return false,
-    };
+    let Some(equation) = assignment_of(candidates, c) else { return false };
     let Some((name, _)) = equation.text.split_once('=') else { return false };
     let name = name.trim();
     let single = name.len() == 1 && name.bytes().all(|b| b.is_ascii_alphabetic());

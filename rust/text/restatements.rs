@@ -132,9 +132,17 @@ pub fn has_property(sentence: &str, start: usize, end: usize) -> bool {
         return false;
     }
     let (property, rest) = word_after(rest, 0);
-    let clause = rest.split([',', ';', '.', '?', '!']).next().unwrap_or("");
-    PROPERTY_WORDS.iter().any(|w| property.eq_ignore_ascii_case(w))
-        && !["answer", "solution", "result"].iter().any(|w| clause.to_ascii_lowercase().contains(w))
+    if !PROPERTY_WORDS.iter().any(|w| property.eq_ignore_ascii_case(w)) {
+        return false;
+    }
+    // The clause's next 160 bytes at most: a sentence without punctuation must not make every
+    // value read the rest of it (quadratic time).
+    let mut cut = rest.len().min(160);
+    while !rest.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let clause = rest[..cut].split([',', ';', '.', '?', '!']).next().unwrap_or("").to_ascii_lowercase();
+    !["answer", "solution", "result"].iter().any(|w| clause.contains(w))
 }
 
 #[cfg(test)]
