@@ -281,8 +281,8 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 }
 
 /// The on/off refinements of `AnchorOptions`, in the order of `apr_fast.AnchorOptions.FLAGS`
-/// (a nested tuple: PyO3 converts tuples of at most 12 items).
-// PyO3 0.17 converts tuples of at most 12 items: a 13th flag needs another level.
+/// (a nested tuple: PyO3 converts tuples of at most 12 items, so this one is full and a 13th
+/// flag needs another level).
 type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
 /// `AnchorOptions` as Python sees it: (context, backtrack_gap, max_extra_complexity, flags).
 type OptionsTuple = (&'static str, usize, Option<usize>, OptionFlags);
