@@ -26,7 +26,8 @@ use crate::extract::{
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
 use crate::text::restatements::{
-    follows_argument_word, has_property, opens_clause, precedes_operation_word, states_task, word_after, word_before,
+    follows_argument_word, has_property, opens_clause, precedes_operation_word, states_task, two_words_before, word_after,
+    word_before,
 };
 
 /// When a sentence's context admits it as an anchor.
@@ -683,15 +684,19 @@ fn is_range_bound(text: &str, candidate: &Candidate) -> bool {
     }
     let (next, rest) = word_after(text, candidate.end);
     let upper = rest.strip_prefix(' ').map(|rest| rest.trim_start_matches([' ', '$', '-']));
-    let before = word_before(text, candidate.start);
-    let before_that = |word: &str| {
-        let at = text.get(..candidate.start).and_then(|t| t.rfind(word)).unwrap_or(0);
-        word_before(text, at)
-    };
+    let (before_that, before) = two_words_before(text, candidate.start);
     (next == "to" && upper.is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
         || before.eq_ignore_ascii_case("between")
         || before.eq_ignore_ascii_case("than")
-        || (before.eq_ignore_ascii_case("from") && before_that(before).eq_ignore_ascii_case("different"))
+        || (before.eq_ignore_ascii_case("from") && before_that.eq_ignore_ascii_case("different"))
+}
+
+/// The left side of `equation` when it names what is assigned: it starts with an ASCII letter
+/// (`n` in `n = 5`, `C_1` in `C_1=3`; not `2x` or `(a+b)`).
+fn assigned_name(equation: &Candidate) -> Option<&str> {
+    let (name, _) = equation.text.split_once('=')?;
+    let name = name.trim();
+    name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()).then_some(name)
 }
 
 /// Candidate `c` if it is an equation, or the equation whose right side it is (`n=1` for the
@@ -715,11 +720,7 @@ fn assignment_of(candidates: &[Candidate], c: usize) -> Option<&Candidate> {
 /// result, even when the value equals the answer.
 fn restates_assignment(candidates: &[Candidate], c: usize, problem: &Problem<'_>) -> bool {
     let Some(equation) = assignment_of(candidates, c) else { return false };
-    let Some((name, _)) = equation.text.split_once('=') else { return false };
-    let name = name.trim();
-    !name.is_empty()
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        && name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+    assigned_name(equation).is_some_and(|name| name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
         && problem.mentions(&equation.text)
 }
 
@@ -736,10 +737,8 @@ const TRIAL_WORDS: &[&str] = &[
 /// one of [`TRIAL_WORDS`] before the name.
 fn is_trial_value(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let Some(equation) = assignment_of(candidates, c) else { return false };
-    let Some((name, _)) = equation.text.split_once('=') else { return false };
-    let name = name.trim();
-    let single = name.len() == 1 && name.bytes().all(|b| b.is_ascii_alphabetic());
-    single && TRIAL_WORDS.iter().any(|w| word_before(text, equation.start).eq_ignore_ascii_case(w))
+    assigned_name(equation).is_some_and(|name| name.len() == 1)
+        && TRIAL_WORDS.iter().any(|w| word_before(text, equation.start).eq_ignore_ascii_case(w))
 }
 
 /// Words between a value and the expression that rewrites it: "8 is 4*2", "write 25 as 5^2".

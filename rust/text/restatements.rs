@@ -81,6 +81,19 @@ pub fn word_before(sentence: &str, start: usize) -> &str {
     &before[word_start..]
 }
 
+/// The two runs of ASCII letters before byte `start` of `sentence`, the nearer last:
+/// ("different", "from") before the `1` of "different from 1"; each as [`word_before`] reads
+/// it, empty where there is none.
+pub fn two_words_before(sentence: &str, start: usize) -> (&str, &str) {
+    let word = word_before(sentence, start);
+    if word.is_empty() {
+        return ("", "");
+    }
+    // `word` is a piece of `sentence`: its offset is the distance between their starts.
+    let at = word.as_ptr() as usize - sentence.as_ptr() as usize;
+    (word_before(sentence, at), word)
+}
+
 /// The run of ASCII letters that starts right after byte `end` of `sentence`, past white space
 /// and math delimiters (`$`, `)`, `\`), and the text after it; empty when there is none or
 /// `end` is no char boundary.
@@ -104,7 +117,7 @@ pub fn precedes_operation_word(sentence: &str, end: usize) -> bool {
 
 /// Words before a value that make it the result of its clause, not its subject: "the area is
 /// 468 = 12*39", "So, 81 is 3^4", "we get 284".
-pub const RESULT_WORDS: &[&str] = &[
+const RESULT_WORDS: &[&str] = &[
     "is", "was", "are", "be", "equals", "equal", "to", "get", "gets", "got", "gives", "give", "yields", "makes", "becomes",
     "so", "thus", "therefore", "hence",
 ];
@@ -157,6 +170,7 @@ mod tests {
             let _ = follows_argument_word(&text, at);
             let _ = precedes_operation_word(&text, at);
             let _ = opens_clause(&text, at);
+            let _ = two_words_before(&text, at);
             let _ = has_property(&text, at, at + 1);
             // At every char boundary the answer is the same as for the text cut there.
             for (i, _) in text.char_indices() {
@@ -175,6 +189,13 @@ mod tests {
         for (s, v) in [("So, 81 is 3^4.", "81"), ("The area is 468 = 12*39.", "468"), ("x = 7 is odd.", "7"), ("we get 12 is", "12")] {
             assert!(!opens_clause(s, at(s, v)), "{s}");
         }
+    }
+
+    #[test]
+    fn two_words_before_a_value_are_read_back_to_back() {
+        assert_eq!(two_words_before("a number different from 1", 24), ("different", "from"));
+        assert_eq!(two_words_before("from $1$", 6), ("", "from"));
+        assert_eq!(two_words_before("1", 0), ("", ""));
     }
 
     #[test]
