@@ -751,10 +751,8 @@ const REWRITING_WORDS: &[&str] = &["is", "as", "equals"];
 /// or "so" it is the result of the clause, "the area is 468 = 12*39", "So, 81 is 3^4").
 fn is_factored_value(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
-    if !matches!(me.kind, CandidateKind::Number | CandidateKind::EquationSide) || !me.text.bytes().all(|b| b.is_ascii_digit()) {
-        return false;
-    }
-    if !opens_clause(text, me.start) {
+    let integer = matches!(me.kind, CandidateKind::Number | CandidateKind::EquationSide) && me.text.bytes().all(|b| b.is_ascii_digit());
+    if !integer || !opens_clause(text, me.start) {
         return false;
     }
     // Candidates come ordered by start, outer before inner: the first one at or after the

@@ -128,7 +128,8 @@ const RESULT_WORDS: &[&str] = &[
 pub fn opens_clause(sentence: &str, start: usize) -> bool {
     let Some(before) = sentence.get(..start) else { return false };
     let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '$' || c == '(' || c == '\\');
-    let lead = before.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
+    // word_before reads past white space itself; past a comma, "So, 81" is read as "So 81".
+    let lead = before.trim_end_matches(',');
     !before.ends_with(['=', '≈', ':', '<', '>']) && !RESULT_WORDS.iter().any(|w| word_before(lead, lead.len()).eq_ignore_ascii_case(w))
 }
 
