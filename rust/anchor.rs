@@ -869,8 +869,10 @@ impl Digits {
             while start > 0 && text[start - 1] == b'0' {
                 start -= 1;
             }
+            // Not inside a longer number: no digit right before it, nor a decimal point after one.
+            let digit_before = start > 0 && digit(start - 1);
             let after_point = start > 1 && text[start - 1] == b'.' && digit(start - 2);
-            !(start > 0 && digit(start - 1)) && !after_point && ends_number(at + len)
+            !(digit_before || after_point) && ends_number(at + len)
         });
         whole
             || self.last_group.as_ref().is_some_and(|group| {

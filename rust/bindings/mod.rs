@@ -7,6 +7,12 @@
 //!   with `py.allow_threads` for all real work;
 //! - batches run through `crate::parallel::map_items`; a failure in one item becomes a status
 //!   on that item, never a failed batch or a `PanicException`.
+
+// pyo3 0.17's macros expand to `#[cfg(addr_of)]`, a cfg that pyo3's own build script sets;
+// compilers from 1.80 check it against this crate's cfgs and warn (`unexpected_cfgs`, a lint
+// that older compilers do not know, hence `unknown_lints`).
+#![allow(unknown_lints, unexpected_cfgs)]
+
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
