@@ -34,6 +34,7 @@ ROUNDS = {
     5: ((), ("H9", "H10", "H11", "H12")),  # all held-out: a clean check after the 17th stop
     6: (("M", "N", "P", "Q"), ()),  # all dev: new traces to find faults in, round 5 unread
     7: (("R", "S", "T", "U"), ()),  # all dev again (19th stop); round 5 still unread
+    8: (("V", "W", "X", "Y"), ()),  # all dev again (20th stop); round 5 still unread
 }
 
 

@@ -27,7 +27,8 @@ no longer check those changes cleanly; round 5 was read after them and is report
 `DeepSeek-R1-Distill-Llama-*` models they name (see `model_matches`). Round 6 (same stop)
 goes whole to the development set, batches M, N, P and Q: new traces to look for faults in,
 so that round 5 stays unread. Round 7 (nineteenth stop) goes whole to the development set
-too, batches R, S, T and U, for the same reason.
+too, batches R, S, T and U, for the same reason, and so does round 8 (twentieth stop),
+batches V, W, X and Y.
 
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
@@ -37,6 +38,7 @@ Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --round 5
        python tests/data/anchor_devset/select.py --round 6
        python tests/data/anchor_devset/select.py --round 7
+       python tests/data/anchor_devset/select.py --round 8
 """
 from __future__ import annotations
 
@@ -131,7 +133,7 @@ def later_round(rows: list[dict], number: int) -> None:
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
     # A round without development batches (round 5) goes whole to the held-out set, one without
-    # held-out batches (rounds 6 and 7) whole to the development set.
+    # held-out batches (rounds 6 to 8) whole to the development set.
     if dev_batches and held_batches:
         to_dev, to_held = chosen[0::2], chosen[1::2]
     else:
