@@ -48,6 +48,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         len += 1;
     }
     tokens.truncate(len);
+    scientific_times(&mut tokens);
     subscripts_first(&mut tokens);
     // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
     // next kept token closes (scanning backwards reaches the fixed point in one pass).
@@ -64,6 +65,22 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         tokens = kept;
     }
     strip_ends(tokens)
+}
+
+/// `4.57 x 10^-23`, `3 X 10^8`: in plain text, an `x` between a number and a power of ten is
+/// the multiplication sign of scientific notation, as `\times` is (`×` is lexed as one already).
+/// Only before `10^`: `3 x 4` or `2x` stay products with the variable x.
+fn scientific_times(tokens: &mut [Tok]) {
+    let is_ten = |t: &Tok| matches!(t, Tok::Num(n) if n.int == "10" && n.frac.is_none() && n.exp.is_none());
+    for i in 1..tokens.len().saturating_sub(2) {
+        if matches!(&tokens[i], Tok::Word(w) if w == "x" || w == "X")
+            && matches!(tokens[i - 1], Tok::Num(_))
+            && is_ten(&tokens[i + 1])
+            && tokens[i + 2] == Tok::Sym('^')
+        {
+            tokens[i] = Tok::Cmd("cdot".into());
+        }
+    }
 }
 
 /// The longest script group (in tokens, braces included) that [`subscripts_first`] moves.

@@ -75,6 +75,20 @@ fn normalisation_rules() {
 }
 
 #[test]
+fn plain_text_x_in_scientific_notation() {
+    equal("4.57 x 10^-23", "4.57 \\times 10^{-23}");
+    equal("3 x 10^8", "300000000");
+    equal("3 X 10^{8}", "3e8");
+    equal("5.0x10^{-6}", "5 \\times 10^{-6}");
+    equal("\\lambda = 2.5 x 10^3", "2500");
+    // Elsewhere x is the variable.
+    not_equal("3 x 4", "12");
+    not_equal("2x", "2");
+    not_equal("x 10^3", "1000");
+    not_equal("3 x 10", "30");
+}
+
+#[test]
 fn mixed_numbers_with_a_slash() {
     equal("4 4/9", "40/9");
     equal("4 4/9", "4\\frac{4}{9}");
