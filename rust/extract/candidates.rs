@@ -844,15 +844,25 @@ impl<'t> Scanner<'t> {
                     return;
                 }
             }
-            let at_line_start = (segment.start..i).all(|k| {
-                matches!(self.kind(k), TokenKind::Space | TokenKind::Markup)
-                    || (self.kind(k) == TokenKind::Other && self.slice(k) == "#")
-            });
+            let line_starts_at = |at: usize| {
+                (segment.start..at).all(|k| {
+                    matches!(self.kind(k), TokenKind::Space | TokenKind::Markup)
+                        || (self.kind(k) == TokenKind::Other && self.slice(k) == "#")
+                })
+            };
             // "1. ", "2) " and "11: " at the start of a line number the lines of a list.
             let marker_follows = i + 2 < segment.end
                 && matches!(self.slice(i + 1), "." | ")" | ":")
                 && self.kind(i + 2) == TokenKind::Space;
-            if at_line_start && marker_follows {
+            if line_starts_at(i) && marker_follows {
+                return;
+            }
+            // "Triplet 4: (-1, -6, 1)", "Pair 2: ...": a word and a number that open a line
+            // before a colon name it, whatever the word.
+            let colon_follows = i + 1 < segment.end && self.slice(i + 1) == ":";
+            if colon_follows
+                && self.prev_non_space(i, segment.start).is_some_and(|p| self.kind(p) == TokenKind::Word && line_starts_at(p))
+            {
                 return;
             }
         }
@@ -1986,6 +1996,12 @@ mod tests {
     fn a_number_labelling_a_line_is_no_value() {
         assert_eq!(texts("11: Hmm, can I make 12?"), vec!["12"]);
         assert_eq!(texts("So x: 11 works"), vec!["11"]);
+        // A word and a number opening a line before a colon name the line.
+        assert_eq!(texts("Triplet 4: (-1, -6, 1)"), vec!["(-1, -6, 1)"]);
+        assert_eq!(texts("### Pair 2: a = 3"), vec!["a = 3", "3"]);
+        // Not at the start of the line, or without the colon, the number is a value.
+        assert_eq!(texts("So we get triplet 4: done"), vec!["4"]);
+        assert_eq!(texts("Total 4 pairs"), vec!["4"]);
     }
 
     #[test]
