@@ -416,51 +416,72 @@ fn events(c: &Condition<'_>, lo: f64, hi: f64, budget: &Cell<usize>, points: &mu
                 events(i, lo, hi, budget, points)?;
             }
         }
-        Condition::Relation { parts, .. } => {
-            let parts: Vec<&Expr> = parts.iter().map(|s| &s.expr).collect();
-            // Fine steps over the scales of the constants, decades beyond them (`\sqrt{x} \ge
-            // 10^9` holds from 10^18 on), integers.
-            let steps = ((hi / lo).ln() / GRID_RATIO.ln()).ceil() as i32;
-            let decades = (MIN_MAGNITUDE.log10() as i32..=MAX_MAGNITUDE.log10() as i32)
-                .map(|k| 10f64.powi(k))
-                .filter(|&m| m < lo || m > hi);
-            let mut grid: Vec<f64> = (0..=steps)
-                .map(|j| lo * GRID_RATIO.powi(j))
-                .chain(decades)
-                .flat_map(|m| [-m, m])
-                .chain((-SMALL_INTEGERS..=SMALL_INTEGERS).map(f64::from))
-                .collect();
-            grid.sort_by(f64::total_cmp);
-            grid.dedup();
-            for pair in parts.windows(2) {
-                let (a, b) = (pair[0], pair[1]);
-                let mut values: Vec<Option<(Sign, f64)>> = Vec::with_capacity(grid.len());
-                for &x in &grid {
-                    values.push(rough(a, b, x, budget)?);
+        // `x op c`, `c op x op c`: the differences change sign at the constants alone, so those
+        // are the events (a grid search finds the same points to f64 precision, in hundreds of
+        // evaluations). A constant without a real value here leaves it to the search.
+        Condition::Relation { parts, .. } if c.is_solved() => {
+            let constants = parts.iter().filter(|s| !s.info.free_symbols);
+            let mut values = Vec::with_capacity(2);
+            for constant in constants {
+                spend(budget)?;
+                match numeric::evaluate(&constant.expr, 0, &At(0.0)) {
+                    Some(v) if !numeric::certainly_complex(&v) && v.re.is_finite() => values.push(v.re),
+                    _ => return events_by_search(parts, lo, hi, budget, points),
                 }
-                for k in 0..grid.len() {
-                    let Some((s, _)) = values[k] else { continue };
-                    // A zero at a grid point is an event itself.
-                    if s == Sign::Zero {
-                        points.push(grid[k]);
-                    }
-                    let Some((s0, _)) = values.get(k.wrapping_sub(1)).copied().flatten() else { continue };
-                    let signed = |s: Sign| matches!(s, Sign::Positive | Sign::Negative);
-                    if s0 != s && s0 != Sign::Zero && s != Sign::Zero {
-                        bisect(a, b, (grid[k - 1], s0), grid[k], budget, points)?;
-                    }
-                    // From a zero the difference may dip to the other sign before it takes the
-                    // sign of the cell's other end (`(x - 1)(x - 1.02)` on [1, 1.16]).
-                    if (s0 == Sign::Zero && signed(s)) || (s == Sign::Zero && signed(s0)) {
-                        let s = if s == Sign::Zero { s0 } else { s };
-                        hidden_roots(a, b, (grid[k - 1], grid[k]), s, budget, points)?;
-                    }
-                    if let (Some((Sign::Positive | Sign::Negative, d0)), Some((s2, d2))) = (values[k - 1], values.get(k + 1).copied().flatten()) {
-                        let d1 = values[k].map_or(f64::NAN, |(_, d)| d);
-                        if s0 == s && s == s2 && d1.abs() < d0.abs() && d1.abs() < d2.abs() {
-                            hidden_roots(a, b, (grid[k - 1], grid[k + 1]), s, budget, points)?;
-                        }
-                    }
+            }
+            points.extend(values);
+        }
+        Condition::Relation { parts, .. } => events_by_search(parts, lo, hi, budget, points)?,
+    }
+    Some(())
+}
+
+/// Adds to `points` where the truth of the relation `parts[0] op parts[1] ...` may change: the
+/// sign changes, zeros and close approaches to zero of each difference of neighbouring sides,
+/// found on a grid.
+fn events_by_search(parts: &[&Scalar], lo: f64, hi: f64, budget: &Cell<usize>, points: &mut Vec<f64>) -> Option<()> {
+    let parts: Vec<&Expr> = parts.iter().map(|s| &s.expr).collect();
+    // Fine steps over the scales of the constants, decades beyond them (`\sqrt{x} \ge
+    // 10^9` holds from 10^18 on), integers.
+    let steps = ((hi / lo).ln() / GRID_RATIO.ln()).ceil() as i32;
+    let decades = (MIN_MAGNITUDE.log10() as i32..=MAX_MAGNITUDE.log10() as i32)
+        .map(|k| 10f64.powi(k))
+        .filter(|&m| m < lo || m > hi);
+    let mut grid: Vec<f64> = (0..=steps)
+        .map(|j| lo * GRID_RATIO.powi(j))
+        .chain(decades)
+        .flat_map(|m| [-m, m])
+        .chain((-SMALL_INTEGERS..=SMALL_INTEGERS).map(f64::from))
+        .collect();
+    grid.sort_by(f64::total_cmp);
+    grid.dedup();
+    for pair in parts.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let mut values: Vec<Option<(Sign, f64)>> = Vec::with_capacity(grid.len());
+        for &x in &grid {
+            values.push(rough(a, b, x, budget)?);
+        }
+        for k in 0..grid.len() {
+            let Some((s, _)) = values[k] else { continue };
+            // A zero at a grid point is an event itself.
+            if s == Sign::Zero {
+                points.push(grid[k]);
+            }
+            let Some((s0, _)) = values.get(k.wrapping_sub(1)).copied().flatten() else { continue };
+            let signed = |s: Sign| matches!(s, Sign::Positive | Sign::Negative);
+            if s0 != s && s0 != Sign::Zero && s != Sign::Zero {
+                bisect(a, b, (grid[k - 1], s0), grid[k], budget, points)?;
+            }
+            // From a zero the difference may dip to the other sign before it takes the
+            // sign of the cell's other end (`(x - 1)(x - 1.02)` on [1, 1.16]).
+            if (s0 == Sign::Zero && signed(s)) || (s == Sign::Zero && signed(s0)) {
+                let s = if s == Sign::Zero { s0 } else { s };
+                hidden_roots(a, b, (grid[k - 1], grid[k]), s, budget, points)?;
+            }
+            if let (Some((Sign::Positive | Sign::Negative, d0)), Some((s2, d2))) = (values[k - 1], values.get(k + 1).copied().flatten()) {
+                let d1 = values[k].map_or(f64::NAN, |(_, d)| d);
+                if s0 == s && s == s2 && d1.abs() < d0.abs() && d1.abs() < d2.abs() {
+                    hidden_roots(a, b, (grid[k - 1], grid[k + 1]), s, budget, points)?;
                 }
             }
         }
@@ -699,6 +720,37 @@ mod tests {
             ("\\frac{1}{x} \\ge 0", "x \\ge 0"),
             ("x^{1000} < 2", "-1 < x < 1"),
             ("x^2 > 0", "x > 0"),
+        ] {
+            let (v, r) = verdict(a, b);
+            assert_eq!(v, Verdict::NotEqual, "{a} / {b} ({r:?})");
+        }
+    }
+
+    #[test]
+    fn solved_conditions_compare_at_their_constants() {
+        // Both sides solved: the constants are the events, no grid search. (Other rules may
+        // decide these first; the verdict is what counts.)
+        for (a, b) in [
+            ("x = 2", "x \\in \\{2\\}"),
+            ("x = \\pi", "x \\in \\{\\pi\\}"),
+            ("2 < x \\le 5", "(2, 5]"),
+            ("x = 1 \\text{ or } x = 10^{-30}", "x \\in \\{10^{-30}, 1\\}"),
+            ("x = 1 \\text{ or } x = 2", "x \\ge 1 \\text{ and } x \\le 2 \\text{ and } (x \\le 1 \\text{ or } x \\ge 2)"),
+            ("x > 2", "2 < x"),
+        ] {
+            assert_eq!(verdict(a, b).0, Verdict::Equal, "{a} / {b}");
+        }
+        for (a, b) in [
+            ("\\emptyset", "a = 2"),
+            ("\\text{No solution}", "a=2, a=-6-4 \\sqrt{2}"),
+            ("x = \\pi", "x = e"),
+            ("x = \\pi", "x = 3.14"),
+            ("x = 10^{-30}", "x = 2 \\cdot 10^{-30}"),
+            ("x = 10^{40}", "x = 10^{40} + 1"),
+            ("x \\ge 2", "x > 2"),
+            ("-1 < x < 1", "-1 \\le x < 1"),
+            // One side solved, the other searched as before.
+            ("x = \\sqrt{2}", "x^2 = 2"),
         ] {
             let (v, r) = verdict(a, b);
             assert_eq!(v, Verdict::NotEqual, "{a} / {b} ({r:?})");
