@@ -21,13 +21,13 @@ use std::ops::Range;
 
 use crate::answer::{compare, matching_brace, superscript_digit, unreduced_forms, Answer, Policy, Reason, Verdict};
 use crate::extract::{
-    extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
+    cardinal, extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
 };
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
 use crate::text::restatements::{
-    follows_argument_word, has_property, opens_clause, precedes_operation_word, states_task, two_words_before, word_after,
-    word_before,
+    counted_nouns, follows_argument_word, has_property, noun_stem, opens_clause, precedes_operation_word, states_task,
+    two_words_before, word_after, word_before,
 };
 
 /// When a sentence's context admits it as an anchor.
@@ -51,8 +51,9 @@ pub struct AnchorOptions {
     pub skip_problem_values: bool,
     /// Ignore candidates the problem mentions ([`Problem::mentions`]) in a sentence that
     /// states the task ([`states_task`]: "So I need to find the sum of the divisors of 284."),
-    /// and an assignment the problem states, restated ([`restates_assignment`]: `n = 5` from
-    /// "... is one such sequence, with $n = 5$.").
+    /// an assignment the problem states, restated ([`restates_assignment`]: `n = 5` from
+    /// "... is one such sequence, with $n = 5$."), and a count the problem gives, restated with
+    /// its noun ("We have 12 letters" for "The twelve letters ..."; [`counted_nouns`]).
     /// A narrow form of `skip_problem_values`, which also drops the answer where the model
     /// derives a value that the problem happens to give. Needs the problem text.
     pub skip_task_statements: bool,
@@ -200,15 +201,24 @@ pub struct Anchor {
 pub struct Problem<'p> {
     text: &'p str,
     values: std::cell::OnceCell<ProblemValues>,
+    counts: std::cell::OnceCell<Vec<(u64, String)>>,
 }
 
 impl<'p> Problem<'p> {
     pub fn new(text: &'p str) -> Problem<'p> {
-        Problem { text, values: std::cell::OnceCell::new() }
+        Problem { text, values: std::cell::OnceCell::new(), counts: std::cell::OnceCell::new() }
     }
 
     fn values(&self) -> &ProblemValues {
         self.values.get_or_init(|| ProblemValues::from_problem(self.text))
+    }
+
+    /// Whether the problem gives the integer `value` as a count of `noun`: "We have 12
+    /// letters" restates "The twelve letters ..." ([`counted_nouns`]).
+    fn counts(&self, value: &str, noun: &str) -> bool {
+        let Ok(value) = value.trim().parse::<u64>() else { return false };
+        let noun = noun_stem(noun);
+        self.counts.get_or_init(|| counted_nouns(self.text, cardinal)).iter().any(|(v, n)| *v == value && *n == noun)
     }
 
     /// Whether the problem mentions `candidate_text`: an integer written anywhere, inside a
@@ -474,6 +484,9 @@ impl AnchorSearch<'_> {
                         || (self.options.skip_task_statements && restates_assignment(&candidates, c, p));
                     restates && p.mentions(&candidate.text)
                 }) => {}
+                // A count the problem gives, with its noun: "We have 12 letters".
+                Verdict::Equal if self.options.skip_task_statements
+                    && problem.is_some_and(|p| p.counts(&candidate.text, word_after(text, candidate.end).0)) => {}
                 Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
                 Verdict::Unknown => *undecided += 1,
                 Verdict::NotEqual => {}
@@ -1203,6 +1216,21 @@ mod tests {
         // Another name, or a value not assigned in the problem, is no copy.
         let t = "So m = 5 here.\nThus 5.";
         assert_eq!(locate_with(t, "5", &task, Some(problem)).sentence, Some(0));
+    }
+
+    #[test]
+    fn a_count_the_problem_gives_restated_with_its_noun_is_data() {
+        let problem = "The twelve letters $A$, ..., $L$ are grouped into six pairs. Find $m+n$.";
+        let t = "We have 12 letters, which are all distinct, right?\nSo m + n = 12.";
+        let task = paper_with(|o| o.skip_task_statements = true);
+        assert_eq!(locate_with(t, "12", &task, Some(problem)).sentence, Some(1));
+        assert_eq!(locate_with(t, "12", &task, None).sentence, Some(0));
+        assert_eq!(locate_with(t, "12", &AnchorMode::Paper.options(), Some(problem)).sentence, Some(0));
+        // Another noun, or the count the problem gives of something else, is a result.
+        let t = "So we get 12 pairs.\nSo 12.";
+        assert_eq!(locate_with(t, "12", &task, Some(problem)).sentence, Some(0));
+        let t = "So we get 6 letters.\nSo 6.";
+        assert_eq!(locate_with(t, "6", &task, Some(problem)).sentence, Some(0));
     }
 
     #[test]

@@ -221,6 +221,17 @@ def test_values_the_sentence_describes_do_not_anchor() -> None:
     assert not AnchorOptions.of_mode("paper").skip_described_values
 
 
+def test_a_count_the_problem_gives_restated_with_its_noun_does_not_anchor() -> None:
+    problem = "The twelve letters A to L are grouped into six pairs. The probability is m/n. Find m+n."
+    response = "We have 12 letters, which are all distinct, right?\nSo m + n = 12.\nLet me check.</think>\\boxed{12}"
+    assert apr_fast.score(response, "12", problem=problem).anchor_sentence == 1
+    # Without the problem, or with the option off, the count is a match.
+    assert apr_fast.score(response, "12").anchor_sentence == 0
+    off = AnchorOptions.of_mode("default").replace(skip_task_statements=False)
+    assert apr_fast.score(response, "12", problem=problem,
+                          config=RewardConfig(anchor_options=off)).anchor_sentence == 0
+
+
 def test_assignments_tried_as_inputs_do_not_anchor() -> None:
     response = "What if I set y = 0?\nLet's see.\nSo P(0) = 0.\nLet me check.</think>\\boxed{0}"
     assert apr_fast.score(response, "0").anchor_sentence == 2

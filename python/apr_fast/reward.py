@@ -69,7 +69,9 @@ class AnchorOptions:
     ``skip_task_statements``: candidates the problem mentions (verbatim, or as a number
     anywhere in it) never anchor in a sentence that states the task ("So I need to find the
     sum of the divisors of 284."), nor an assignment the problem states, restated (``n = 5``
-    from "... is one such sequence, with $n = 5$."); a narrow form of ``skip_problem_values``.
+    from "... is one such sequence, with $n = 5$."), nor a count the problem gives, restated
+    with its noun ("We have 12 letters" for "The twelve letters ..."); a narrow form of
+    ``skip_problem_values``.
     ``skip_problem_arguments``: candidates the problem mentions never anchor where they are the
     argument of an operation ("factoring 284", "divided by 100", "a power of 2") or an operand
     before an operation word ("110 divided by 3").

@@ -159,9 +159,67 @@ pub fn has_property(sentence: &str, start: usize, end: usize) -> bool {
     !["answer", "solution", "result"].iter().any(|w| clause.contains(w))
 }
 
+/// The counts a text gives with the noun they count: `(12, "letter")` for "The twelve letters"
+/// or "12 letters", `(6, "pair")` for "$6$ pairs" (`number_word` reads a word such as
+/// "twelve"; nouns are lower case, without a plural `s`). A number and the word of three
+/// letters or more right after it, with only white space, math delimiters and braces between
+/// ("$2$ /bushel" is a price, `3x` a product); at most [`MAX_COUNTED_NOUNS`] of them.
+pub fn counted_nouns(text: &str, number_word: impl Fn(&str) -> Option<u32>) -> Vec<(u64, String)> {
+    let mut out = Vec::new();
+    // The previous word's value if it was a number, and where it ended.
+    let mut previous: Option<(u64, usize)> = None;
+    let words = text.char_indices().filter(|&(i, c)| {
+        c.is_ascii_alphanumeric() && !text[..i].chars().next_back().is_some_and(|p| p.is_ascii_alphanumeric())
+    });
+    for (start, _) in words {
+        let len = text[start..].bytes().take_while(u8::is_ascii_alphanumeric).count();
+        let word = &text[start..start + len];
+        if let Some((count, end)) = previous.take() {
+            let gap_is_blank = text[end..start].chars().all(|c| c.is_whitespace() || matches!(c, '$' | '\\' | '(' | ')' | '{' | '}'));
+            if gap_is_blank && word.len() >= 3 && word.bytes().all(|b| b.is_ascii_alphabetic()) {
+                out.push((count, noun_stem(word)));
+                if out.len() == MAX_COUNTED_NOUNS {
+                    break;
+                }
+                continue;
+            }
+        }
+        let value = if word.bytes().all(|b| b.is_ascii_digit()) { word.parse().ok() } else { number_word(word).map(u64::from) };
+        previous = value.map(|v| (v, start + len));
+    }
+    out
+}
+
+/// The most counts [`counted_nouns`] collects from one text.
+pub const MAX_COUNTED_NOUNS: usize = 256;
+
+/// A noun as [`counted_nouns`] keeps it: lower case, a plural `s` dropped ("letters" ->
+/// "letter"; "boxes" -> "boxe": a form that only matches its own plural).
+pub fn noun_stem(word: &str) -> String {
+    let lower = word.to_ascii_lowercase();
+    match lower.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem.to_string(),
+        _ => lower,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_read_with_their_nouns() {
+        let words = |w: &str| match w.to_ascii_lowercase().as_str() {
+            "twelve" => Some(12),
+            "six" => Some(6),
+            _ => None,
+        };
+        let counts = counted_nouns("The twelve letters are grouped into $6$ pairs, \\(3\\) boxes; 3x + 2 = y, $2$ /bushel, 5-gons.", words);
+        assert_eq!(counts, vec![(12, "letter".to_string()), (6, "pair".to_string()), (3, "boxe".to_string())]);
+        assert_eq!(noun_stem("Letters"), "letter");
+        assert_eq!(noun_stem("class"), "class");
+        assert_eq!(noun_stem("gas"), "gas");
+    }
     use proptest::prelude::*;
 
     proptest! {
@@ -173,6 +231,7 @@ mod tests {
             let _ = opens_clause(&text, at);
             let _ = two_words_before(&text, at);
             let _ = has_property(&text, at, at + 1);
+            prop_assert!(counted_nouns(&text, |_| None).len() <= MAX_COUNTED_NOUNS);
             // At every char boundary the answer is the same as for the text cut there.
             for (i, _) in text.char_indices() {
                 prop_assert_eq!(follows_argument_word(&text, i), follows_argument_word(&text[..i], i));
@@ -289,3 +348,4 @@ mod tests {
         assert!(!follows_argument_word("ₓ3", 1));
     }
 }
+
