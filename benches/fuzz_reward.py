@@ -45,8 +45,8 @@ def repeated(unit: str) -> Callable[[int], str]:
 
 
 # The problem the adversarial rollouts are scored with, so that the rules that read it run:
-# it mentions 284, 8, 5 and the assignment n = 1.
-PROBLEM = "What is the sum of the proper divisors of 284, given 8 and 5, with $n = 1$?"
+# it mentions 284, 8, 5, the assignment n = 1 and the count "twelve letters".
+PROBLEM = "What is the sum of the proper divisors of 284, given 8 and 5, with $n = 1$, for the twelve letters?"
 
 # Each thinking with the final answer that it states (None: the thinking's own text, boxed).
 ADVERSARIAL: dict[str, tuple[Callable[[int], str], str | None]] = {
@@ -66,6 +66,7 @@ ADVERSARIAL: dict[str, tuple[Callable[[int], str], str | None]] = {
     "'284 is an even number ' one sentence": (repeated("284 is an even number "), "284"),
     "'So if n=1 = ' chain": (lambda size: "So if n=1" + " = 1" * max(1, size // 4), "1"),
     "'greater than 5 and ' one sentence": (repeated("greater than 5 and "), "5"),
+    "'So 12 letters and ' one sentence": (repeated("So 12 letters and "), "12"),
     "$ repeated": (repeated("$"), "5"),
     "digits": (repeated("7"), None),
 }
