@@ -9,6 +9,9 @@
 //! - the argument of an operation ([`follows_argument_word`]): "Let me start by factoring 284.",
 //!   "divided by 100", "log base 2 of 3", "for x from 1 to 20".
 //!
+//! A count the problem gives is also restated with its noun ([`counted_nouns`]): "We have 12
+//! letters" after "The twelve letters ...".
+//!
 //! The anchor search applies them to values the problem mentions only: "a remainder of 3" states
 //! a result when the problem does not give 3.
 
