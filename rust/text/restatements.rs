@@ -171,12 +171,9 @@ pub fn counted_nouns(text: &str, number_word: impl Fn(&str) -> Option<u32>) -> V
     let mut out = Vec::new();
     // The previous word's value if it was a number, and where it ended.
     let mut previous: Option<(u64, usize)> = None;
-    let words = text.char_indices().filter(|&(i, c)| {
-        c.is_ascii_alphanumeric() && !text[..i].chars().next_back().is_some_and(|p| p.is_ascii_alphanumeric())
-    });
-    for (start, _) in words {
-        let len = text[start..].bytes().take_while(u8::is_ascii_alphanumeric).count();
-        let word = &text[start..start + len];
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+        // `word` is a piece of `text`: its offset is the distance between their starts.
+        let start = word.as_ptr() as usize - text.as_ptr() as usize;
         if let Some((count, end)) = previous.take() {
             let gap_is_blank = text[end..start].chars().all(|c| c.is_whitespace() || matches!(c, '$' | '\\' | '(' | ')' | '{' | '}'));
             if gap_is_blank && word.len() >= 3 && word.bytes().all(|b| b.is_ascii_alphabetic()) {
@@ -188,7 +185,7 @@ pub fn counted_nouns(text: &str, number_word: impl Fn(&str) -> Option<u32>) -> V
             }
         }
         let value = if word.bytes().all(|b| b.is_ascii_digit()) { word.parse().ok() } else { number_word(word).map(u64::from) };
-        previous = value.map(|v| (v, start + len));
+        previous = value.map(|v| (v, start + word.len()));
     }
     out
 }
