@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import regex
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import apr_fast
@@ -103,6 +103,9 @@ def test_generated_text(text: str) -> None:
 
 
 @given(stable_text, st.integers(0, 30), st.integers(0, 60), st.integers(0, 30))
+# A `$$` that starts on the bound's last byte is `$$`, not an inline closer (found by this test).
+@example("$\\($$", 4, 0, 0)
+@example("$ab$$", 4, 0, 0)
 @settings(max_examples=300, deadline=None)
 def test_generated_text_with_tight_bounds(text: str, inline: int, display: int, boxed: int) -> None:
     assert_same(text, bounds=(inline, display, boxed))

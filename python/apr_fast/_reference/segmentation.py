@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import string
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Sequence
+from typing import Iterator, Literal, NamedTuple, Sequence
 
 import regex
 
@@ -125,16 +125,25 @@ def _is_space(c: str) -> bool:
     return c != "" and c in WHITESPACE
 
 
+def _tokens(pattern: regex.Pattern[str], text: str, pos: int, endpos: int) -> Iterator[regex.Match[str]]:
+    """The tokens of ``pattern`` from ``pos`` that start before ``endpos``, each read whole (a
+    ``$$`` that starts at ``endpos - 1`` is ``$$``, as the native lexer reads it, not ``$``)."""
+    for m in pattern.finditer(text, pos):
+        if m.start() >= endpos:
+            return
+        yield m
+
+
 def _first_closer(text: str, pattern: regex.Pattern[str], token: str, pos: int, endpos: int) -> int | None:
-    """End of the first ``token`` at or after ``pos`` (whole tokens before ``endpos``)."""
-    for m in pattern.finditer(text, pos, endpos):
+    """End of the first ``token`` at or after ``pos`` (whole tokens starting before ``endpos``)."""
+    for m in _tokens(pattern, text, pos, endpos):
         if m.group() == token:
             return m.end()
     return None
 
 
 def _dollar_closer(text: str, pos: int, endpos: int, double: bool) -> int | None:
-    for m in _DOLLAR_TOKENS.finditer(text, pos, endpos):
+    for m in _tokens(_DOLLAR_TOKENS, text, pos, endpos):
         tok = m.group()
         if double and tok == "$$":
             return m.end()
@@ -148,7 +157,7 @@ def _dollar_closer(text: str, pos: int, endpos: int, double: bool) -> int | None
 
 def _brace_closer(text: str, brace: int, endpos: int) -> int | None:
     depth = 0
-    for m in _BRACE_TOKENS.finditer(text, brace, endpos):
+    for m in _tokens(_BRACE_TOKENS, text, brace, endpos):
         if m.group() == "{":
             depth += 1
         elif m.group() == "}":
