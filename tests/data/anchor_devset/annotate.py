@@ -35,6 +35,7 @@ ROUNDS = {
     6: (("M", "N", "P", "Q"), ()),  # all dev: new traces to find faults in, round 5 unread
     7: (("R", "S", "T", "U"), ()),  # all dev again (19th stop); round 5 still unread
     8: (("V", "W", "X", "Y"), ()),  # all dev again (20th stop); round 5 still unread
+    9: ((), ("H13", "H14", "H15", "H16")),  # all held-out: a second clean check (21st stop)
 }
 
 

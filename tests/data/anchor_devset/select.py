@@ -30,6 +30,13 @@ so that round 5 stays unread. Round 7 (nineteenth stop) goes whole to the develo
 too, batches R, S, T and U, for the same reason, and so does round 8 (twentieth stop),
 batches V, W, X and Y.
 
+Round 9 (`--round 9`, twenty-first stop) goes whole to the held-out set, batches H13 to H16, a
+second clean check: it is read after every change so far. By then the table's strata were spent
+(of the traces under 30k characters left, 1,456 of 1,492 were ShorterBetter's), so round 9 has
+its own strata (`ROUND9_STRATA`): by model alone, any dataset, and thinking up to 60k characters.
+The base models' long traces are where most of a policy's tokens lie and where the tail is
+longest, and no earlier round had one.
+
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
        python tests/data/anchor_devset/select.py --round 2
@@ -39,6 +46,7 @@ Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --round 6
        python tests/data/anchor_devset/select.py --round 7
        python tests/data/anchor_devset/select.py --round 8
+       python tests/data/anchor_devset/select.py --round 9
 """
 from __future__ import annotations
 
@@ -66,6 +74,13 @@ STRATA = {
     ("SB_DS7B", "minerva_math"): 4,
 }
 
+# Round 9: model prefix -> how many traces, from any dataset, thinking up to ROUND9_MAX_CHARS.
+ROUND9_STRATA = {
+    "DeepSeek-R1-Distill-Qwen-1.5B": 8, "DeepSeek-R1-Distill-Qwen-7B": 9, "Llama-8B": 7,
+    "Llama-70B": 7, "QwQ-32B": 7, "DeepSeek-R1 (API": 2, "SB_DS1.5B": 2, "SB_DS7B": 2,
+}
+ROUND9_MAX_CHARS = 60000
+
 
 def key(row: dict) -> str:
     return f"{row['source_repo']}|{row['source_path']}|{row['index']}"
@@ -85,11 +100,14 @@ def model_matches(model: str, prefix: str, distill_prefix: bool = False) -> bool
     return short.startswith(prefix) or (distill_prefix and short.startswith("DeepSeek-R1-Distill-" + prefix))
 
 
-def eligible(r: dict, model_prefix: str, dataset: str, distill_prefix: bool = False) -> bool:
+def eligible(r: dict, model_prefix: str, dataset: str | None, distill_prefix: bool = False,
+             max_chars: int = 30000) -> bool:
+    """Whether `r` belongs to the stratum (`dataset` None: any dataset) and can be annotated."""
     return (
-        model_matches(r["model"], model_prefix, distill_prefix) and r["dataset"] == dataset and r["has_think_close"]
+        model_matches(r["model"], model_prefix, distill_prefix) and dataset in (None, r["dataset"])
+        and r["has_think_close"]
         and "\\boxed" in ((r["after_think"] or "") + r["thinking"][-3000:])
-        and 300 < len(r["thinking"]) < 30000
+        and 300 < len(r["thinking"]) < max_chars
     )
 
 
@@ -128,11 +146,16 @@ def later_round(rows: list[dict], number: int) -> None:
         sys.exit(f"round {number} is drawn already")
     taken = {key(r) for r in dev + held}
     chosen = []
-    for (model_part, dataset), n in STRATA.items():
-        pool = [r for r in rows if eligible(r, model_part, dataset, number >= 5) and key(r) not in taken]
+    if number >= 9:
+        strata = {(model_part, None): n for model_part, n in ROUND9_STRATA.items()}
+        max_chars = ROUND9_MAX_CHARS
+    else:
+        strata, max_chars = STRATA, 30000
+    for (model_part, dataset), n in strata.items():
+        pool = [r for r in rows if eligible(r, model_part, dataset, number >= 5, max_chars) and key(r) not in taken]
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
-    # A round without development batches (round 5) goes whole to the held-out set, one without
+    # A round without development batches (rounds 5 and 9) goes whole to the held-out set, one without
     # held-out batches (rounds 6 to 8) whole to the development set.
     if dev_batches and held_batches:
         to_dev, to_held = chosen[0::2], chosen[1::2]
