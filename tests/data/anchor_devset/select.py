@@ -33,9 +33,11 @@ batches V, W, X and Y.
 Round 9 (`--round 9`, twenty-first stop) goes whole to the held-out set, batches H13 to H16, a
 second clean check: it is read after every change so far. By then the table's strata were spent
 (of the traces under 30k characters left, 1,456 of 1,492 were ShorterBetter's), so round 9 has
-its own strata (`ROUND9_STRATA`): by model alone, any dataset, and thinking up to 60k characters.
+its own strata (`LONG_STRATA`): by model alone, any dataset, and thinking up to 60k characters.
 The base models' long traces are where most of a policy's tokens lie and where the tail is
-longest, and no earlier round had one.
+longest, and no earlier round had one. Round 10 (`--round 10`, same stop) draws the same strata
+again (38 traces: some models had fewer left) whole to the development set, batches Z1 to Z4:
+long traces to look for faults in, so that round 9 stays unread.
 
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
@@ -47,6 +49,7 @@ Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --round 7
        python tests/data/anchor_devset/select.py --round 8
        python tests/data/anchor_devset/select.py --round 9
+       python tests/data/anchor_devset/select.py --round 10
 """
 from __future__ import annotations
 
@@ -74,12 +77,12 @@ STRATA = {
     ("SB_DS7B", "minerva_math"): 4,
 }
 
-# Round 9: model prefix -> how many traces, from any dataset, thinking up to ROUND9_MAX_CHARS.
-ROUND9_STRATA = {
+# Rounds 9 and 10: model prefix -> how many traces, from any dataset, thinking up to LONG_MAX_CHARS.
+LONG_STRATA = {
     "DeepSeek-R1-Distill-Qwen-1.5B": 8, "DeepSeek-R1-Distill-Qwen-7B": 9, "Llama-8B": 7,
     "Llama-70B": 7, "QwQ-32B": 7, "DeepSeek-R1 (API": 2, "SB_DS1.5B": 2, "SB_DS7B": 2,
 }
-ROUND9_MAX_CHARS = 60000
+LONG_MAX_CHARS = 60000
 
 
 def key(row: dict) -> str:
@@ -147,8 +150,8 @@ def later_round(rows: list[dict], number: int) -> None:
     taken = {key(r) for r in dev + held}
     chosen = []
     if number >= 9:
-        strata = {(model_part, None): n for model_part, n in ROUND9_STRATA.items()}
-        max_chars = ROUND9_MAX_CHARS
+        strata = {(model_part, None): n for model_part, n in LONG_STRATA.items()}
+        max_chars = LONG_MAX_CHARS
     else:
         strata, max_chars = STRATA, 30000
     for (model_part, dataset), n in strata.items():
@@ -156,7 +159,7 @@ def later_round(rows: list[dict], number: int) -> None:
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
     # A round without development batches (rounds 5 and 9) goes whole to the held-out set, one without
-    # held-out batches (rounds 6 to 8) whole to the development set.
+    # held-out batches (rounds 6 to 8 and 10) whole to the development set.
     if dev_batches and held_batches:
         to_dev, to_held = chosen[0::2], chosen[1::2]
     else:
