@@ -85,6 +85,46 @@ def test_check_exit_status() -> None:
     assert run("check", "\\frac{1}{2}", "0.5").returncode == 0
     out = run("check", "1/3", "0.333")
     assert out.returncode == 3 and out.stdout.startswith("not_equal")
+    undecided = run("check", "", "0.5", "--no-cas")
+    assert undecided.returncode == 4 and undecided.stdout.startswith("unknown")
+
+
+def test_a_row_with_a_bad_ground_truth_gets_a_status_and_the_others_are_scored(tmp_path) -> None:
+    rows = [json.loads(line) for line in SAMPLES.open()][:4]
+    rows[1]["ground_truth"], rows[2]["ground_truth"] = None, ""
+    del rows[3]["ground_truth"]
+    path = tmp_path / "r.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = run("score", str(path), "--format", "jsonl", "-q")
+    assert out.returncode == 0, out.stderr
+    statuses = [json.loads(line)["status"] for line in out.stdout.splitlines()]
+    assert statuses[0] != "invalid_input" and statuses[1:] == ["invalid_input"] * 3
+    # A null in the first row still finds the field, and the row is reported, not the file.
+    first_null = tmp_path / "n.jsonl"
+    first_null.write_text("".join(json.dumps(r) + "\n" for r in rows[1:3] + rows[:1]))
+    out = run("score", str(first_null), "--format", "jsonl", "-q")
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(line)["status"] for line in out.stdout.splitlines()][:2] == ["invalid_input"] * 2
+
+
+def test_several_files_name_each_row_by_file_and_index(tmp_path) -> None:
+    out = run("score", str(SAMPLES), str(SAMPLES), "--format", "jsonl", "-q", "--limit", "52")
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [(r["file"], r["index"]) for r in records[48:]] == [(str(SAMPLES), 48), (str(SAMPLES), 49),
+                                                              (str(SAMPLES), 0), (str(SAMPLES), 1)]
+
+
+def test_segment_of_a_response_reads_its_thinking_only(tmp_path) -> None:
+    thinking = "So x is 5. Let me verify it."
+    (tmp_path / "r.jsonl").write_text(json.dumps({"response": f"<think>{thinking}</think>\n\nSo $\\boxed{{5}}$."}) + "\n")
+    (tmp_path / "t.jsonl").write_text(json.dumps({"thinking": thinking}) + "\n")
+    counts = []
+    for name in ("r.jsonl", "t.jsonl"):
+        out = run("segment", str(tmp_path / name), "--format", "jsonl")
+        assert out.returncode == 0, out.stderr
+        counts.append(json.loads(out.stdout)["sentences"])
+    assert counts == [2, 2]
 
 
 @pytest.mark.parametrize(
@@ -123,8 +163,25 @@ def test_anchor_options_change_one_refinement_of_the_mode(tmp_path) -> None:
         assert "Traceback" not in out.stderr
 
 
-def test_missing_file_and_bad_options() -> None:
+def test_missing_file_and_bad_options(tmp_path) -> None:
     out = run("score", "/nonexistent.jsonl")
     assert out.returncode == 1 and "no such file" in out.stderr
     assert run("score", str(SAMPLES), "--threads", "0").returncode == 2
     assert run("score", str(SAMPLES), "--mode", "nope").returncode == 2
+    (tmp_path / "empty.parquet").write_bytes(b"")
+    (tmp_path / "ints.json").write_text("[1, 2, 3]")
+    for args, status, message in [
+        (("--beta", "-1"), 2, "beta must be a finite number >= 0"),
+        (("--beta", "nan"), 2, "beta must be"),
+        (("--floor", "2"), 2, "floor must be"),
+        (("--problem-key", "nope"), 1, "no problem field 'nope'"),
+        (("-o", str(tmp_path / "no" / "such" / "dir.jsonl")), 1, "cannot write there"),
+    ]:
+        out = run("score", str(SAMPLES), "--limit", "1", *args)
+        assert out.returncode == status and message in out.stderr, (args, out.stderr)
+        assert "Traceback" not in out.stderr
+    for path, message in [(tmp_path, "is a directory"), (tmp_path / "empty.parquet", "not a readable parquet"),
+                          (tmp_path / "ints.json", "item 0 of the list is int")]:
+        out = run("score", str(path))
+        assert out.returncode == 1 and message in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr

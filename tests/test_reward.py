@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import warnings
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,8 @@ def test_scores_built_from_native_rows_are_whole_dataclasses(samples) -> None:
         with pytest.raises(AttributeError):
             s.reward = 1.0  # type: ignore[misc]
     # The native layer builds them from the same values it gives as tuples (SCORE_FIELDS order).
-    alternatives = apr_fast.reward._alternatives_list(gts, len(gts))
+    alternatives, bad = apr_fast.reward._alternatives_list(gts, len(gts))
+    assert not bad
     rows = scorer._native.score_texts(responses, alternatives, None, None, 1)
     assert [RolloutScore(**dict(zip(apr_fast._core.SCORE_FIELDS, row))) for row in rows] == scores
     with pytest.raises(TypeError, match="into must be a class"):
@@ -185,6 +187,25 @@ def test_anchor_options_are_checked_by_name_and_value() -> None:
         default.replace(max_extra_complexity=True)
     with pytest.raises(ValueError, match="context must be"):
         AnchorOptions(context="strict")  # type: ignore[arg-type]
+    # RewardConfig takes the options, or the changes to its mode's options as a mapping.
+    changed = RewardConfig(mode="paper", anchor_options={"backtrack": True})
+    assert changed.anchor_options == AnchorOptions.of_mode("paper").replace(backtrack=True)
+    assert hash(changed) == hash(RewardConfig(mode="paper", anchor_options={"backtrack": True}))
+    with pytest.raises(ValueError, match="unknown anchor options \\['bogus'\\]"):
+        RewardConfig(anchor_options={"bogus": True})
+    with pytest.raises(TypeError, match="anchor_options must be apr_fast.AnchorOptions, a mapping"):
+        RewardConfig(anchor_options="default")  # type: ignore[arg-type]
+
+
+def test_text_input_to_a_scorer_without_tokenizer_warns_that_it_counts_characters(hf_tokenizer) -> None:
+    vocabulary = apr_fast.Vocabulary.from_hf(hf_tokenizer)
+    scorer = APRScorer(RewardConfig(cas=False), vocabulary=vocabulary)
+    with pytest.warns(UserWarning, match="measured in characters"):
+        assert scorer.score("So x = 5.</think> \\boxed{5}", "5").length_unit == "chars"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scorer.score("So x = 5.</think> \\boxed{5}", "5")  # once per scorer
+        assert APRScorer(tokenizer=hf_tokenizer).score("So x = 5.</think> \\boxed{5}", "5").length_unit == "tokens"
 
 
 def test_every_option_reaches_the_native_scorer_and_comes_back() -> None:
@@ -303,6 +324,24 @@ def test_reference_ground_truth_anchors_a_truncated_trace() -> None:
     response = "So the answer is 42. Wait, let me recompute everything from scratch and"
     s = apr_fast.score(response, "42", config=RewardConfig(reference="ground_truth"))
     assert s.status == "truncated" and s.anchor_found and s.l_ast > 0 and s.reward == 0.0
+
+
+def test_a_bad_ground_truth_is_that_rollout_s_status_not_a_failed_batch(hf_tokenizer) -> None:
+    response = "<think>So x = 5. Wait, let me check: yes.</think> \\boxed{5}"
+    scorer = APRScorer(RewardConfig(cas=False), tokenizer=hf_tokenizer)
+    gts = ["5", None, "", [], True, float("nan"), "   ", {"a": 1}, 5.0]
+    ids = hf_tokenizer.encode(response, add_special_tokens=False).ids
+    for scores in (scorer.score_batch([response] * len(gts), gts), scorer.score_token_ids([ids] * len(gts), gts)):
+        good = scores[0]
+        assert good.status == "ok" and good.correct and good.reward > 0
+        assert scores[-1].status == "ok" and scores[-1].correct, "AMC's float 5.0 is a ground truth"
+        for i, s in enumerate(scores[1:-1], start=1):
+            assert (s.status, s.correct, s.reward) == ("invalid_input", False, 0.0), (i, s)
+            assert s.status_code == apr_fast.STATUS_CODES["invalid_input"]
+            assert s.error is not None and s.error.startswith(f"ground_truths[{i}]"), s.error
+            # What does not depend on the ground truth is still measured.
+            assert (s.anchor_found, s.l_ast, s.final_answer) == (good.anchor_found, good.l_ast, good.final_answer)
+        assert "NoneType" in scores[1].error and "empty" in scores[2].error
 
 
 def test_bad_arguments_raise_clear_errors() -> None:

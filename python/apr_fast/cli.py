@@ -7,7 +7,9 @@
 ``score`` and ``segment`` read JSONL (optionally gzipped), a JSON list, or parquet, stream
 large files in batches with a progress bar on stderr, and write a table (default on a
 terminal) or one JSON object per line (``--format jsonl``, default when piped) to stdout or
-``-o FILE``. Exit status: 0 on success, 1 when an input could not be read, 2 on bad usage.
+``-o FILE``; each row is named by its file and its index in that file. Exit status: 0 on
+success, 1 when an input could not be read, 2 on bad usage; ``check``: 0 equal, 3 not equal,
+4 undecided.
 """
 from __future__ import annotations
 
@@ -37,6 +39,10 @@ class InputError(Exception):
     """An input file that cannot be read as rollouts."""
 
 
+class UsageError(Exception):
+    """Options that parse but do not make a valid configuration (exit status 2)."""
+
+
 # ------------------------------------------------------------------------------------ input
 
 
@@ -45,14 +51,20 @@ def read_records(path: str) -> Iterator[dict[str, Any]]:
     p = Path(path)
     if path != "-" and not p.exists():
         raise InputError(f"{path}: no such file")
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory (name the files in it)")
     name = p.name.lower()
     if name.endswith(".parquet"):
         try:
+            import pyarrow
             import pyarrow.parquet as pq
         except ImportError:
             raise InputError(f"{path}: reading parquet needs pyarrow (pip install pyarrow)") from None
-        for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
-            yield from batch.to_pylist()
+        try:
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=1024):
+                yield from batch.to_pylist()
+        except (pyarrow.ArrowException, OSError) as e:
+            raise InputError(f"{path}: not a readable parquet file ({e})") from None
         return
     stream: IO[str]
     if path == "-":
@@ -68,10 +80,16 @@ def read_records(path: str) -> Iterator[dict[str, Any]]:
             if not first:
                 return
         if first.lstrip().startswith("[") and not name.endswith((".jsonl", ".jsonl.gz")):
-            data = json.loads(first + stream.read())
+            try:
+                data = json.loads(first + stream.read())
+            except json.JSONDecodeError as e:
+                raise InputError(f"{path}: not JSON ({e.msg} at line {e.lineno})") from None
             if not isinstance(data, list):
                 raise InputError(f"{path}: expected a JSON list of objects")
-            yield from data
+            for i, item in enumerate(data):
+                if not isinstance(item, dict):
+                    raise InputError(f"{path}: item {i} of the list is {type(item).__name__}, expected a JSON object")
+                yield item
             return
         yield _json_line(first, path, 1)
         for n, line in enumerate(stream, start=2):
@@ -89,28 +107,55 @@ def _json_line(line: str, path: str, n: int) -> dict[str, Any]:
     return row
 
 
-def lookup(row: dict[str, Any], key: str) -> Any:
-    """``row[key]``, where ``a.b`` looks inside nested objects."""
+_MISSING = object()
+
+
+def lookup(row: dict[str, Any], key: str, default: Any = None) -> Any:
+    """``row[key]``, where ``a.b`` looks inside nested objects; ``default`` when absent."""
     value: Any = row
     for part in key.split("."):
         if not isinstance(value, dict) or part not in value:
-            return None
+            return default
         value = value[part]
     return value
 
 
 def pick_key(row: dict[str, Any], given: Optional[str], candidates: Sequence[str], what: str, required: bool) -> Optional[str]:
+    """The field of ``row`` (the first row) holding ``what``: ``given`` (which must exist), else
+    the first of ``candidates`` that the row has (a null value counts: a row's null ground truth
+    is that row's problem, reported with its score)."""
     if given:
-        if lookup(row, given) is None and required:
+        if lookup(row, given, _MISSING) is _MISSING:
             raise InputError(f"the first row has no {what} field {given!r} (fields: {sorted(row)})")
         return given
     for key in candidates:
         if lookup(row, key) is not None:
             return key
+    for key in candidates:
+        if lookup(row, key, _MISSING) is not _MISSING:
+            return key
     if required:
         raise InputError(f"no {what} field found (tried {list(candidates)}; fields: {sorted(row)}); "
                          f"name it with --{what.replace(' ', '-')}-key")
     return None
+
+
+def numbered_records(paths: Sequence[str], limit: Optional[int]) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """``(file, index in that file, row)`` over the files in turn, at most ``limit`` rows in all."""
+    rows = ((path, i, row) for path in paths for i, row in enumerate(read_records(path)))
+    if limit is not None:
+        rows = (item for _, item in zip(range(limit), rows))
+    return rows
+
+
+def thinking_part(text: str) -> str:
+    """The thinking of a response: after a leading ``<think>``, before the first ``</think>``
+    (the whole text when it has neither), as the scorer reads it."""
+    stripped = text.lstrip()
+    if stripped.startswith("<think>"):
+        text = stripped[len("<think>"):]
+    end = text.find("</think>")
+    return text if end < 0 else text[:end]
 
 
 def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -254,50 +299,53 @@ def _anchor_option(value: str) -> tuple[str, Any]:
 
 def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
     conclusion, verification = args.cue_languages
-    options = AnchorOptions.of_mode(args.mode).replace(**dict(args.anchor_option)) if args.anchor_option else None
-    config = RewardConfig(beta=args.beta, floor=args.floor, mode=args.mode, reference=args.reference,
-                          cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
-                          anchor_options=options)
+    try:
+        config = RewardConfig(beta=args.beta, floor=args.floor, mode=args.mode, reference=args.reference,
+                              cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
+                              anchor_options=dict(args.anchor_option or ()) or None)
+    except (TypeError, ValueError) as e:
+        raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
     scorer = APRScorer(config, tokenizer=tokenizer)
     fmt = args.format or ("table" if out.isatty() else "jsonl")
-    rows = (row for path in args.files for row in read_records(path))
-    if args.limit is not None:
-        rows = (row for i, row in zip(range(args.limit), rows))
+    rows = numbered_records(args.files, args.limit)
     progress = Progress(args.limit, "rollouts", enabled=sys.stderr.isatty() and not args.quiet)
     keys: Optional[tuple[str, Optional[str], Optional[str]]] = None
     all_scores: list[RolloutScore] = []
-    index = 0
+    shown_file: Optional[str] = None
     if fmt == "table":
         print(score_table_header(), file=out)
     try:
         for batch in batched(rows, args.batch_size):
             if keys is None:
+                first = batch[0][2]
                 keys = (
-                    pick_key(batch[0], args.response_key, RESPONSE_KEYS, "response", True),  # type: ignore[assignment]
-                    pick_key(batch[0], args.ground_truth_key, GROUND_TRUTH_KEYS, "ground truth", True),
-                    pick_key(batch[0], args.problem_key, PROBLEM_KEYS, "problem", False),
+                    pick_key(first, args.response_key, RESPONSE_KEYS, "response", True),  # type: ignore[assignment]
+                    pick_key(first, args.ground_truth_key, GROUND_TRUTH_KEYS, "ground truth", True),
+                    pick_key(first, args.problem_key, PROBLEM_KEYS, "problem", False),
                 )
             assert keys is not None
             rk, gk, pk = keys
             responses: list[str] = []
             gts: list[Any] = []
             problems: list[Optional[str]] = []
-            for row in batch:
+            for path, i, row in batch:
                 response = lookup(row, rk)
                 if not isinstance(response, str):
-                    raise InputError(f"row {index + len(responses)}: {rk!r} is {type(response).__name__}, not str")
+                    raise InputError(f"{path}: row {i}: {rk!r} is {type(response).__name__}, not str")
                 responses.append(response)
                 gts.append(lookup(row, gk) if gk else "")
                 problem = lookup(row, pk) if pk else None
                 problems.append(problem if isinstance(problem, str) else None)
             scores = scorer.score_batch(responses, gts, problems=problems, threads=args.threads)
-            for s, response in zip(scores, responses):
+            for s, response, (path, i, _) in zip(scores, responses, batch):
                 if fmt == "table":
-                    print(score_table_row(index, s, response), file=out)
+                    if len(args.files) > 1 and path != shown_file:
+                        print(f"# {path}", file=out)
+                        shown_file = path
+                    print(score_table_row(i, s, response), file=out)
                 else:
-                    print(json.dumps({"index": index, **s.to_dict()}, ensure_ascii=False), file=out)
-                index += 1
+                    print(json.dumps({"file": path, "index": i, **s.to_dict()}, ensure_ascii=False), file=out)
             all_scores.extend(scores)
             progress.update(len(batch))
     finally:
@@ -312,41 +360,42 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
-    rows = (row for path in args.files for row in read_records(path))
-    if args.limit is not None:
-        rows = (row for i, row in zip(range(args.limit), rows))
+    rows = numbered_records(args.files, args.limit)
     key: Optional[str] = None
-    index = 0
     totals: Counter[str] = Counter()
+    shown_file: Optional[str] = None
     for batch in batched(rows, args.batch_size):
         if key is None:
-            key = pick_key(batch[0], args.text_key, ("thinking",) + RESPONSE_KEYS, "text", True)
+            key = pick_key(batch[0][2], args.text_key, ("thinking",) + RESPONSE_KEYS, "text", True)
         texts: list[str] = []
-        for row in batch:
+        for path, i, row in batch:
             text = lookup(row, key)  # type: ignore[arg-type]
             if not isinstance(text, str):
-                raise InputError(f"row {index + len(texts)}: {key!r} is not str")
-            texts.append(text)
+                raise InputError(f"{path}: row {i}: {key!r} is {type(text).__name__}, not str")
+            # A whole response: only its thinking has the sentences the anchor is sought in.
+            texts.append(text if key == "thinking" else thinking_part(text))
         conclusion_cues, verification_cues = args.cue_languages
         cued_texts = apr_fast.find_cues_batch(texts, conclusion=list(conclusion_cues),
                                               verification=list(verification_cues), threads=args.threads)
-        for text, cued in zip(texts, cued_texts):
+        for (path, index, _), cued in zip(batch, cued_texts):
             n = len(cued)
             conclusion = sum(1 for c in cued if c.conclusion)
             verification = sum(1 for c in cued if c.verification)
             totals.update(traces=1, sentences=n, conclusion=conclusion, verification=verification)
             if args.format == "jsonl":
-                print(json.dumps({"index": index, "sentences": n, "conclusion_sentences": conclusion,
+                print(json.dumps({"file": path, "index": index, "sentences": n, "conclusion_sentences": conclusion,
                                   "verification_sentences": verification,
                                   "examples": [c.sentence.text.strip() for c in cued[: args.examples]]},
                                  ensure_ascii=False), file=out)
             else:
+                if len(args.files) > 1 and path != shown_file:
+                    print(f"# {path}", file=out)
+                    shown_file = path
                 print(f"#{index}: {n} sentences, {conclusion} with a conclusion cue, "
                       f"{verification} with a verification cue", file=out)
                 for c in cued[: args.examples]:
                     tags = "".join(("C" if c.conclusion else "-", "V" if c.verification else "-"))
                     print(f"    [{tags}] {short(c.sentence.text, 100)}", file=out)
-            index += 1
     if args.format != "jsonl":
         t = totals
         print(f"\n{t['traces']} traces, {t['sentences']} sentences "
@@ -362,7 +411,7 @@ def cmd_check(args: argparse.Namespace, out: IO[str]) -> int:
     policy = apr_fast.EquivalencePolicy(percent=args.percent, units=args.units)
     j = apr_fast.equivalent(args.a, args.b, policy=policy, cas=not args.no_cas)
     print(f"{j.verdict.value} ({j.method.value}: {j.detail})", file=out)
-    return 0 if j.verdict is apr_fast.Verdict.EQUAL else 3
+    return {apr_fast.Verdict.EQUAL: 0, apr_fast.Verdict.NOT_EQUAL: 3}.get(j.verdict, 4)
 
 
 # ------------------------------------------------------------------------------------ main
@@ -409,7 +458,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--format", choices=("table", "jsonl"), default="table")
     g.set_defaults(func=cmd_segment)
 
-    c = sub.add_parser("check", help="whether two answers are mathematically equivalent (exit 0 if equal)")
+    c = sub.add_parser("check", help="whether two answers are mathematically equivalent (exit 0 if equal)",
+                       description="Exit status: 0 equal, 3 not equal, 4 undecided (even with sympy).")
     c.add_argument("a")
     c.add_argument("b")
     c.add_argument("--percent", choices=("strict", "as_fraction", "either"), default="strict")
@@ -429,8 +479,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out: IO[str] = sys.stdout
     try:
         if getattr(args, "output", None):
-            out = open(args.output, "w", encoding="utf-8")
+            try:
+                out = open(args.output, "w", encoding="utf-8")
+            except OSError as e:
+                raise InputError(f"-o {args.output}: cannot write there ({e.strerror})") from None
         return int(args.func(args, out))
+    except UsageError as e:
+        parser.exit(2, f"apr-fast {args.command}: error: {e}\n")
     except InputError as e:
         print(f"apr-fast: error: {e}", file=sys.stderr)
         return 1

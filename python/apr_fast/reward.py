@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import logging
 import math
+import warnings
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, ClassVar, Literal, Optional, Sequence, Union
+from typing import Any, ClassVar, Literal, Mapping, Optional, Sequence, Union
 
 from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
@@ -183,7 +184,8 @@ class RewardConfig:
     ``policy``: what "equal" means for percentages, units and decimals.
     ``cas`` / ``cas_timeout``: send undecided correctness checks to sympy, with this timeout.
     ``anchor_options``: overrides the options ``mode`` stands for (then ``mode`` is only the
-    name reported).
+    name reported): an :class:`AnchorOptions`, or a mapping of the options to change from
+    ``mode``'s (``{"skip_unreduced_forms": False}``), which becomes one.
     ``reject_problem_echo``: when the problem text is given, a final answer that restates one of
     its expressions and is more complex than every accepted answer (boxing the expression to
     simplify) is not correct: status ``problem_echo``, reward 0.
@@ -199,7 +201,7 @@ class RewardConfig:
     cue_inflections: bool = False
     cas: bool = True
     cas_timeout: float = 5.0
-    anchor_options: Optional[AnchorOptions] = None
+    anchor_options: Union[AnchorOptions, Mapping[str, Any], None] = None  # a Mapping becomes AnchorOptions
     reject_problem_echo: bool = True
 
     def __post_init__(self) -> None:
@@ -217,6 +219,13 @@ class RewardConfig:
             raise ValueError(f"cas_timeout must be > 0, got {self.cas_timeout}")
         if self.mode not in ANCHOR_MODES:
             raise ValueError(f"mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
+        if isinstance(self.anchor_options, Mapping):
+            object.__setattr__(self, "anchor_options", AnchorOptions.of_mode(self.mode).replace(**self.anchor_options))
+        elif self.anchor_options is not None and not isinstance(self.anchor_options, AnchorOptions):
+            raise TypeError(
+                "anchor_options must be apr_fast.AnchorOptions, a mapping of option names to values, or None, "
+                f"got {type(self.anchor_options).__name__}"
+            )
         if self.reference not in ("final_answer", "ground_truth"):
             raise ValueError(f"reference must be 'final_answer' or 'ground_truth', got {self.reference!r}")
         if not isinstance(self.policy, Policy):
@@ -304,14 +313,44 @@ def _token_offsets(tokenizer: Any, texts: list[str]) -> list[list[tuple[int, int
 
 def _alternatives_list(
     ground_truths: Sequence[Any], n: int, problems: Optional[Sequence[Optional[str]]] = None
-) -> list[list[str]]:
+) -> tuple[list[list[str]], dict[int, str]]:
     """Each rollout's accepted answers; with the problem texts, without the alternatives a
-    problem shows boxed itself (see :func:`ground_truth_alternatives`)."""
+    problem shows boxed itself (see :func:`ground_truth_alternatives`).
+
+    A ground truth that cannot be read (None, a bool, NaN, an unknown type) or that holds no
+    answer ("", []) is one bad row of a batch, not a failed batch: its alternatives are empty
+    and the second result maps its index to why, which :func:`_mark_bad_ground_truths` turns
+    into that rollout's ``invalid_input`` status."""
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != n:
         raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
-    return [ground_truth_alternatives(g, problems[i] if problems else None) for i, g in enumerate(ground_truths)]
+    alternatives: list[list[str]] = []
+    bad: dict[int, str] = {}
+    for i, g in enumerate(ground_truths):
+        where = f"ground_truths[{i}]"
+        try:
+            found = ground_truth_alternatives(g, problems[i] if problems else None)
+        except (TypeError, ValueError) as e:
+            found, bad[i] = [], f"{where}: {e}"
+        else:
+            if not found or not any(a.strip() for a in found):
+                found, bad[i] = [], f"{where} is empty ({g!r}): no answer can match it"
+        alternatives.append(found)
+    return alternatives, bad
+
+
+def _mark_bad_ground_truths(scores: list[RolloutScore], bad: dict[int, str]) -> list[RolloutScore]:
+    """The rollouts whose ground truth could not be read, as ``invalid_input`` with why
+    (reward 0: correctness cannot be decided). Their anchor fields stay: with the default
+    reference the anchor does not depend on the ground truth."""
+    for i, why in bad.items():
+        logger.warning("rollout %d scored 0: %s", i, why)
+        scores[i] = _replace(
+            scores[i], status="invalid_input", error=why, reward=0.0, correct=False,
+            correctness_method="none", correctness_detail=why,
+        )
+    return scores
 
 
 def _problems_list(problems: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
@@ -354,13 +393,14 @@ class APRScorer:
         self.config = config
         self.vocabulary = vocabulary
         self.tokenizer = tokenizer
+        self._warned_chars = False
         p = config.policy
         self._native = _core.NativeScorer(
             config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
             p.decimal_min_sig_digits, float(p.rel_tol), list(config.conclusion_cues),
             list(config.verification_cues), config.cue_inflections,
             vocabulary._native if vocabulary is not None else None,
-            config.anchor_options._native() if config.anchor_options is not None else None,
+            config.anchor_options._native() if isinstance(config.anchor_options, AnchorOptions) else None,
             config.reject_problem_echo,
         )
 
@@ -396,9 +436,19 @@ class APRScorer:
             raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
         responses = list(responses)
         probs = _problems_list(problems, len(responses))
-        gts = _alternatives_list(ground_truths, len(responses), probs)
+        gts, bad = _alternatives_list(ground_truths, len(responses), probs)
+        if self.tokenizer is None and self.vocabulary is not None and not self._warned_chars:
+            # A vocabulary decodes ids; it cannot split text into tokens.
+            self._warned_chars = True
+            warnings.warn(
+                "this APRScorer has a vocabulary but no tokenizer, so text input is measured in characters "
+                "(length_unit='chars'), not tokens: pass token ids to score_token_ids, or build the scorer "
+                "with tokenizer=... to count the tokens of text",
+                stacklevel=2,
+            )
         offsets = _token_offsets(self.tokenizer, responses) if self.tokenizer is not None else None
-        return self._finish(self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore), gts)
+        scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore)
+        return self._finish(_mark_bad_ground_truths(scores, bad), gts)
 
     def score_token_ids(
         self,
@@ -431,8 +481,9 @@ class APRScorer:
             payload = _native_id_list(token_ids, "token_ids")
         n = len(payload)
         probs = _problems_list(problems, n)
-        gts = _alternatives_list(ground_truths, n, probs)
-        return self._finish(self._native.score_ids(payload, gts, probs, threads, False, row_lengths, RolloutScore), gts)
+        gts, bad = _alternatives_list(ground_truths, n, probs)
+        scores = self._native.score_ids(payload, gts, probs, threads, False, row_lengths, RolloutScore)
+        return self._finish(_mark_bad_ground_truths(scores, bad), gts)
 
     def _finish(self, scores: list[RolloutScore], gts: list[list[str]]) -> list[RolloutScore]:
         """The native scores, with what the native engine left undecided settled by sympy."""

@@ -24,6 +24,7 @@ from omegaconf import OmegaConf  # noqa: E402
 from verl import DataProto  # noqa: E402
 from verl.trainer.ppo.reward import load_reward_manager  # noqa: E402
 
+import apr_fast  # noqa: E402
 from apr_fast import APRScorer, RewardConfig  # noqa: E402
 from apr_fast.verl.rows import REWARD_EXTRA_KEYS  # noqa: E402
 
@@ -221,6 +222,22 @@ def test_legacy_batch_manager_gives_the_same_scores(tokenizer, rows) -> None:
     assert torch.equal(manager(data), out["reward_tensor"])
 
 
+def test_a_bad_ground_truth_fails_its_rollout_not_the_micro_batch(tokenizer, rows) -> None:
+    data, _ = make_batch(tokenizer, rows[:8])
+    data.non_tensor_batch["reward_model"][2] = {"ground_truth": None, "style": "rule"}
+    data.non_tensor_batch["reward_model"][4] = {"ground_truth": "", "style": "rule"}
+    manager = load_reward_manager(config(), tokenizer)
+
+    async def all_rollouts():
+        return await asyncio.gather(*[manager.run_single(data[i:i + 1]) for i in range(len(data))])
+
+    infos = [o["reward_extra_info"] for o in manager.loop.run_until_complete(all_rollouts())]
+    invalid = float(apr_fast.STATUS_CODES["invalid_input"])
+    assert [i for i, info in enumerate(infos) if info["status"] == invalid] == [2, 4]
+    assert all(infos[i]["score"] == 0.0 and infos[i]["acc"] == 0.0 for i in (2, 4))
+    assert any(info["acc"] == 1.0 for info in infos)
+
+
 def test_compute_score_string_path(rows) -> None:
     from apr_fast.verl.compute_score import compute_score
 
@@ -234,6 +251,15 @@ def test_compute_score_string_path(rows) -> None:
     assert out["t_think"] == expected.t_think
     with pytest.raises(Exception, match="unknown APR reward_kwargs"):
         compute_score("x", "y", "1", None, betta=1.0)
+    # compute_score sees only text: DAPO's overlong shaping belongs to the manager.
+    with pytest.raises(apr_fast.ConfigError, match="overlong_buffer_cfg is not applied by compute_score"):
+        compute_score("x", "y", "1", None, overlong_buffer_cfg={"enable": True, "len": 100}, max_resp_len=200)
+    # verl's own preprocessors keep the problem in extra_info.question: the echo check reads it.
+    echo = "<think>So it is 2^{10}.</think> \\boxed{2^{10}}"
+    for key in ("problem", "question"):
+        out = compute_score("math", echo, "1024", {key: "Compute $2^{10}$."})
+        assert (out["acc"], out["status"]) == (0.0, float(apr_fast.STATUS_CODES["problem_echo"])), key
+    assert compute_score("math", echo, "1024", {"index": 3})["acc"] == 1.0
 
 
 def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:

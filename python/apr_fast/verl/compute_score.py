@@ -17,6 +17,7 @@ import functools
 import threading
 from typing import Any, Optional
 
+from apr_fast.errors import ConfigError
 from apr_fast.reward import APRScorer
 from apr_fast.tokens import load_hf_tokenizer
 from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of
@@ -56,6 +57,15 @@ def compute_score(
     :data:`~apr_fast.verl.rows.REWARD_EXTRA_KEYS`). Other keyword arguments are APR settings
     (:class:`~apr_fast.verl.settings.APRRewardSettings`)."""
     settings = APRRewardSettings.from_mapping(kwargs, ignore=_VERL_EXTRAS)
+    if settings.overlong_buffer_cfg.enable:
+        # verl's manager calls this with the decoded text only; the response's token length is
+        # the manager's to know, and its DAPO manager applies the shaping itself.
+        raise ConfigError(
+            "overlong_buffer_cfg is not applied by compute_score, which sees only the decoded text: "
+            "give it to the reward manager instead (+reward.reward_kwargs.overlong_buffer_cfg.* with "
+            "reward.reward_manager.name=dapo, whose manager adds it around compute_score, or with "
+            "apr_fast.verl.manager.APRRewardManager, which applies it from the token ids)"
+        )
     with _lock:  # lru_cache is thread-safe for reads; building a scorer twice is only waste
         scorer = _scorer(settings, tokenizer)
     score = scorer.score(

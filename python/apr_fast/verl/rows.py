@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from apr_fast.reward import RolloutScore
 
-__all__ = ["REWARD_EXTRA_KEYS", "extra_info_of", "ground_truth_of", "problem_of"]
+__all__ = ["PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "extra_info_of", "ground_truth_of", "problem_of"]
 
 #: The keys of ``reward_extra_info``, the same for every sample (verl builds columns from the
 #: first sample's keys). ``acc`` is what DAPO's group filter reads; ``pred`` is a string
@@ -30,10 +30,22 @@ def ground_truth_of(ground_truth: Any, extra_info: Any) -> Any:
     return alternatives if alternatives else ground_truth
 
 
+#: Where rows keep the raw problem statement: ``train/prepare_data.py`` writes ``problem``;
+#: verl's own preprocessors (``examples/data_preprocess/gsm8k.py``, ``math_dataset.py`` ...)
+#: write ``question``.
+PROBLEM_KEYS: tuple[str, ...] = ("problem", "question")
+
+
 def problem_of(extra_info: Any) -> Optional[str]:
-    """The raw problem statement, when the row carries it (``extra_info.problem``)."""
-    problem = extra_info.get("problem") if isinstance(extra_info, dict) else None
-    return problem if isinstance(problem, str) else None
+    """The raw problem statement, when the row carries it (``extra_info.problem`` or
+    ``extra_info.question``, see :data:`PROBLEM_KEYS`)."""
+    if not isinstance(extra_info, dict):
+        return None
+    for key in PROBLEM_KEYS:
+        problem = extra_info.get(key)
+        if isinstance(problem, str) and problem.strip():
+            return problem
+    return None
 
 
 def extra_info_of(score: RolloutScore, overlong_reward: float = 0.0) -> dict[str, Any]:

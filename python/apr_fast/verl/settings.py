@@ -14,7 +14,7 @@ from typing import Any, Mapping, Optional, Union
 from apr_fast.equivalence import Policy
 from apr_fast.errors import ConfigError
 from apr_fast.cues import cue_lists
-from apr_fast.reward import ANCHOR_MODES, AnchorOptions, RewardConfig
+from apr_fast.reward import ANCHOR_MODES, RewardConfig
 
 __all__ = ["APRRewardSettings", "OverlongBuffer"]
 
@@ -110,8 +110,7 @@ class APRRewardSettings:
                 policy=Policy(percent=self.percent, units=self.units),  # type: ignore[arg-type]
                 cas=bool(self.cas), cas_timeout=float(self.cas_timeout),
                 reject_problem_echo=self.reject_problem_echo,
-                anchor_options=AnchorOptions.of_mode(self.mode).replace(**dict(self.anchor_options))
-                if self.anchor_options else None,
+                anchor_options=dict(self.anchor_options) or None,
             )
         except (TypeError, ValueError) as e:
             raise ConfigError(f"invalid reward_kwargs: {e}") from e
