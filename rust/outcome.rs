@@ -8,7 +8,7 @@
 //! CAS.
 
 use crate::anchor::complexity;
-use crate::answer::{compare, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
+use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
 use crate::parallel::{map_items, ItemPanic};
 
@@ -169,15 +169,23 @@ pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, thread
 
 /// Whether `final_text` restates an expression of the problem instead of stating a value: the
 /// problem states it verbatim (white space aside), no accepted answer appears there, and it is
-/// more complex ([`complexity`]: numeric literals plus operations) than every accepted answer.
-/// `\tan 100^\circ + 4 \sin 100^\circ` for `-\sqrt{3}` is an echo; a multiple-choice value or
-/// an answer the problem itself names ("show that it equals n(n+1)/2") is not.
+/// less simplified than every accepted answer: more complex ([`complexity`]: numeric literals
+/// plus operations), or with more of the forms a simplest form does not have
+/// ([`unreduced_forms`]: a fraction not in lowest terms, a root with a square factor, a root
+/// in a denominator; `\sqrt{117}` is less complex than `3\sqrt{13}`, and less simplified).
+/// `\tan 100^\circ + 4 \sin 100^\circ` for `-\sqrt{3}` is an echo, and so is `\frac{84}{144}`
+/// for `\frac{7}{12}` ("Simplify $\frac{84}{144}$"); a multiple-choice value or an answer the
+/// problem itself names ("show that it equals n(n+1)/2") is not.
 pub fn is_problem_echo(final_text: &str, ground_truth: &[&str], problem: &ProblemValues) -> bool {
     if ground_truth.is_empty() || !problem.contains(final_text) || ground_truth.iter().any(|g| problem.contains(g)) {
         return false;
     }
     let own = complexity(final_text);
-    ground_truth.iter().all(|g| own > complexity(g))
+    let own_unreduced = unreduced_forms(final_text);
+    ground_truth.iter().all(|g| {
+        let theirs = complexity(g);
+        own > theirs || own_unreduced > unreduced_forms(g)
+    })
 }
 
 /// [`is_problem_echo`] for a problem given as text: its candidates are extracted only when
@@ -237,6 +245,21 @@ mod tests {
             &OutcomeRules { reject_problem_echo: false, ..rules() },
         );
         assert!(!kept.problem_echo && kept.correct());
+    }
+
+    #[test]
+    fn an_unreduced_fraction_or_root_copied_from_the_problem_is_an_echo() {
+        let echo = |problem: &str, boxed: &str, gt: &str| {
+            let response = format!("<think>...</think> $\\boxed{{{boxed}}}$");
+            let o = check(&response, &[gt], Some(problem));
+            assert_eq!(o.judgements[0].verdict, Verdict::Equal, "{boxed} = {gt}");
+            o.problem_echo
+        };
+        assert!(echo("Simplify $\\frac{84}{144}$.", "\\frac{84}{144}", "\\frac{7}{12}"));
+        assert!(echo("Simplify $\\sqrt{117}$.", "\\sqrt{117}", "3\\sqrt{13}"));
+        // The simplest form itself, or an answer as simple as the ground truth, is no echo.
+        assert!(!echo("Simplify $\\frac{84}{144}$.", "\\frac{7}{12}", "\\frac{7}{12}"));
+        assert!(!echo("Compute $\\frac{7}{12}$ of 1.", "\\frac{7}{12}", "7/12"));
     }
 
     #[test]

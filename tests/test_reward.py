@@ -307,6 +307,10 @@ def test_boxing_the_problem_expression_is_not_rewarded() -> None:
     assert scorer.score(echo, "-\\sqrt{3}").correct, "without the problem text nothing is known"
     lenient = APRScorer(RewardConfig(cas=False, reject_problem_echo=False))
     assert lenient.score(echo, "-\\sqrt{3}", problem=problem).correct
+    # "Simplify" a fraction or a root: the unsimplified form copied back is an echo too.
+    unreduced = scorer.score("<think>So 84/144.</think> \\boxed{\\frac{84}{144}}", "\\frac{7}{12}",
+                             problem="Simplify $\\frac{84}{144}$.")
+    assert (unreduced.correct, unreduced.status) == (False, "problem_echo")
     with pytest.raises(TypeError):
         RewardConfig(reject_problem_echo="yes")  # type: ignore[arg-type]
 
