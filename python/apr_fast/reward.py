@@ -74,8 +74,9 @@ class AnchorOptions:
     with its noun ("We have 12 letters" for "The twelve letters ..."); a narrow form of
     ``skip_problem_values``.
     ``skip_problem_arguments``: candidates the problem mentions never anchor where they are the
-    argument of an operation ("factoring 284", "divided by 100", "a power of 2") or an operand
-    before an operation word ("110 divided by 3").
+    argument of an operation ("factoring 284", "divided by 100", "a power of 2", "so we remove
+    284"), a label the problem gives ("the angle labeled 124 degrees") or an operand before an
+    operation word ("110 divided by 3").
     ``backtrack``: move the anchor back over the sentences right before it that state the
     same value (a computation line before its "So the answer is ..." restatement). When no
     sentence in context states the value, the thinking's last sentence counts as a match if

@@ -61,9 +61,12 @@ fn ends_with(recent: &[&str; 3], phrase: Phrase) -> bool {
 }
 
 /// Words after which a value is the argument of an operation: "divided by 100", "the divisors
-/// of 284", "from 1 to 20", "factoring 284".
-const ARGUMENT_WORDS: &[&str] =
-    &["by", "of", "from", "factoring", "factor", "factorize", "dividing", "divide", "divides"];
+/// of 284", "from 1 to 20", "factoring 284", "so we remove 284"; or a label the problem gives:
+/// "the angle labeled 124 degrees".
+const ARGUMENT_WORDS: &[&str] = &[
+    "by", "of", "from", "factoring", "factor", "factorize", "dividing", "divide", "divides", "remove", "removing",
+    "exclude", "excluding", "subtract", "subtracting", "label", "labeled", "labelled", "marked",
+];
 
 /// Whether the value that begins at byte `start` of `sentence` follows one of
 /// [`ARGUMENT_WORDS`], with only white space and math delimiters (`$`, `\(`) between.
@@ -320,6 +323,9 @@ mod tests {
             ("So first compute the sum of proper divisors of $284$.", "284"),
             ("for x from \\(1\\) to 20", "1"),
             ("It is a power of 2.", "2"),
+            ("Proper divisors exclude the number itself, so we remove 284.", "284"),
+            ("3^4 divides it, but subtracting 1 it does not.", "1"),
+            ("the angle labeled $124^\\circ$ is at A", "124"),
         ] {
             let start = s.find(value).unwrap();
             assert!(follows_argument_word(s, start), "{s}");
@@ -330,6 +336,7 @@ mod tests {
             ("4 is the answer", "4"),
             ("logₓ 2", "2"),
             ("abyss 3", "3"),
+            ("removed 3 times", "3"),
         ] {
             let start = s.find(value).unwrap();
             assert!(!follows_argument_word(s, start), "{s}");
