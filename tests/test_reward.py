@@ -530,6 +530,14 @@ def test_a_padded_batch_rejects_bad_lengths(hf_tokenizer) -> None:
             scorer.score_token_ids(batch, ["1", "2"], lengths=lengths)
     with pytest.raises(ValueError, match="2-D"):
         apr_fast.tokens._native_id_rows(np.zeros((2, 2, 2), dtype=np.int64), None, "token_ids")
+    # One response's ids where a batch is expected: say so, instead of failing on row 0.
+    torch = pytest.importorskip("torch")
+    for one in (np.array([1, 2, 3]), torch.tensor([1, 2, 3]), torch.tensor(5)):
+        with pytest.raises(TypeError, match="for one response pass \\[ids\\]"):
+            scorer.score_token_ids(one, ["1"])
+    ragged = np.empty(2, dtype=object)
+    ragged[0], ragged[1] = np.array([16, 17]), np.array([18])
+    assert len(scorer.score_token_ids(ragged, ["1", "2"])) == 2  # a parquet column of rows is a batch
     with pytest.raises(TypeError, match="lengths goes with a 2-D"):
         scorer.score_token_ids([[1, 2]], ["1"], lengths=[2])
     assert scorer.score_token_ids(np.zeros((0, 4), dtype=np.int64), [], lengths=[]) == []

@@ -30,7 +30,7 @@ from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
 from apr_fast.equivalence import Policy, Verdict, equivalent
 from apr_fast.ground_truth import ground_truth_alternatives
-from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _native_id_list, _native_id_rows
+from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _native_id_list, _native_id_rows, _package_of
 
 __all__ = [
     "ANCHOR_MODES",
@@ -478,6 +478,11 @@ class APRScorer:
             raise TypeError("lengths goes with a 2-D array or tensor of token ids")
         elif isinstance(token_ids, (str, bytes)) or not hasattr(token_ids, "__len__"):
             raise TypeError("token_ids must be a sequence of id sequences")
+        elif _is_one_id_row(token_ids):
+            raise TypeError(
+                f"token_ids must be a batch (a sequence of id sequences, or a 2-D array), got a "
+                f"{token_ids.ndim}-D {_package_of(token_ids)} array: for one response pass [ids]"
+            )
         else:
             payload = _native_id_list(token_ids, "token_ids")
         n = len(payload)
@@ -515,6 +520,16 @@ class APRScorer:
             s, status="ok", correct=correct, reward=reward,
             correctness_method=decided.method.value, correctness_detail=decided.detail,
         )
+
+
+def _is_one_id_row(ids: Any) -> bool:
+    """Whether ``ids`` is one response's ids (or one id) where a batch is expected: a numeric
+    numpy array or torch tensor of at most one dimension. A 1-D numpy array of objects is a
+    batch of rows (a ragged parquet column)."""
+    package = _package_of(ids)
+    if package not in ("numpy", "torch") or getattr(ids, "ndim", None) not in (0, 1):
+        return False
+    return package == "torch" or getattr(getattr(ids, "dtype", None), "kind", "O") != "O"
 
 
 def _replace(s: RolloutScore, **changes: Any) -> RolloutScore:
