@@ -22,7 +22,9 @@ Usage::
 Round 1 is batches A, B, C (dev) and H1, H2 (held-out); round 2 is D, E (dev) and H3, H4
 (held-out); round 3 is F, G and H5, H6; round 4 is K, L and H7, H8; round 5 is H9 to H12
 (held-out only); rounds 6, 7 and 8 are M, N, P, Q, then R, S, T, U, then V, W, X, Y (dev
-only). Rounds 2 to 8 were drawn later by ``select.py --round N`` from traces in neither set.
+only); round 9 is H13 to H16 (held-out only) and round 10 Z1 to Z4 (dev only), both mostly
+long traces. Rounds 2 to 10 were drawn later by ``select.py --round N`` from traces in
+neither set.
 """
 from __future__ import annotations
 
