@@ -188,8 +188,9 @@ class RewardConfig:
     name reported): an :class:`AnchorOptions`, or a mapping of the options to change from
     ``mode``'s (``{"skip_unreduced_forms": False}``), which becomes one.
     ``reject_problem_echo``: when the problem text is given, a final answer that restates one of
-    its expressions and is more complex than every accepted answer (boxing the expression to
-    simplify) is not correct: status ``problem_echo``, reward 0.
+    its expressions and is less simplified than every accepted answer (more complex, or with a
+    fraction not in lowest terms or a root not simplified: boxing the expression to simplify)
+    is not correct: status ``problem_echo``, reward 0.
     """
 
     beta: float = 2e-4
@@ -345,8 +346,11 @@ def _mark_bad_ground_truths(scores: list[RolloutScore], bad: dict[int, str]) -> 
     """The rollouts whose ground truth could not be read, as ``invalid_input`` with why
     (reward 0: correctness cannot be decided). Their anchor fields stay: with the default
     reference the anchor does not depend on the ground truth."""
+    if bad:  # one line per batch: a dataset with many empty answers must not flood the log
+        first = min(bad)
+        logger.warning("%d rollout(s) scored 0 for an unreadable or empty ground truth (status invalid_input); "
+                       "the first: %s", len(bad), bad[first])
     for i, why in bad.items():
-        logger.warning("rollout %d scored 0: %s", i, why)
         scores[i] = _replace(
             scores[i], status="invalid_input", error=why, reward=0.0, correct=False,
             correctness_method="none", correctness_detail=why,
