@@ -87,7 +87,11 @@ fn scientific_times(tokens: &mut [Tok]) {
 const MAX_SWAPPED_SCRIPT: usize = 32;
 
 /// `v^{2}_{0}` is typeset as `v_{0}^{2}`: the subscript goes first, where the parser reads it
-/// as part of the symbol's name. Only short groups are moved, so the pass stays linear.
+/// as part of the symbol's name. In a run of script groups (`^{a}_{b}^{c}_{d}`, an error in
+/// LaTeX that answers still hold) every subscript moves before every superscript, each kind in
+/// its order (`_{b}_{d}^{a}^{c}`), so that a second pass changes nothing: swapping pairs alone
+/// made `^{0}^{0}_{0}` into `^{0}_{0}^{0}`, and that into `_{0}^{0}^{0}`. Only short groups
+/// are moved, so the pass stays linear.
 fn subscripts_first(tokens: &mut [Tok]) {
     if !tokens.contains(&Tok::Sym('^')) || !tokens.contains(&Tok::Sym('_')) {
         return;
@@ -111,20 +115,32 @@ fn subscripts_first(tokens: &mut [Tok]) {
         }
         None
     };
+    // The last token of the script group (`^` or `_`, then a short `{...}`) starting at `i`.
+    let script_end = |tokens: &[Tok], i: usize| -> Option<usize> {
+        matches!(tokens.get(i), Some(Tok::Sym('^' | '_'))).then(|| group_end(tokens, i + 1)).flatten()
+    };
     let mut i = 0;
-    while i + 1 < tokens.len() {
-        if tokens[i] == Tok::Sym('^') {
-            if let Some(sup_end) = group_end(tokens, i + 1) {
-                if tokens.get(sup_end + 1) == Some(&Tok::Sym('_')) {
-                    if let Some(sub_end) = group_end(tokens, sup_end + 2) {
-                        tokens[i..=sub_end].rotate_left(sup_end + 1 - i);
-                        i = sub_end + 1;
-                        continue;
-                    }
-                }
-            }
+    while i < tokens.len() {
+        let Some(first_end) = script_end(tokens, i) else {
+            i += 1;
+            continue;
+        };
+        // The whole run of script groups from `i`, as (start, end) pairs.
+        let mut groups = vec![(i, first_end)];
+        let mut next = first_end + 1;
+        while let Some(end) = script_end(tokens, next) {
+            groups.push((next, end));
+            next = end + 1;
         }
-        i += 1;
+        let is_sub = |&(start, _): &(usize, usize)| tokens[start] == Tok::Sym('_');
+        let first_sup = groups.iter().position(|g| !is_sub(g));
+        if first_sup.is_some_and(|f| groups[f..].iter().any(is_sub)) {
+            let subs = groups.iter().filter(|g| is_sub(g));
+            let sups = groups.iter().filter(|g| !is_sub(g));
+            let reordered: Vec<Tok> = subs.chain(sups).flat_map(|&(start, end)| tokens[start..=end].to_vec()).collect();
+            tokens[i..next].clone_from_slice(&reordered);
+        }
+        i = next;
     }
 }
 
@@ -276,11 +292,23 @@ mod tests {
     }
 
     #[test]
+    fn subscripts_go_before_superscripts_in_a_whole_run() {
+        let same = |a: &str, b: &str| assert_eq!(normalize(a), normalize(b), "{a} vs {b}");
+        same("v^2_0", "v_{0}^{2}");
+        same("^0^0_0", "_{0}^{0}^{0}");
+        same("a^b_c_d", "a_{c}_{d}^{b}");
+        same("x^{2}_{1}^{3}_{4}", "x_{1}_{4}^{2}^{3}");
+        same("x_1^2", "x_{1}^{2}");
+    }
+
+    #[test]
     fn idempotent_on_samples() {
         for s in [
             "\\left( 3, \\frac{\\pi}{2} \\right)", "\\text{(B)}", "10,\\!080", "\\$18.90", "864 \\mbox{ inches}^2",
             "\\begin{pmatrix} -1/3 \\\\ 2/3 \\end{pmatrix}", "x \\in [-2,7]", "1 \\pm \\sqrt{19}", "4.5e33", "2e-5x",
             "\\frac{d^{2} v_{o}}{d t^{2}}", ", and .", "\\text{ and } 5", "1 . 5", "a**b", "\\operatorname{text}",
+            // Found by Hypothesis in a fresh CI run: one pass must order a whole run of scripts.
+            "^0^0_0", "a^b_c_d", "x^{2}_{1}^{3}_{4}", "v^2_0",
         ] {
             let once = normalize(s);
             assert_eq!(normalize(&once), once, "{s:?}");
