@@ -21,6 +21,7 @@ Usage: python benches/fuzz_reward.py [--rollouts N] [--seed S] [--sizes-mb 0.25 
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import sys
 import time
@@ -78,9 +79,13 @@ def rollout(thinking: str, answer: str | None) -> tuple[str, str]:
     return thinking + "</think>\\boxed{" + answer + "}", answer
 
 
-def check(result: apr_fast.RolloutScore, mode: str) -> str | None:
-    """What is wrong with one result, or None."""
-    if result.status not in STATUSES:
+def check(result: apr_fast.RolloutScore, mode: str, truth: str) -> str | None:
+    """What is wrong with one result, or None. A ground truth that holds no answer once cleaned
+    ("", "$$") is the one bad input here: it must give invalid_input, and nothing else may."""
+    holds_no_answer = not any(a.strip() for a in apr_fast.ground_truth_alternatives(truth))
+    if (result.status == "invalid_input") != holds_no_answer:
+        return f"status {result.status!r} for ground truth {truth!r}"
+    if result.status not in STATUSES | {"invalid_input"}:
         return f"status {result.status!r}"
     if not (FLOOR <= result.reward <= 1.0):
         return f"reward {result.reward}"
@@ -122,7 +127,7 @@ def random_rollouts(count: int, seed: int, hang_ms: float) -> None:
             elapsed = time.perf_counter() - t0
             slowest = max(slowest, elapsed)
             hangs += elapsed * 1000 > hang_ms
-            problem = check(result, mode)
+            problem = check(result, mode, truth)
             if problem:
                 wrong += 1
                 print(f"{problem} ({mode}) on {response[:200]!r}", file=sys.stderr)
@@ -159,6 +164,8 @@ def timings(sizes_mb: list[float], repeat: int) -> None:
 
 
 def main() -> None:
+    # Blank random ground truths are expected invalid_input rows (checked above), not news.
+    logging.getLogger("apr_fast.reward").setLevel(logging.ERROR)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rollouts", type=int, default=20_000, help="random rollouts")
     parser.add_argument("--seed", type=int, default=0)

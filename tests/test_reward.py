@@ -335,17 +335,21 @@ def test_a_bad_ground_truth_is_that_rollout_s_status_not_a_failed_batch(hf_token
     scorer = APRScorer(RewardConfig(cas=False), tokenizer=hf_tokenizer)
     gts = ["5", None, "", [], True, float("nan"), "   ", {"a": 1}, 5.0]
     ids = hf_tokenizer.encode(response, add_special_tokens=False).ids
-    for scores in (scorer.score_batch([response] * len(gts), gts), scorer.score_token_ids([ids] * len(gts), gts)):
+    text_scores = scorer.score_batch([response] * len(gts), gts)
+    # A row scores the same alone as in any batch (its error names no index).
+    assert [scorer.score(response, g) for g in gts] == text_scores
+    for scores in (text_scores, scorer.score_token_ids([ids] * len(gts), gts)):
         good = scores[0]
         assert good.status == "ok" and good.correct and good.reward > 0
         assert scores[-1].status == "ok" and scores[-1].correct, "AMC's float 5.0 is a ground truth"
         for i, s in enumerate(scores[1:-1], start=1):
             assert (s.status, s.correct, s.reward) == ("invalid_input", False, 0.0), (i, s)
             assert s.status_code == apr_fast.STATUS_CODES["invalid_input"]
-            assert s.error is not None and s.error.startswith(f"ground_truths[{i}]"), s.error
+            assert s.error is not None and s.error.startswith(("bad ground truth", "empty ground truth")), s.error
             # What does not depend on the ground truth is still measured.
             assert (s.anchor_found, s.l_ast, s.final_answer) == (good.anchor_found, good.l_ast, good.final_answer)
         assert "NoneType" in scores[1].error and "empty" in scores[2].error
+
 
 
 def test_bad_arguments_raise_clear_errors() -> None:

@@ -329,15 +329,15 @@ def _alternatives_list(
         raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
     alternatives: list[list[str]] = []
     bad: dict[int, str] = {}
+    # The reason is the row's own (a row scores the same in any batch); the log names the index.
     for i, g in enumerate(ground_truths):
-        where = f"ground_truths[{i}]"
         try:
             found = ground_truth_alternatives(g, problems[i] if problems else None)
         except (TypeError, ValueError) as e:
-            found, bad[i] = [], f"{where}: {e}"
+            found, bad[i] = [], f"bad ground truth: {e}"
         else:
             if not found or not any(a.strip() for a in found):
-                found, bad[i] = [], f"{where} is empty ({g!r}): no answer can match it"
+                found, bad[i] = [], f"empty ground truth ({g!r}): no answer can match it"
         alternatives.append(found)
     return alternatives, bad
 
@@ -349,7 +349,7 @@ def _mark_bad_ground_truths(scores: list[RolloutScore], bad: dict[int, str]) -> 
     if bad:  # one line per batch: a dataset with many empty answers must not flood the log
         first = min(bad)
         logger.warning("%d rollout(s) scored 0 for an unreadable or empty ground truth (status invalid_input); "
-                       "the first: %s", len(bad), bad[first])
+                       "the first, rollout %d of the batch: %s", len(bad), first, bad[first])
     for i, why in bad.items():
         scores[i] = _replace(
             scores[i], status="invalid_input", error=why, reward=0.0, correct=False,
