@@ -76,6 +76,8 @@ def test_bad_arguments_raise_clear_errors() -> None:
         is_correct_batch(["x"], ["1", "2"])
     with pytest.raises(TypeError, match="ground_truth"):
         is_correct(boxed("1"), {"answer": 1})
+    with pytest.raises(TypeError, match="ground_truths\\[1\\]: ground_truth must be str, int or float, got NoneType"):
+        is_correct_batch([boxed("1"), boxed("2")], ["1", None])
 
 
 @settings(max_examples=200, deadline=None)

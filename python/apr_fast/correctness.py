@@ -125,10 +125,12 @@ def is_correct_batch(
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
         raise TypeError(f"threads must be int or None, got {type(threads).__name__}")
     problem_list = _problems_list(problems, len(responses))
-    if problem_list is None:
-        alternatives = [ground_truth_alternatives(g) for g in ground_truths]
-    else:
-        alternatives = [ground_truth_alternatives(g, p) for g, p in zip(ground_truths, problem_list)]
+    alternatives = []
+    for i, g in enumerate(ground_truths):
+        try:
+            alternatives.append(ground_truth_alternatives(g, problem_list[i] if problem_list else None))
+        except (TypeError, ValueError) as e:  # name the item: a batch may hold thousands
+            raise type(e)(f"ground_truths[{i}]: {e}") from None
     natives = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
                                   reject_problem_echo, threads)
     results = []
