@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from apr_fast.cli import main
+from apr_fast.cli import count_rows, main
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "examples" / "data" / "sample_traces.jsonl"
@@ -60,6 +60,17 @@ def test_parquet_input(tmp_path) -> None:
     out = run("score", str(tmp_path / "r.parquet"), "--format", "jsonl", "-q")
     assert out.returncode == 0, out.stderr
     assert len(out.stdout.splitlines()) == 4
+
+
+def test_the_progress_bar_knows_the_row_count_where_it_is_cheap(tmp_path) -> None:
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    pd.DataFrame({"response": ["a", "b", "c"], "answer": ["1", "2", "3"]}).to_parquet(tmp_path / "r.parquet")
+    (tmp_path / "r.jsonl").write_text('{"a": 1}\n\n{"a": 2}\n')
+    assert count_rows([str(SAMPLES)]) == 50
+    assert count_rows([str(tmp_path / "r.parquet"), str(tmp_path / "r.jsonl")]) == 5
+    assert count_rows([str(SAMPLES), "-"]) is None  # stdin, gzip or a JSON list: unknown
+    assert count_rows([str(tmp_path / "missing.jsonl")]) is None  # the reader reports it
 
 
 def test_segment_reports_sentences_and_cues() -> None:

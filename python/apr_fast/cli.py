@@ -148,6 +148,28 @@ def numbered_records(paths: Sequence[str], limit: Optional[int]) -> Iterator[tup
     return rows
 
 
+def count_rows(paths: Sequence[str]) -> Optional[int]:
+    """How many rows the files hold, when that is cheap to know: a parquet file's metadata, or
+    the non-blank lines of a plain JSONL file (one fast pass over its bytes). None when any
+    file is stdin, gzipped, a JSON list, or unreadable (the reader will report it)."""
+    total = 0
+    for path in paths:
+        name = path.lower()
+        try:
+            if name.endswith(".parquet"):
+                import pyarrow.parquet as pq
+
+                total += pq.ParquetFile(path).metadata.num_rows
+            elif name.endswith(".jsonl"):
+                with open(path, "rb") as f:
+                    total += sum(1 for line in f if line.strip())
+            else:
+                return None
+        except Exception:  # any failure to count is the reader's to report, with its message
+            return None
+    return total
+
+
 def thinking_part(text: str) -> str:
     """The thinking of a response: after a leading ``<think>``, before the first ``</think>``
     (the whole text when it has neither), as the scorer reads it."""
@@ -309,7 +331,11 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
     scorer = APRScorer(config, tokenizer=tokenizer)
     fmt = args.format or ("table" if out.isatty() else "jsonl")
     rows = numbered_records(args.files, args.limit)
-    progress = Progress(args.limit, "rollouts", enabled=sys.stderr.isatty() and not args.quiet)
+    show_progress = sys.stderr.isatty() and not args.quiet
+    total = count_rows(args.files) if show_progress else None
+    if total is not None and args.limit is not None:
+        total = min(total, args.limit)
+    progress = Progress(total if total is not None else args.limit, "rollouts", enabled=show_progress)
     keys: Optional[tuple[str, Optional[str], Optional[str]]] = None
     all_scores: list[RolloutScore] = []
     shown_file: Optional[str] = None
