@@ -32,7 +32,7 @@ from apr_fast.tokens import load_hf_tokenizer
 
 RESPONSE_KEYS = ("completion", "response", "solution_str", "output", "generated_text", "text")
 GROUND_TRUTH_KEYS = ("ground_truth", "answer", "gt", "reward_model.ground_truth")
-PROBLEM_KEYS = ("problem", "question", "extra_info.problem", "prompt")
+PROBLEM_KEYS = ("problem", "question", "extra_info.problem", "extra_info.question", "prompt")
 
 
 class InputError(Exception):
