@@ -180,6 +180,12 @@ def thinking_part(text: str) -> str:
     return text if end < 0 else text[:end]
 
 
+def print_file_heading(paths: Sequence[str], path: str, index: int, out: IO[str]) -> None:
+    """In a table over several files, a ``# FILE`` line before each file's first row."""
+    if len(paths) > 1 and index == 0:
+        print(f"# {path}", file=out)
+
+
 def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     batch: list[Any] = []
     for item in items:
@@ -338,7 +344,6 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
     progress = Progress(total if total is not None else args.limit, "rollouts", enabled=show_progress)
     keys: Optional[tuple[str, Optional[str], Optional[str]]] = None
     all_scores: list[RolloutScore] = []
-    shown_file: Optional[str] = None
     if fmt == "table":
         print(score_table_header(), file=out)
     try:
@@ -366,9 +371,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
             scores = scorer.score_batch(responses, gts, problems=problems, threads=args.threads)
             for s, response, (path, i, _) in zip(scores, responses, batch):
                 if fmt == "table":
-                    if len(args.files) > 1 and path != shown_file:
-                        print(f"# {path}", file=out)
-                        shown_file = path
+                    print_file_heading(args.files, path, i, out)
                     print(score_table_row(i, s, response), file=out)
                 else:
                     print(json.dumps({"file": path, "index": i, **s.to_dict()}, ensure_ascii=False), file=out)
@@ -389,7 +392,6 @@ def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
     rows = numbered_records(args.files, args.limit)
     key: Optional[str] = None
     totals: Counter[str] = Counter()
-    shown_file: Optional[str] = None
     for batch in batched(rows, args.batch_size):
         if key is None:
             key = pick_key(batch[0][2], args.text_key, ("thinking",) + RESPONSE_KEYS, "text", True)
@@ -414,9 +416,7 @@ def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
                                   "examples": [c.sentence.text.strip() for c in cued[: args.examples]]},
                                  ensure_ascii=False), file=out)
             else:
-                if len(args.files) > 1 and path != shown_file:
-                    print(f"# {path}", file=out)
-                    shown_file = path
+                print_file_heading(args.files, path, index, out)
                 print(f"#{index}: {n} sentences, {conclusion} with a conclusion cue, "
                       f"{verification} with a verification cue", file=out)
                 for c in cued[: args.examples]:
