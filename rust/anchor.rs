@@ -59,8 +59,8 @@ pub struct AnchorOptions {
     pub skip_task_statements: bool,
     /// Ignore candidates the problem mentions where they are the argument of an operation
     /// ([`follows_argument_word`]: "factoring 284", "divided by 100", "a power of 2", "remove
-    /// 284"), a label the problem gives ("labeled 124"), or an operand before an operation word ([`precedes_operation_word`]: "110 divided by 3"). Needs
-    /// the problem text.
+    /// 284"), a label the problem gives ("labeled 124"), or an operand before an operation word
+    /// ([`precedes_operation_word`]: "110 divided by 3"). Needs the problem text.
     pub skip_problem_arguments: bool,
     /// Ignore values the sentence describes instead of stating them as a result: the subject
     /// of a factorization ("But 8 is 4*2", "I can write 25 as 5^2"; [`is_factored_value`]),

@@ -29,10 +29,12 @@ from apr_fast.cues import cue_lists
 from apr_fast.errors import TokenizerError
 from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
 from apr_fast.tokens import load_hf_tokenizer
+from apr_fast.verl.rows import PROBLEM_KEYS as VERL_PROBLEM_KEYS
 
 RESPONSE_KEYS = ("completion", "response", "solution_str", "output", "generated_text", "text")
 GROUND_TRUTH_KEYS = ("ground_truth", "answer", "gt", "reward_model.ground_truth")
-PROBLEM_KEYS = ("problem", "question", "extra_info.problem", "extra_info.question", "prompt")
+# Where rows keep the problem: top level, or in extra_info as the VeRL adapters read it.
+PROBLEM_KEYS = (*VERL_PROBLEM_KEYS, *(f"extra_info.{k}" for k in VERL_PROBLEM_KEYS), "prompt")
 
 
 class InputError(Exception):

@@ -31,7 +31,7 @@ from apr_fast.equivalence import (
     _policy_arg,
     equivalent_batch,
 )
-from apr_fast.ground_truth import ground_truth_alternatives
+from apr_fast.ground_truth import alternatives_of_batch
 from apr_fast.reward import _problems_list
 
 __all__ = ["Correctness", "is_correct", "is_correct_batch"]
@@ -125,12 +125,10 @@ def is_correct_batch(
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
         raise TypeError(f"threads must be int or None, got {type(threads).__name__}")
     problem_list = _problems_list(problems, len(responses))
-    alternatives = []
-    for i, g in enumerate(ground_truths):
-        try:
-            alternatives.append(ground_truth_alternatives(g, problem_list[i] if problem_list else None))
-        except (TypeError, ValueError) as e:  # name the item: a batch may hold thousands
-            raise type(e)(f"ground_truths[{i}]: {e}") from None
+    alternatives, errors = alternatives_of_batch(ground_truths, problem_list)
+    if errors:  # name the item: a batch may hold thousands
+        i = min(errors)
+        raise type(errors[i])(f"ground_truths[{i}]: {errors[i]}")
     natives = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
                                   reject_problem_echo, threads)
     results = []

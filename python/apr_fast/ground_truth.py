@@ -14,12 +14,12 @@ import math
 import numbers
 import re
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from apr_fast import _core
 from apr_fast.equivalence import equivalent_batch
 
-__all__ = ["GoldSupport", "GroundTruth", "gold_support", "ground_truth_alternatives"]
+__all__ = ["GoldSupport", "GroundTruth", "alternatives_of_batch", "gold_support", "ground_truth_alternatives"]
 
 #: What a ground truth may be: one answer, a number, or several accepted alternatives.
 GroundTruth = Union[str, float, int, "list[str | float | int]", "tuple[str | float | int, ...]"]
@@ -115,6 +115,23 @@ def ground_truth_alternatives(ground_truth: Any, problem: Optional[str] = None) 
     if not isinstance(problem, str):
         raise TypeError(f"problem must be str or None, got {type(problem).__name__}")
     return list(_not_boxed_in(tuple(alternatives), problem))
+
+
+def alternatives_of_batch(
+    ground_truths: Sequence[Any], problems: Optional[Sequence[Optional[str]]] = None
+) -> tuple[list[list[str]], dict[int, Exception]]:
+    """:func:`ground_truth_alternatives` of every item of a batch, with ``problems[i]`` when
+    given. An item that cannot be read (None, a bool, NaN, another type) does not stop the rest:
+    its alternatives are ``[]`` and the second result maps its index to the error."""
+    alternatives: list[list[str]] = []
+    errors: dict[int, Exception] = {}
+    for i, g in enumerate(ground_truths):
+        try:
+            alternatives.append(ground_truth_alternatives(g, problems[i] if problems else None))
+        except (TypeError, ValueError) as e:
+            alternatives.append([])
+            errors[i] = e
+    return alternatives, errors
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Literal, Mapping, Optional, Sequence, Union
 from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
 from apr_fast.equivalence import Policy, Verdict, equivalent
-from apr_fast.ground_truth import ground_truth_alternatives
-from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _native_id_list, _native_id_rows, _package_of
+from apr_fast.ground_truth import alternatives_of_batch
+from apr_fast.tokens import TokenIds, Vocabulary, _is_id_matrix, _is_one_id_row, _native_id_list, _native_id_rows, _package_of
 
 __all__ = [
     "ANCHOR_MODES",
@@ -327,18 +327,12 @@ def _alternatives_list(
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != n:
         raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
-    alternatives: list[list[str]] = []
-    bad: dict[int, str] = {}
+    alternatives, errors = alternatives_of_batch(ground_truths, problems)
     # The reason is the row's own (a row scores the same in any batch); the log names the index.
-    for i, g in enumerate(ground_truths):
-        try:
-            found = ground_truth_alternatives(g, problems[i] if problems else None)
-        except (TypeError, ValueError) as e:
-            found, bad[i] = [], f"bad ground truth: {e}"
-        else:
-            if not found or not any(a.strip() for a in found):
-                found, bad[i] = [], f"empty ground truth ({g!r}): no answer can match it"
-        alternatives.append(found)
+    bad = {i: f"bad ground truth: {e}" for i, e in errors.items()}
+    for i, (g, found) in enumerate(zip(ground_truths, alternatives)):
+        if i not in bad and not any(a.strip() for a in found):
+            alternatives[i], bad[i] = [], f"empty ground truth ({g!r}): no answer can match it"
     return alternatives, bad
 
 
@@ -524,16 +518,6 @@ class APRScorer:
             s, status="ok", correct=correct, reward=reward,
             correctness_method=decided.method.value, correctness_detail=decided.detail,
         )
-
-
-def _is_one_id_row(ids: Any) -> bool:
-    """Whether ``ids`` is one response's ids (or one id) where a batch is expected: a numeric
-    numpy array or torch tensor of at most one dimension. A 1-D numpy array of objects is a
-    batch of rows (a ragged parquet column)."""
-    package = _package_of(ids)
-    if package not in ("numpy", "torch") or getattr(ids, "ndim", None) not in (0, 1):
-        return False
-    return package == "torch" or getattr(getattr(ids, "dtype", None), "kind", "O") != "O"
 
 
 def _replace(s: RolloutScore, **changes: Any) -> RolloutScore:

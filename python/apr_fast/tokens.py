@@ -140,6 +140,16 @@ def _is_id_matrix(ids: object) -> bool:
     return _package_of(ids) in ("numpy", "torch") and getattr(ids, "ndim", None) == 2
 
 
+def _is_one_id_row(ids: Any) -> bool:
+    """Whether ``ids`` is one response's ids (or one id) where a batch is expected: a numeric
+    numpy array or torch tensor of at most one dimension. A 1-D numpy array of objects is a
+    batch of rows (a ragged parquet column)."""
+    package = _package_of(ids)
+    if package not in ("numpy", "torch") or getattr(ids, "ndim", None) not in (0, 1):
+        return False
+    return package == "torch" or getattr(getattr(ids, "dtype", None), "kind", "O") != "O"
+
+
 def _native_id_rows(batch: Any, lengths: Any, what: str) -> tuple[Any, list[int]]:
     """A padded 2-D batch of ids as the native layer reads it (one contiguous int64 array,
     read in place) and each row's length: ``lengths`` (ints, or a 1-D array or tensor), or the

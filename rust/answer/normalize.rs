@@ -137,7 +137,7 @@ fn subscripts_first(tokens: &mut [Tok]) {
         if first_sup.is_some_and(|f| groups[f..].iter().any(is_sub)) {
             let subs = groups.iter().filter(|g| is_sub(g));
             let sups = groups.iter().filter(|g| !is_sub(g));
-            let reordered: Vec<Tok> = subs.chain(sups).flat_map(|&(start, end)| tokens[start..=end].to_vec()).collect();
+            let reordered: Vec<Tok> = subs.chain(sups).flat_map(|&(start, end)| tokens[start..=end].iter().cloned()).collect();
             tokens[i..next].clone_from_slice(&reordered);
         }
         i = next;
