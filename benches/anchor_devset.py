@@ -18,12 +18,13 @@ Usage::
     python benches/anchor_devset.py --mode default --errors 20   # read the misses
     python benches/anchor_devset.py --set both --round 2         # only the second round's traces
     python benches/anchor_devset.py --agreement        # traces read by two annotators
+    python benches/anchor_devset.py --set both --mode default --by-length   # exact match by trace length
 
 Round 1 is batches A, B, C (dev) and H1, H2 (held-out); round 2 is D, E (dev) and H3, H4
 (held-out); round 3 is F, G and H5, H6; round 4 is K, L and H7, H8; round 5 is H9 to H12
 (held-out only); rounds 6, 7 and 8 are M, N, P, Q, then R, S, T, U, then V, W, X, Y (dev
 only); round 9 is H13 to H16 (held-out only) and round 10 Z1 to Z4 (dev only), both mostly
-long traces. Rounds 2 to 10 were drawn later by ``select.py --round N`` from traces in
+long traces; round 11 is J1 to J6 (dev only), every long trace left (20k characters or more). Rounds 2 to 11 were drawn later by ``select.py --round N`` from traces in
 neither set.
 """
 from __future__ import annotations
@@ -229,6 +230,24 @@ def agreement() -> list[tuple[str, Optional[int], Optional[int], bool]]:
     return out
 
 
+#: Bins of thinking length (characters) for ``--by-length``: long traces are where most of a
+#: policy's tokens lie, and where a coincidental early value is most likely.
+LENGTH_BINS = ((0, 10_000), (10_000, 20_000), (20_000, 45_000), (45_000, None))
+
+
+def print_by_length(outcomes: list[Outcome]) -> None:
+    print("\n| thinking (characters) | n | exact | early / late |\n|---|---:|---:|---|")
+    for lo, hi in LENGTH_BINS:
+        part = [o for o in outcomes if lo <= len(o.case.trace["thinking"]) and (hi is None or len(o.case.trace["thinking"]) < hi)]
+        if part:
+            exact = sum(o.pred == o.gold for o in part) / len(part)
+            early = sum(o.pred < o.gold for o in part)
+            late = sum(o.pred > o.gold for o in part)
+            label = f"{lo // 1000}k–{hi // 1000}k" if hi else f"≥ {lo // 1000}k"
+            print(f"| {label} | {len(part)} | {exact:.1%} | {early} / {late} |")
+    print()
+
+
 def print_errors(outcomes: list[Outcome], limit: int) -> None:
     misses = [o for o in outcomes if o.pred != o.gold]
     for o in misses[:limit]:
@@ -251,6 +270,8 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="only compare the traces read by two annotators")
     parser.add_argument("--ablate", action="store_true",
                         help="also each refinement alone on top of 'paper', and 'default' without each")
+    parser.add_argument("--by-length", action="store_true",
+                        help="also each mode's exact match by length of the thinking (characters)")
     args = parser.parse_args(argv)
     if not TRACES.exists():
         print(f"{TRACES} not found: the dev set needs ../shared/data", file=sys.stderr)
@@ -288,6 +309,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             mismatched = [o.case.id for o in outcomes if not o.final_matches]
             if mismatched:
                 print(f"\n(final answer differs from the annotation's in {mismatched})\n")
+            if args.by_length:
+                print_by_length(outcomes)
             if args.errors:
                 print_errors(outcomes, args.errors)
     if args.json:

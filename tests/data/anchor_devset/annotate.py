@@ -37,6 +37,7 @@ ROUNDS = {
     8: (("V", "W", "X", "Y"), ()),  # all dev again (20th stop); round 5 still unread
     9: ((), ("H13", "H14", "H15", "H16")),  # all held-out: a second clean check (21st stop)
     10: (("Z1", "Z2", "Z3", "Z4"), ()),  # all dev, long traces like round 9's; round 9 unread
+    11: (("J1", "J2", "J3", "J4", "J5", "J6"), ()),  # all dev: every long trace left (22nd stop)
 }
 
 

@@ -39,6 +39,11 @@ longest, and no earlier round had one. Round 10 (`--round 10`, same stop) draws 
 again (38 traces: some models had fewer left) whole to the development set, batches Z1 to Z4:
 long traces to look for faults in, so that round 9 stays unread.
 
+Round 11 (`--round 11`, twenty-second stop) takes every trace left of those models whose thinking
+is at least 20k characters long (`LONG_MIN_CHARS`), with no upper bound, whole to the
+development set, batches J1 to J6: the long traces are where the default mode misses most (12
+of round 9's 13 misses are early), and the development set held only 41 of them.
+
 Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --holdout
        python tests/data/anchor_devset/select.py --round 2
@@ -50,6 +55,7 @@ Rerun: python tests/data/anchor_devset/select.py --extend
        python tests/data/anchor_devset/select.py --round 8
        python tests/data/anchor_devset/select.py --round 9
        python tests/data/anchor_devset/select.py --round 10
+       python tests/data/anchor_devset/select.py --round 11
 """
 from __future__ import annotations
 
@@ -83,6 +89,8 @@ LONG_STRATA = {
     "Llama-70B": 7, "QwQ-32B": 7, "DeepSeek-R1 (API": 2, "SB_DS1.5B": 2, "SB_DS7B": 2,
 }
 LONG_MAX_CHARS = 60000
+# Round 11: every trace left of the LONG_STRATA models with at least this much thinking.
+LONG_MIN_CHARS = 20000
 
 
 def key(row: dict) -> str:
@@ -149,17 +157,22 @@ def later_round(rows: list[dict], number: int) -> None:
         sys.exit(f"round {number} is drawn already")
     taken = {key(r) for r in dev + held}
     chosen = []
-    if number >= 9:
+    min_chars = 0
+    if number >= 11:
+        strata = {(model_part, None): len(rows) for model_part in LONG_STRATA}
+        max_chars, min_chars = len(max(rows, key=lambda r: len(r["thinking"]))["thinking"]) + 1, LONG_MIN_CHARS
+    elif number >= 9:
         strata = {(model_part, None): n for model_part, n in LONG_STRATA.items()}
         max_chars = LONG_MAX_CHARS
     else:
         strata, max_chars = STRATA, 30000
     for (model_part, dataset), n in strata.items():
-        pool = [r for r in rows if eligible(r, model_part, dataset, number >= 5, max_chars) and key(r) not in taken]
+        pool = [r for r in rows if eligible(r, model_part, dataset, number >= 5, max_chars) and key(r) not in taken
+                and len(r["thinking"]) >= min_chars]
         pool.sort(key=lambda r: hashlib.sha256((f"round{number}|" + key(r)).encode()).hexdigest())
         chosen.extend(pool[:n])
     # A round without development batches (rounds 5 and 9) goes whole to the held-out set, one without
-    # held-out batches (rounds 6 to 8 and 10) whole to the development set.
+    # held-out batches (rounds 6 to 8, 10 and 11) whole to the development set.
     if dev_batches and held_batches:
         to_dev, to_held = chosen[0::2], chosen[1::2]
     else:
