@@ -359,7 +359,8 @@ fn classify_phrase(text: &str, p: usize, region_start: usize, limit: usize) -> O
     for verb in VERBS {
         let matches = rest.len() >= verb.len()
             && rest.as_bytes()[..verb.len()].eq_ignore_ascii_case(verb.as_bytes())
-            && !rest[verb.len()..].starts_with(|c: char| c.is_ascii_alphanumeric());
+            // A digit may follow at once: models drop the space ("the answer is600.").
+            && !rest[verb.len()..].starts_with(|c: char| c.is_ascii_alphabetic());
         if matches {
             let rule = if has_final { FinalRule::FinalAnswerPhrase } else { FinalRule::AnswerPhrase };
             return Some(Phrase { rule, value_from: q + verb.len(), last_candidate: false });
@@ -514,6 +515,8 @@ mod tests {
         assert_eq!(text_of("The answer is 5. Later the answer is 6."), Some("6".into()));
         assert_eq!(text_of("The answer is 5. This answers it."), Some("5".into()));
         assert_eq!(text_of("The answer is not obvious"), None);
+        assert_eq!(text_of("So the answer is600."), Some("600".into()));
+        assert_eq!(text_of("So the answer isn't 600."), None);
     }
 
     #[test]
