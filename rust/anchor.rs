@@ -91,7 +91,8 @@ pub struct AnchorOptions {
     pub boxed_is_conclusion: bool,
     /// Count the items of an enumeration (`x = 0 or x = 5`, `k = 1, 2, ..., 8`) one by one.
     /// Off, only the enumeration as a whole can match: listing a value among others is not
-    /// committing to it.
+    /// committing to it. A list of assignments that ends with a derived quantity ("m=40, n=20,
+    /// p=3, sum=63") is no enumeration of its last item ([`derived_result`]).
     pub list_items: bool,
     /// Count the sides of inequalities (`3` in `a \geq 3`), the bounds of a range in words
     /// (`0` in "0 to 18", "between 0 and 18") and the value of a comparison in words ("greater
@@ -654,6 +655,8 @@ struct Enumerations {
     starts: Vec<usize>,
     /// The largest end among the enumerations up to each index (inclusive).
     max_end: Vec<usize>,
+    /// Spans of the results that end sequences of assignments, sorted ([`derived_result`]).
+    results: Vec<(usize, usize)>,
 }
 
 impl Enumerations {
@@ -663,22 +666,70 @@ impl Enumerations {
             .filter(|o| matches!(o.kind, CandidateKind::List | CandidateKind::Set | CandidateKind::Tuple))
             .map(|o| (o.start, o.end))
             .collect();
+        let mut results: Vec<(usize, usize)> = candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == CandidateKind::List)
+            .filter_map(|(i, o)| derived_result(o, &candidates[i + 1..]))
+            .collect();
+        results.sort_unstable();
         spans.sort_unstable();
         let max_end = spans.iter().scan(0, |m, &(_, end)| {
             *m = end.max(*m);
             Some(*m)
         });
-        Enumerations { max_end: max_end.collect(), starts: spans.iter().map(|&(start, _)| start).collect() }
+        Enumerations { max_end: max_end.collect(), starts: spans.iter().map(|&(start, _)| start).collect(), results }
     }
 
-    /// Whether `me` lies inside an enumeration whose span is not its own.
+    /// Whether `me` lies inside an enumeration whose span is not its own, and not inside the
+    /// result that ends a sequence of assignments ([`derived_result`]).
     fn enclose(&self, me: &Candidate) -> bool {
+        let last_result = self.results.partition_point(|&(s, _)| s <= me.start);
+        if last_result > 0 && self.results[last_result - 1].1 >= me.end {
+            return false;
+        }
         // Enumerations starting before `me` enclose it when they reach its end; those starting
         // with it, when they reach past its end (sorted by end, the last one reaches furthest).
         let before = self.starts.partition_point(|&s| s < me.start);
         let at = self.starts.partition_point(|&s| s <= me.start);
         (before > 0 && self.max_end[before - 1] >= me.end) || (at > before && self.max_end[at - 1] > me.end)
     }
+}
+
+/// The most assignments read in one list: a longer list is an enumeration (linear time).
+const MAX_ASSIGNMENTS: usize = 16;
+
+/// The span of the last item of `list` when `list` is a sequence of assignments that ends
+/// with a derived quantity: "m=40, n=20, p=3, sum=63" states the sum, its result, where
+/// "x = 2, y = 3" or "a=-4, b=4" enumerate the parts of one solution. The items are equations
+/// (among `inner`, the candidates after `list`, outer first) with pairwise distinct names,
+/// joined by a comma, a semicolon or "and"; the last one names a sum or another combination
+/// (`m+n+p`, `a \cdot b`) or a quantity in a word of three letters or more (`sum`, `total`).
+fn derived_result(list: &Candidate, inner: &[Candidate]) -> Option<(usize, usize)> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut last = None;
+    let mut at = list.start;
+    for item in inner.iter().take_while(|o| o.start < list.end) {
+        if item.start < at || item.kind != CandidateKind::Equation {
+            continue; // inside an item already read, or not an item
+        }
+        let gap = list.text.get(at - list.start..item.start - list.start)?.trim();
+        let joined = matches!(gap, "," | ";" | "and" | ", and");
+        if names.is_empty() != gap.is_empty() || (!names.is_empty() && !joined) {
+            return None;
+        }
+        let name = assigned_name(item)?;
+        if names.contains(&name) || names.len() == MAX_ASSIGNMENTS {
+            return None;
+        }
+        names.push(name);
+        last = Some((item.start, item.end));
+        at = item.end;
+    }
+    let name = *names.last()?;
+    let derived = name.contains(['+', '-', '*', '/', '\\'])
+        || (name.len() >= 3 && name.bytes().all(|b| b.is_ascii_alphabetic()));
+    (names.len() >= 2 && at == list.end && derived).then_some(last?)
 }
 
 /// Relation symbols of inequalities, as they appear in candidate texts.
@@ -1454,6 +1505,25 @@ mod tests {
         for mark in [">=", "<=", "!=", "⩾"] {
             let t = format!("So we must have a {mark} 3.\nTherefore the smallest a is 3.");
             assert_eq!(locate_with(&t, "3", &no_bounds, None).sentence, Some(1), "{mark}");
+        }
+    }
+
+    #[test]
+    fn a_sequence_of_assignments_states_the_result_that_ends_it() {
+        let whole = paper_with(|o| o.list_items = false);
+        // The last item names a derived quantity: the sum is stated, not enumerated.
+        for t in ["So m=40, n=20, p=3, sum=63.\nThus \\boxed{63}.", "So x=3, y=4 and area=12.\nThus \\boxed{12}."] {
+            assert_eq!(locate_with(t, &t[t.find("boxed{").unwrap() + 6..t.len() - 2], &whole, None).sentence, Some(0), "{t}");
+        }
+        // The parts of one solution, a repeated name, or a derived quantity that is not the
+        // last item: an enumeration still.
+        for (t, answer) in [
+            ("So a=-4, b=4.\nIn total 4 quadratics.", "4"),
+            ("So x = 2, y = 3.\nThus there are 3 ways.", "3"),
+            ("So total=5, total=7.\nThus the total is 7.", "7"),
+            ("So sum=11, m=4.\nThus the sum is 11.", "11"),
+        ] {
+            assert_eq!(locate_with(t, answer, &whole, None).sentence, Some(1), "{t}");
         }
     }
 

@@ -88,7 +88,9 @@ class AnchorOptions:
     not statements of it (None: all count).
     ``number_words``: count "four"-style number words as candidates.
     ``boxed_is_conclusion``: a ``\\boxed{}`` counts as a conclusion cue.
-    ``list_items``: count the items of an enumeration one by one.
+    ``list_items``: count the items of an enumeration one by one. Off, the last item of a
+    list of assignments to distinct names still counts when it names a derived quantity
+    ("m=40, n=20, p=3, sum=63" states the sum).
     ``inequality_sides``: count the sides of inequalities (``3`` in ``a \\geq 3``), the bounds
     of a range in words (``0`` in "0 to 18", "between 0 and 18") and the value of a comparison
     in words ("greater than 3", "different from 1").
