@@ -710,8 +710,11 @@ fn derived_result(list: &Candidate, inner: &[Candidate]) -> Option<(usize, usize
     let mut last = None;
     let mut at = list.start;
     for item in inner.iter().take_while(|o| o.start < list.end) {
-        if item.start < at || item.kind != CandidateKind::Equation {
-            continue; // inside an item already read, or not an item
+        if item.start < at {
+            continue; // inside an item already read
+        }
+        if item.kind != CandidateKind::Equation {
+            return None; // an item that assigns nothing: stop at once (linear time)
         }
         let gap = list.text.get(at - list.start..item.start - list.start)?.trim();
         let joined = matches!(gap, "," | ";" | "and" | ", and");
