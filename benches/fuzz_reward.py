@@ -61,6 +61,8 @@ ADVERSARIAL: dict[str, tuple[Callable[[int], str], str | None]] = {
     "'So it is 4. ' repeated": (repeated("So it is 4. "), "5"),
     "'Let me check x = 7/14.\\n'": (repeated("Let me check x = 7/14.\n"), "\\frac{1}{2}"),
     "list '1, '": (repeated("1, "), "1"),
+    "list 'a_1=1, a_2=1, ..., sum=7'": (lambda size: "So " + ", ".join(f"a_{i}=1" for i in range(max(1, size // 9))) + ", sum=7", "7"),
+    "list 'x=1, ' one name": (repeated("x=1, "), "1"),
     "'So a >= 3 and ' one sentence": (repeated("So a >= 3 and "), "3"),
     "'So 2, 3 and 5, ' one sentence": (repeated("So 2, 3 and 5, "), "5"),
     "'But 8 is 4*2, ' one sentence": (repeated("But 8 is 4*2, "), "8"),
