@@ -730,7 +730,8 @@ fn derived_result(list: &Candidate, inner: &[Candidate]) -> Option<(usize, usize
         at = item.end;
     }
     let name = *names.last()?;
-    let derived = name.contains(['+', '-', '*', '/', '\\'])
+    let derived = name.contains(['+', '-', '*', '/', '·', '×'])
+        || ["\\cdot", "\\times"].iter().any(|op| name.contains(op))
         || (name.len() >= 3 && name.bytes().all(|b| b.is_ascii_alphabetic()));
     (names.len() >= 2 && at == list.end && derived).then_some(last?)
 }
@@ -1515,8 +1516,11 @@ mod tests {
     fn a_sequence_of_assignments_states_the_result_that_ends_it() {
         let whole = paper_with(|o| o.list_items = false);
         // The last item names a derived quantity: the sum is stated, not enumerated.
-        for t in ["So m=40, n=20, p=3, sum=63.\nThus \\boxed{63}.", "So x=3, y=4 and area=12.\nThus \\boxed{12}."] {
-            assert_eq!(locate_with(t, &t[t.find("boxed{").unwrap() + 6..t.len() - 2], &whole, None).sentence, Some(0), "{t}");
+        for (t, answer) in [
+            ("So m=40, n=20, p=3, sum=63.\nThus \\boxed{63}.", "63"),
+            ("So x=3, y=4 and area=12.\nThus \\boxed{12}.", "12"),
+        ] {
+            assert_eq!(locate_with(t, answer, &whole, None).sentence, Some(0), "{t}");
         }
         // The parts of one solution, a repeated name, or a derived quantity that is not the
         // last item: an enumeration still.
@@ -1525,6 +1529,7 @@ mod tests {
             ("So x = 2, y = 3.\nThus there are 3 ways.", "3"),
             ("So total=5, total=7.\nThus the total is 7.", "7"),
             ("So sum=11, m=4.\nThus the sum is 11.", "11"),
+            ("So \\alpha=3, \\beta=4.\nThus the angle is 4.", "4"),
         ] {
             assert_eq!(locate_with(t, answer, &whole, None).sentence, Some(1), "{t}");
         }

@@ -160,7 +160,7 @@ def later_round(rows: list[dict], number: int) -> None:
     min_chars = 0
     if number >= 11:
         strata = {(model_part, None): len(rows) for model_part in LONG_STRATA}
-        max_chars, min_chars = len(max(rows, key=lambda r: len(r["thinking"]))["thinking"]) + 1, LONG_MIN_CHARS
+        max_chars, min_chars = sys.maxsize, LONG_MIN_CHARS
     elif number >= 9:
         strata = {(model_part, None): n for model_part, n in LONG_STRATA.items()}
         max_chars = LONG_MAX_CHARS
