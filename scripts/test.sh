@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: Rust unit and property tests, then the Python suite (pytest +
-# hypothesis, parity and integration tests), then the type stubs against the native module.
+# hypothesis, parity and integration tests), then the type stubs against the native module and
+# the package's annotations (mypy).
 # Installs what it needs first (scripts/setup.sh), so it passes on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,3 +26,7 @@ echo "== pytest ==" >&2
 
 echo "== stubtest ==" >&2
 .venv/bin/python -m mypy.stubtest apr_fast._core --ignore-missing-stub
+
+# The package's annotations against the stubs and each other: a typed API users can rely on.
+echo "== mypy ==" >&2
+.venv/bin/python -m mypy python/apr_fast

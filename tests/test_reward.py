@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import math
 import warnings
 from pathlib import Path
@@ -349,6 +350,29 @@ def test_a_bad_ground_truth_is_that_rollout_s_status_not_a_failed_batch(hf_token
             # What does not depend on the ground truth is still measured.
             assert (s.anchor_found, s.l_ast, s.final_answer) == (good.anchor_found, good.l_ast, good.final_answer)
         assert "NoneType" in scores[1].error and "empty" in scores[2].error
+
+
+def test_the_log_names_a_bad_ground_truth_s_row_as_the_caller_names_it(caplog) -> None:
+    response = "<think>So x = 5.</think> \\boxed{5}"
+    scorer = APRScorer(RewardConfig(cas=False))
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        by_position = scorer.score_batch([response] * 3, ["5", "", None])
+        by_name = scorer.score_batch([response] * 3, ["5", "", None], row_names=["a", "row 7", None])
+    assert by_position == by_name, "a name changes the log, never a score"
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 2, "one line per batch"
+    assert "2 rollout(s)" in messages[0] and "the first, rollout 1 of the batch: empty" in messages[0]
+    assert "the first, row 7: empty" in messages[1]
+    # A row without a name is named by its position.
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        scorer.score_batch([response] * 2, ["5", ""], row_names=["a", None])
+    assert "the first, rollout 1 of the batch" in caplog.records[-1].getMessage()
+    with pytest.raises(ValueError, match="row names"):
+        scorer.score_batch([response], ["5"], row_names=["a", "b"])
+    with pytest.raises(TypeError, match=r"row_names\[0\]"):
+        scorer.score_batch([response], ["5"], row_names=[3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="row_names"):
+        scorer.score_batch([response], ["5"], row_names="a")
 
 
 

@@ -338,14 +338,33 @@ def _alternatives_list(
     return alternatives, bad
 
 
-def _mark_bad_ground_truths(scores: list[RolloutScore], bad: dict[int, str]) -> list[RolloutScore]:
+def _row_names_list(row_names: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
+    if row_names is None:
+        return None
+    if isinstance(row_names, (str, bytes)) or not hasattr(row_names, "__len__"):
+        raise TypeError("row_names must be a sequence with one name (str or None) per response")
+    names = list(row_names)
+    if len(names) != n:
+        raise ValueError(f"got {len(names)} row names for {n} responses")
+    for i, name in enumerate(names):
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"row_names[{i}] must be str or None, got {type(name).__name__}")
+    return names
+
+
+def _mark_bad_ground_truths(
+    scores: list[RolloutScore], bad: dict[int, str], row_names: Optional[list[Optional[str]]] = None
+) -> list[RolloutScore]:
     """The rollouts whose ground truth could not be read, as ``invalid_input`` with why
     (reward 0: correctness cannot be decided). Their anchor fields stay: with the default
-    reference the anchor does not depend on the ground truth."""
+    reference the anchor does not depend on the ground truth. The log names the first such
+    rollout by ``row_names`` when the caller gave one (a dataset row), else by its position."""
     if bad:  # one line per batch: a dataset with many empty answers must not flood the log
         first = min(bad)
+        name = row_names[first] if row_names is not None else None
+        where = name if name is not None else f"rollout {first} of the batch"
         logger.warning("%d rollout(s) scored 0 for an unreadable or empty ground truth (status invalid_input); "
-                       "the first, rollout %d of the batch: %s", len(bad), first, bad[first])
+                       "the first, %s: %s", len(bad), where, bad[first])
     for i, why in bad.items():
         scores[i] = _replace(
             scores[i], status="invalid_input", error=why, reward=0.0, correct=False,
@@ -426,17 +445,21 @@ class APRScorer:
         *,
         problems: Optional[Sequence[Optional[str]]] = None,
         threads: Optional[int] = None,
+        row_names: Optional[Sequence[Optional[str]]] = None,
     ) -> list[RolloutScore]:
         """Scores responses given as text, in one native call on ``threads`` workers.
 
         ``ground_truths`` holds one ground truth per response: a str, a number (AMC's 142.0)
         or a list of accepted alternatives. ``problems`` (optional) lets the default mode
-        recognise values copied from the problem statement.
+        recognise values copied from the problem statement. ``row_names`` (optional, one str
+        or None per response) is how log messages name a rollout, such as its dataset row
+        (default: its position in this batch); it does not change any score.
         """
         if isinstance(responses, str) or not isinstance(responses, (list, tuple)):
             raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
         responses = list(responses)
         probs = _problems_list(problems, len(responses))
+        names = _row_names_list(row_names, len(responses))
         gts, bad = _alternatives_list(ground_truths, len(responses), probs)
         if self.tokenizer is None and self.vocabulary is not None and not self._warned_chars:
             # A vocabulary decodes ids; it cannot split text into tokens.
@@ -449,7 +472,7 @@ class APRScorer:
             )
         offsets = _token_offsets(self.tokenizer, responses) if self.tokenizer is not None else None
         scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore)
-        return self._finish(_mark_bad_ground_truths(scores, bad), gts)
+        return self._finish(_mark_bad_ground_truths(scores, bad, names), gts)
 
     def score_token_ids(
         self,
@@ -459,9 +482,11 @@ class APRScorer:
         problems: Optional[Sequence[Optional[str]]] = None,
         lengths: Optional[Sequence[int]] = None,
         threads: Optional[int] = None,
+        row_names: Optional[Sequence[Optional[str]]] = None,
     ) -> list[RolloutScore]:
         """Scores responses given as the policy's token ids (lists of int, 1-D numpy arrays or
         torch tensors; trailing end-of-sequence/padding ids are ignored). Needs a vocabulary.
+        ``problems`` and ``row_names`` are as in :meth:`score_batch`.
 
         ``token_ids`` may also be one 2-D numpy array or torch tensor of padded rows (VeRL's
         ``responses`` batch), with ``lengths`` giving each row's valid length (its attention
@@ -481,15 +506,16 @@ class APRScorer:
         elif _is_one_id_row(token_ids):
             raise TypeError(
                 f"token_ids must be a batch (a sequence of id sequences, or a 2-D array), got a "
-                f"{token_ids.ndim}-D {_package_of(token_ids)} array: for one response pass [ids]"
+                f"{getattr(token_ids, 'ndim', 1)}-D {_package_of(token_ids)} array: for one response pass [ids]"
             )
         else:
             payload = _native_id_list(token_ids, "token_ids")
         n = len(payload)
         probs = _problems_list(problems, n)
+        names = _row_names_list(row_names, n)
         gts, bad = _alternatives_list(ground_truths, n, probs)
         scores = self._native.score_ids(payload, gts, probs, threads, False, row_lengths, RolloutScore)
-        return self._finish(_mark_bad_ground_truths(scores, bad), gts)
+        return self._finish(_mark_bad_ground_truths(scores, bad, names), gts)
 
     def _finish(self, scores: list[RolloutScore], gts: list[list[str]]) -> list[RolloutScore]:
         """The native scores, with what the native engine left undecided settled by sympy."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -75,8 +76,8 @@ def make_batch(tokenizer, rows: list[dict]) -> tuple[DataProto, list[list[int]]]
         non_tensors={
             "data_source": np.array([r["dataset"] for r in rows], dtype=object),
             "reward_model": np.array([{"ground_truth": r["ground_truth"], "style": "rule"} for r in rows], dtype=object),
-            "extra_info": np.array([{"problem": r["problem"], "ground_truth_alternatives": a}
-                                    for r, a in zip(rows, alternatives)], dtype=object),
+            "extra_info": np.array([{"problem": r["problem"], "ground_truth_alternatives": a, "index": 100 + i}
+                                    for i, (r, a) in enumerate(zip(rows, alternatives))], dtype=object),
             "uid": np.array([f"q{i // GROUP}" for i in range(len(rows))], dtype=object),
         },
     )
@@ -222,7 +223,7 @@ def test_legacy_batch_manager_gives_the_same_scores(tokenizer, rows) -> None:
     assert torch.equal(manager(data), out["reward_tensor"])
 
 
-def test_a_bad_ground_truth_fails_its_rollout_not_the_micro_batch(tokenizer, rows) -> None:
+def test_a_bad_ground_truth_fails_its_rollout_not_the_micro_batch(tokenizer, rows, caplog) -> None:
     data, _ = make_batch(tokenizer, rows[:8])
     data.non_tensor_batch["reward_model"][2] = {"ground_truth": None, "style": "rule"}
     data.non_tensor_batch["reward_model"][4] = {"ground_truth": "", "style": "rule"}
@@ -231,11 +232,29 @@ def test_a_bad_ground_truth_fails_its_rollout_not_the_micro_batch(tokenizer, row
     async def all_rollouts():
         return await asyncio.gather(*[manager.run_single(data[i:i + 1]) for i in range(len(data))])
 
-    infos = [o["reward_extra_info"] for o in manager.loop.run_until_complete(all_rollouts())]
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        infos = [o["reward_extra_info"] for o in manager.loop.run_until_complete(all_rollouts())]
     invalid = float(apr_fast.STATUS_CODES["invalid_input"])
     assert [i for i, info in enumerate(infos) if info["status"] == invalid] == [2, 4]
     assert all(infos[i]["score"] == 0.0 and infos[i]["acc"] == 0.0 for i in (2, 4))
     assert any(info["acc"] == 1.0 for info in infos)
+    # The log names the dataset row, not the rollout's place in a micro-batch.
+    warnings = [r.getMessage() for r in caplog.records if "ground truth" in r.getMessage()]
+    assert warnings and all("rollout" not in w.split("the first, ")[1].split(":")[0] for w in warnings)
+    source = rows[2]["dataset"]
+    assert any(f"row data_source={source!r} index=102 uid='q0'" in w for w in warnings), warnings
+
+
+def test_the_legacy_manager_names_a_bad_ground_truths_row(tokenizer, rows, caplog) -> None:
+    data, _ = make_batch(tokenizer, rows[:4])
+    data.non_tensor_batch["reward_model"][2] = {"ground_truth": "", "style": "rule"}  # no alternatives
+    from apr_fast.verl.legacy import APRBatchRewardManager
+
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        out = APRBatchRewardManager(tokenizer)(data, return_dict=True)
+    assert out["reward_extra_info"]["status"][2] == float(apr_fast.STATUS_CODES["invalid_input"])
+    assert any("the first, row data_source=" in r.getMessage() and "index=102" in r.getMessage()
+               for r in caplog.records), [r.getMessage() for r in caplog.records]
 
 
 def test_compute_score_string_path(rows) -> None:

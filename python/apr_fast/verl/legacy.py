@@ -17,7 +17,7 @@ from verl.workers.reward_manager.abstract import AbstractRewardManager
 
 from apr_fast.reward import APRScorer
 from apr_fast.tokens import Vocabulary
-from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of
+from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of, row_name_of
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["APRBatchRewardManager"]
@@ -58,11 +58,14 @@ class APRBatchRewardManager(AbstractRewardManager):
             ground_truth_of(data.non_tensor_batch["reward_model"][i]["ground_truth"], extras[i])
             for i in range(len(data))
         ]
+        sources = data.non_tensor_batch.get("data_source", [None] * len(data))
+        uids = data.non_tensor_batch.get("uid", [None] * len(data))
+        names = [row_name_of(sources[i], extras[i], uids[i]) for i in range(len(data))]
         # The padded batch crosses into the native layer as one array, each row cut to its
         # attention-mask length there.
         scores = self.scorer.score_token_ids(
             responses, ground_truths, problems=[problem_of(e) for e in extras], lengths=lengths,
-            threads=self.settings.threads,
+            threads=self.settings.threads, row_names=names,
         )
         reward_tensor = torch.zeros_like(responses, dtype=torch.float32)
         extra_info: dict[str, list[Any]] = defaultdict(list)

@@ -27,7 +27,7 @@ from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 from apr_fast.reward import APRScorer, RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.batcher import MicroBatcher
-from apr_fast.verl.rows import REWARD_EXTRA_KEYS, extra_info_of, ground_truth_of, problem_of
+from apr_fast.verl.rows import REWARD_EXTRA_KEYS, extra_info_of, ground_truth_of, problem_of, row_name_of
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["APRRewardManager", "rollout_inputs"]
@@ -43,6 +43,12 @@ def rollout_inputs(data: DataProto) -> tuple[Any, Any, Optional[str], int]:
     extra = item.non_tensor_batch.get("extra_info")
     ground_truth = ground_truth_of(item.non_tensor_batch["reward_model"]["ground_truth"], extra)
     return responses[:length], ground_truth, problem_of(extra), length
+
+
+def _row_name(data: DataProto) -> Optional[str]:
+    """The last row's name for log messages (:func:`~apr_fast.verl.rows.row_name_of`)."""
+    row = data[-1].non_tensor_batch
+    return row_name_of(row.get("data_source"), row.get("extra_info"), row.get("uid"))
 
 
 class APRRewardManager(RewardManagerBase):
@@ -67,7 +73,7 @@ class APRRewardManager(RewardManagerBase):
             super().__init__(config, tokenizer)  # type: ignore[call-arg]
         self.settings = APRRewardSettings.from_config(config)
         self.scorer = APRScorer(self.settings.reward_config(), vocabulary=self.vocabulary_for(tokenizer))
-        self._batcher: MicroBatcher[tuple[Any, Any, Optional[str]], RolloutScore] = MicroBatcher(
+        self._batcher: MicroBatcher[tuple[Any, Any, Optional[str], Optional[str]], RolloutScore] = MicroBatcher(
             self._score_batch, max_batch=self.settings.max_batch, max_wait_s=self.settings.max_wait_ms / 1000
         )
         logger.info("APR reward: %s", self.settings)
@@ -86,15 +92,16 @@ class APRRewardManager(RewardManagerBase):
             vocabulary = cls._vocabularies[key] = Vocabulary.from_hf(tokenizer)
         return vocabulary
 
-    def _score_batch(self, items: Sequence[tuple[Any, Any, Optional[str]]]) -> list[RolloutScore]:
-        ids = [i for i, _, _ in items]
+    def _score_batch(self, items: Sequence[tuple[Any, Any, Optional[str], Optional[str]]]) -> list[RolloutScore]:
+        ids, ground_truths, problems, names = (list(column) for column in zip(*items))
+        # Logs name a rollout by its dataset row: its place in a micro-batch means nothing.
         return self.scorer.score_token_ids(
-            ids, [g for _, g, _ in items], problems=[p for _, _, p in items], threads=self.settings.threads
+            ids, ground_truths, problems=problems, threads=self.settings.threads, row_names=names
         )
 
     async def run_single(self, data: DataProto) -> dict[str, Any]:
         ids, ground_truth, problem, length = rollout_inputs(data)
-        score = await self._batcher.submit((ids, ground_truth, problem))
+        score = await self._batcher.submit((ids, ground_truth, problem, _row_name(data)))
         overlong = 0.0
         if self.settings.max_resp_len is not None:
             overlong = self.settings.overlong_buffer_cfg.penalty(length, self.settings.max_resp_len)

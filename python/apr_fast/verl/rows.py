@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from apr_fast.reward import RolloutScore
 
-__all__ = ["PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "extra_info_of", "ground_truth_of", "problem_of"]
+__all__ = ["PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "extra_info_of", "ground_truth_of", "problem_of", "row_name_of"]
 
 #: The keys of ``reward_extra_info``, the same for every sample (verl builds columns from the
 #: first sample's keys). ``acc`` is what DAPO's group filter reads; ``pred`` is a string
@@ -46,6 +46,30 @@ def problem_of(extra_info: Any) -> Optional[str]:
         if isinstance(problem, str) and problem.strip():
             return problem
     return None
+
+
+def row_name_of(data_source: Any, extra_info: Any, uid: Any = None) -> Optional[str]:
+    """How a log message names a row: its ``data_source``, its ``extra_info.index`` (verl's
+    preprocessors and ``train/prepare_data.py`` write it) and its ``uid`` (the prompt's group in
+    the step), as far as the row has them, e.g. ``row data_source='math_dapo' index=1234
+    uid='q3'``; None when it has none of them."""
+    index = extra_info.get("index") if isinstance(extra_info, dict) else None
+    named = (("data_source", data_source), ("index", index), ("uid", uid))
+    parts = [f"{key}={_plain(value)!r}" for key, value in named if value is not None and not _is_empty_str(value)]
+    return "row " + " ".join(parts) if parts else None
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar (from a parquet column) as the Python value it holds, so that it prints
+    as ``1234``, not ``np.int64(1234)``."""
+    try:
+        return value.item() if hasattr(value, "item") and getattr(value, "ndim", None) == 0 else value
+    except (TypeError, ValueError):
+        return value
+
+
+def _is_empty_str(value: Any) -> bool:
+    return isinstance(value, str) and not value
 
 
 def extra_info_of(score: RolloutScore, overlong_reward: float = 0.0) -> dict[str, Any]:
