@@ -46,7 +46,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: Anchor-localisation modes: ``"paper"`` is the published rule exactly; ``"default"`` adds
-#: the refinements measured on the development set (see README, "Anchor accuracy").
+#: the refinements measured on the development set (see README, "How well it finds the anchor").
 ANCHOR_MODES: tuple[str, ...] = tuple(_core.ANCHOR_MODES)
 #: Status name -> stable numeric code (VeRL logs the code as a metric).
 STATUS_CODES: dict[str, int] = {name: code for code, name in enumerate(_core.STATUS_NAMES)}
