@@ -33,6 +33,7 @@ FRAGMENTS = [
     "x", "n", "AB", "a", "I", "the answer is ", "Answer:", "**Final Answer**\n", "</think>", "option ",
     "(B)", "one", "twelve", "twenty-one", "two thirds", "17", "3.5", "1,000", ".5", "0", "Case 1", "5th",
     "sqrt(2)", "log_6", "\x00", "\U0010ffff", "é", "𝔸", "\u200b", "\r", "\ud7ff", "\ue000",
+    "<answer>", "</answer>", "<think>",
 ]
 
 
@@ -143,6 +144,8 @@ ADVERSARIAL = {
     "'the answer is ' repeated": "the answer is ",
     "list '1, ' repeated": "1, ",
     "chain 'x = ' repeated": "x = ",
+    "'<answer>' then '1</answer>' repeated": "<answer>",  # built per size: one opening tag
+    "'<answer>1</answer>' repeated": "<answer>1</answer>",
     "random fragments": "",
 }
 
@@ -150,6 +153,8 @@ ADVERSARIAL = {
 def adversarial(name: str, unit: str | None, size: int, rng: random.Random) -> str:
     if unit is None:
         return "{" * (size // 2) + "x" + "}" * (size // 2)
+    if unit == "<answer>":
+        return unit + "1</answer>" * max(1, size // 10)
     if not unit:
         parts, total = [], 0
         while total < size:

@@ -48,6 +48,24 @@ def test_gsm8k_marker_line() -> None:
     assert apr_fast.is_correct("So 2 + 40 = 42.\n#### 42", "42").correct
 
 
+def test_answer_tags_and_a_bare_value_after_think_are_final_answers() -> None:
+    # The R1-Zero format (open-r1's accuracy reward tests), and an answer alone after </think>.
+    cases = {
+        "<think>Let me think...</think><answer>42</answer>": ("42", "answer_tag"),
+        "<answer>42</answer>": ("42", "answer_tag"),
+        "<think>x</think><answer>\\boxed{42}</answer>": ("42", "boxed_after_think"),
+        "<think>Let me think about this...</think>42": ("42", "bare_after_think"),
+    }
+    for response, expected in cases.items():
+        found = apr_fast.extract_final(response)
+        assert found is not None and (found.text, found.rule) == expected, response
+        assert apr_fast.is_correct(response, "42").correct
+        assert response[found.start:found.end] == found.text or found.rule == "boxed_after_think"
+    # Prose after </think> is no bare answer, and an unclosed tag states nothing.
+    assert apr_fast.extract_final("<think>x</think>I believe it is 42") is None
+    assert apr_fast.extract_final("<think>x</think><answer>42") is None
+
+
 def test_boxes_in_a_row_form_one_answer() -> None:
     response = "The roots are \\boxed{2} and \\boxed{3}."
     found = apr_fast.extract_final(response)

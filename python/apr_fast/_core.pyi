@@ -74,6 +74,8 @@ class FinalAnswer:
         "final_answer_phrase",
         "answer_phrase",
         "hash_marker",
+        "answer_tag",
+        "bare_after_think",
     ]: ...
     @property
     def in_thinking(self) -> bool: ...

@@ -29,6 +29,8 @@ FinalRule = Literal[
     "final_answer_phrase",
     "answer_phrase",
     "hash_marker",
+    "answer_tag",
+    "bare_after_think",
 ]
 
 #: Where a candidate came from or what shape it has (``Candidate.kind``).

@@ -2,11 +2,17 @@
 //!
 //! Order of preference (the first that finds a value wins):
 //! 1. the last `\boxed{}`/`\fbox{}` after the first `</think>`;
-//! 2. the last box in the thinking (the text before `</think>`, or all of a response without it);
-//! 3. answer phrases after `</think>`, the last one that is followed by a value: a
+//! 2. the last `<answer>…</answer>` after `</think>` that holds a value (the tag format of
+//!    DeepSeek-R1-Zero-style prompts): an answer phrase inside it, else its whole content
+//!    without math delimiters and a closing period;
+//! 3. the text after `</think>` when it is one bare value and nothing else (`</think>42`,
+//!    `</think> $\frac{1}{2}$.`);
+//! 4. the last box in the thinking (the text before `</think>`, or all of a response without it);
+//! 5. the last `<answer>` tag in the thinking, read as in 2;
+//! 6. answer phrases after `</think>`, the last one that is followed by a value: a
 //!    "Final Answer" heading, an "Answer:" line, "the final answer is X", "the answer is X",
 //!    or GSM8K's marker line `#### 42` (the later of the last phrase and the last marker);
-//! 4. the same phrases in the thinking.
+//! 7. the same phrases in the thinking.
 //!
 //! Boxes: braces must balance (escaped `\{ \}` are not groups); empty boxes (`\boxed{}`) and
 //! unclosed ones state nothing and are skipped, so the box before them counts. Several boxes in
@@ -31,6 +37,10 @@ use super::candidates::{extract_candidates, Candidate};
 
 /// The tag that ends the thinking.
 pub const THINK_CLOSE: &str = "</think>";
+
+/// The tags around a final answer in the R1-Zero prompt format.
+const ANSWER_OPEN: &[u8] = b"<answer>";
+const ANSWER_CLOSE: &[u8] = b"</answer>";
 
 /// How far after an answer phrase its value may lie.
 pub const MAX_PHRASE_VALUE_BYTES: usize = 1000;
@@ -57,10 +67,14 @@ pub enum FinalRule {
     AnswerPhrase,
     /// `#### X`: GSM8K's final-answer marker, the format verl's GSM8K recipe asks for.
     HashMarker,
+    /// The content of an `<answer>…</answer>` tag.
+    AnswerTag,
+    /// The whole text after `</think>`, when it is one bare value.
+    BareAfterThink,
 }
 
 impl FinalRule {
-    pub const ALL: [FinalRule; 7] = [
+    pub const ALL: [FinalRule; 9] = [
         FinalRule::BoxedAfterThink,
         FinalRule::BoxedInThinking,
         FinalRule::FinalAnswerHeading,
@@ -68,6 +82,8 @@ impl FinalRule {
         FinalRule::FinalAnswerPhrase,
         FinalRule::AnswerPhrase,
         FinalRule::HashMarker,
+        FinalRule::AnswerTag,
+        FinalRule::BareAfterThink,
     ];
 
     /// The snake_case name used by the Python API.
@@ -80,6 +96,8 @@ impl FinalRule {
             FinalRule::FinalAnswerPhrase => "final_answer_phrase",
             FinalRule::AnswerPhrase => "answer_phrase",
             FinalRule::HashMarker => "hash_marker",
+            FinalRule::AnswerTag => "answer_tag",
+            FinalRule::BareAfterThink => "bare_after_think",
         }
     }
 }
@@ -117,9 +135,18 @@ pub fn extract_final(response: &str) -> Option<FinalAnswer> {
         if let Some(a) = boxed_answer(response, after.clone()) {
             return Some(found(FinalRule::BoxedAfterThink, false)(a));
         }
+        if let Some(a) = tagged_answer(response, after.clone(), false) {
+            return Some(a);
+        }
+        if let Some(a) = bare_answer(response, after.clone()) {
+            return Some(found(FinalRule::BareAfterThink, false)(a));
+        }
     }
     if let Some(a) = boxed_answer(response, thinking.clone()) {
         return Some(found(FinalRule::BoxedInThinking, true)(a));
+    }
+    if let Some(a) = tagged_answer(response, thinking.clone(), true) {
+        return Some(a);
     }
     if let Some(after) = after {
         if let Some(a) = marked_answer(response, after, false) {
@@ -148,6 +175,94 @@ fn answer_words(bytes: &[u8], region: Range<usize>) -> Vec<usize> {
         found.sort_unstable();
     }
     found
+}
+
+/// The value of the last closed `<answer>…</answer>` in `region` that holds one, among the last
+/// [`MAX_PHRASES_TRIED`]: an answer phrase inside the tag ("<answer>The answer is 5.</answer>"),
+/// else the whole content ([`bare_span`]). An unclosed tag (a truncated response) states
+/// nothing. Found with memchr's vectorised search: "answer" is rare in most responses.
+fn tagged_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
+    let bytes = text.as_bytes();
+    let hay = &bytes[region.clone()];
+    let closes: Vec<usize> = memchr::memmem::find_iter(hay, ANSWER_CLOSE).collect();
+    let opens: Vec<usize> = memchr::memmem::find_iter(hay, ANSWER_OPEN).collect();
+    let mut tried = 0;
+    let mut read: Option<usize> = None;
+    for &close in closes.iter().rev() {
+        // The nearest opening tag before this closing one. An opening tag is read once, with
+        // its last closing tag, so the contents read are disjoint: linear time in all.
+        let Some(&open) = opens[..opens.partition_point(|&o| o < close)].last() else { continue };
+        if read.replace(open) == Some(open) {
+            continue;
+        }
+        tried += 1;
+        if tried > MAX_PHRASES_TRIED {
+            return None;
+        }
+        let content = region.start + open + ANSWER_OPEN.len()..region.start + close;
+        let tagged = |mut a: FinalAnswer| {
+            a.rule = FinalRule::AnswerTag;
+            a
+        };
+        if let Some(a) = phrase_answer(text, content.clone(), in_thinking) {
+            return Some(tagged(a));
+        }
+        if let Some(span) = bare_span(text, content) {
+            return Some(FinalAnswer {
+                text: text[span.clone()].to_string(),
+                start: span.start,
+                end: span.end,
+                rule: FinalRule::AnswerTag,
+                in_thinking,
+            });
+        }
+    }
+    None
+}
+
+/// `region` as one whole answer: without surrounding white space, enclosing math delimiters
+/// (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) and a closing period; `None` when nothing is left or
+/// it is longer than [`MAX_PHRASE_VALUE_BYTES`].
+fn bare_span(text: &str, region: Range<usize>) -> Option<Range<usize>> {
+    const DELIMITERS: [(&str, &str); 4] = [("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")];
+    let (mut start, mut end) = (region.start, region.end);
+    loop {
+        let inner = &text[start..end];
+        let trimmed = inner.trim();
+        start += inner.len() - inner.trim_start().len();
+        end = start + trimmed.len();
+        let inner = &text[start..end];
+        if let Some(rest) = inner.strip_suffix('.') {
+            end = start + rest.len();
+            continue;
+        }
+        // `$2$ and $3$` starts and ends with `$` but is no single math span.
+        let encloses = |(open, close): &&(&str, &str)| {
+            inner.len() >= open.len() + close.len()
+                && inner.starts_with(open)
+                && inner.ends_with(close)
+                && !inner[open.len()..inner.len() - close.len()].contains(close)
+        };
+        match DELIMITERS.iter().find(encloses) {
+            Some((open, close)) => {
+                start += open.len();
+                end -= close.len();
+            }
+            None => break,
+        }
+    }
+    (start < end && end - start <= MAX_PHRASE_VALUE_BYTES).then_some(start..end)
+}
+
+/// The text of `region` (after `</think>`) when it is one bare value: a candidate that is the
+/// whole text, up to math delimiters and a closing period. Prose, several values or
+/// words around the value ("The answer is in the box") are no bare answer.
+fn bare_answer(text: &str, region: Range<usize>) -> Option<(String, Range<usize>)> {
+    let span = bare_span(text, region)?;
+    let candidates = extract_candidates(&text[span.clone()]);
+    // The others lie inside it (`5` in `x = 5`).
+    let whole = candidates.into_iter().find(|c| c.start == 0 && c.end == span.len())?;
+    Some((whole.text, span))
 }
 
 /// The later of the last answer phrase with a value and the last `####` marker with one.
@@ -463,6 +578,42 @@ mod tests {
         assert_eq!(final_of(r), Some(("2".into(), FinalRule::BoxedInThinking, true)));
         // No `</think>` at all: the whole response is thinking.
         assert_eq!(final_of(r"\boxed{7}"), Some(("7".into(), FinalRule::BoxedInThinking, true)));
+    }
+
+    #[test]
+    fn an_answer_tag_states_the_answer() {
+        // The R1-Zero format: the tag after the thinking, with or without a box inside.
+        assert_eq!(final_of("<think>so 6?</think><answer>42</answer>"), Some(("42".into(), FinalRule::AnswerTag, false)));
+        assert_eq!(final_of(r"</think><answer>\boxed{42}</answer>"), Some(("42".into(), FinalRule::BoxedAfterThink, false)));
+        assert_eq!(final_of(r"<answer> $\frac{1}{2}$. </answer>"), Some((r"\frac{1}{2}".into(), FinalRule::AnswerTag, true)));
+        assert_eq!(final_of("<answer>Paris</answer>"), Some(("Paris".into(), FinalRule::AnswerTag, true)));
+        // A phrase inside the tag gives its value; the last closed tag with a value counts.
+        assert_eq!(text_of("</think><answer>The answer is 5.</answer>"), Some("5".into()));
+        assert_eq!(text_of("</think><answer>3</answer> then <answer>4</answer> <answer></answer>"), Some("4".into()));
+        // The tag after the thinking outranks a box inside it; an unclosed tag states nothing.
+        assert_eq!(text_of(r"try \boxed{6}</think><answer>7</answer>"), Some("7".into()));
+        assert_eq!(text_of(r"\boxed{6}</think><answer>7"), Some("6".into()));
+        assert_eq!(text_of("<answer>$2$ and $3$</answer>"), Some("$2$ and $3$".into()));
+        let r = "<think>x</think><answer> 12 </answer>";
+        let f = extract_final(r).unwrap();
+        assert_eq!(&r[f.start..f.end], "12");
+    }
+
+    #[test]
+    fn a_bare_value_after_the_thinking_is_the_answer() {
+        assert_eq!(final_of("<think>so 6?</think>42"), Some(("42".into(), FinalRule::BareAfterThink, false)));
+        assert_eq!(text_of("<think>x</think>\n\n$\\frac{3}{4}$.\n"), Some(r"\frac{3}{4}".into()));
+        assert_eq!(text_of("<think>x</think> x = 5"), Some("x = 5".into()));
+        // Words around the value are no bare answer; a hedge is one list, judged as such.
+        assert_eq!(text_of("<think>x</think>I think it is 42"), None);
+        assert_eq!(text_of("<think>x</think>42, then 43"), None);
+        assert_eq!(text_of("<think>x</think>Done."), None);
+        assert_eq!(text_of("<think>x</think>42 or 43"), Some("42 or 43".into()));
+        // A box in the thinking does not outrank the value stated after it.
+        assert_eq!(text_of(r"\boxed{6}</think>7"), Some("7".into()));
+        let r = "<think>x</think>  42.";
+        let f = extract_final(r).unwrap();
+        assert_eq!(&r[f.start..f.end], "42");
     }
 
     #[test]
