@@ -401,7 +401,7 @@ fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
         };
     }
     if let (Some(va), Some(vb)) = (a.assigned_value(), b.assigned_value()) {
-        if same_names(&a.parts[0], &b.parts[0]) {
+        if same_names(&a.parts[0], &b.parts[0]) || name_one_function((&a.parts[0], va), (&b.parts[0], vb)) {
             return compare_nodes(va, vb, policy);
         }
     }
@@ -439,6 +439,34 @@ fn same_names(a: &Node, b: &Node) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_names(p, q))
         }
         _ => false,
+    }
+}
+
+/// Whether two assignments give one function of one variable under different labels:
+/// `f(x) = 2x + 3`, `g(x) = 2x + 3` and `y = 2x + 3` all give 2x + 3 as a function of x, as
+/// each of them already equals the bare `2x + 3`. One label applies a function to a name; the
+/// other applies one to the same name, or is a single name (the dependent variable) that
+/// neither value uses. `f(x)` against `g(t)`, or `x = 3` against `y = 3`, stay relations.
+fn name_one_function((la, va): (&Node, &Node), (lb, vb): (&Node, &Node)) -> bool {
+    let (Node::Scalar(a), Node::Scalar(b)) = (la, lb) else { return false };
+    let argument = |e: &Expr| match e {
+        Expr::Apply { arg, .. } => match arg.as_ref() {
+            Expr::Sym(s) => Some(s.name.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let uses = |value: &Node, name: &str| match value {
+        Node::Scalar(s) => s.expr.symbol_names().contains(&name),
+        _ => true,
+    };
+    match (argument(&a.expr), argument(&b.expr)) {
+        (Some(x), Some(t)) => x == t,
+        (Some(x), None) | (None, Some(x)) => {
+            let dependent = if argument(&a.expr).is_some() { &b.expr } else { &a.expr };
+            matches!(dependent, Expr::Sym(y) if y.name != x && !uses(va, &y.name) && !uses(vb, &y.name))
+        }
+        (None, None) => false,
     }
 }
 

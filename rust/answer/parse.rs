@@ -147,6 +147,8 @@ pub fn parse(tokens: &[Tok]) -> Node {
     if tokens.len() > MAX_TOKENS {
         return Node::Unparsed(Reason::TooComplex);
     }
+    let rows = system_rows(tokens);
+    let tokens = rows.as_deref().unwrap_or(tokens);
     let mut parser = Parser { toks: tokens, pos: 0, depth: 0, abs_depth: 0 };
     match parser.answer() {
         Ok(node) => node,
@@ -161,6 +163,80 @@ pub fn parse(tokens: &[Tok]) -> Node {
         Err(Fail::TooComplex) => Node::Unparsed(Reason::TooComplex),
         Err(Fail::Unparsed) => Node::Unparsed(Reason::Unparsed),
     }
+}
+
+/// Environments that stack equations or conditions, one per row.
+const SYSTEM_ENVIRONMENTS: &[&str] = &["cases", "aligned", "align", "gathered", "gather", "split", "eqnarray"];
+
+/// The rows of a system as one list of items: `\begin{cases} x + y = 3 \\ x - y = 1 \end{cases}`,
+/// or the same rows without an environment (`x + y = 3 \\ x - y = 1`), read as
+/// `x + y = 3, x - y = 1`, which compares as any list does (a set of equations; assignments in
+/// alphabetical order are a point). Alignment marks next to a relation (`x &= 3`) are dropped.
+/// A row with any other `&` (a piecewise definition, `x^2 & x > 0`), a nested environment or a
+/// matrix is not a system: `None`, and the tokens are parsed as they are.
+fn system_rows<'t>(tokens: &[Tok<'t>]) -> Option<Vec<Tok<'t>>> {
+    let is_begin = |t: &Tok| matches!(t, Tok::Cmd(c) if c == "begin" || c == "end");
+    if !tokens.iter().any(|t| matches!(t, Tok::RowSep) || is_begin(t)) {
+        return None;
+    }
+    // `\begin{env}` with an optional `*`: the environment's name and the tokens it takes.
+    let environment = |toks: &[Tok<'t>], command: &str| -> Option<(String, usize)> {
+        let [Tok::Cmd(c), Tok::Sym('{'), Tok::Word(name), rest @ ..] = toks else { return None };
+        if c != command {
+            return None;
+        }
+        match rest {
+            [Tok::Sym('}'), ..] => Some((name.to_string(), 4)),
+            [Tok::Sym('*'), Tok::Sym('}'), ..] => Some((format!("{name}*"), 5)),
+            _ => None,
+        }
+    };
+    let mut inner = tokens;
+    let mut wrapped = false;
+    if let Some((name, open)) = environment(tokens, "begin") {
+        if !SYSTEM_ENVIRONMENTS.contains(&name.trim_end_matches('*')) {
+            return None;
+        }
+        let close = (0..tokens.len()).rev().find(|&k| matches!(&tokens[k], Tok::Cmd(c) if c == "end"))?;
+        let (end_name, end_len) = environment(&tokens[close..], "end")?;
+        if end_name != name || close + end_len != tokens.len() || close < open {
+            return None;
+        }
+        inner = &tokens[open..close];
+        wrapped = true;
+    }
+    let relation = |t: Option<&Tok>| match t {
+        Some(Tok::Sym(c)) => matches!(c, '=' | '<' | '>'),
+        Some(Tok::Cmd(c)) => matches!(c.as_ref(), "le" | "ge" | "leq" | "geq" | "lt" | "gt" | "ne" | "neq" | "approx" | "equiv"),
+        _ => false,
+    };
+    let mut out: Vec<Tok<'t>> = Vec::with_capacity(inner.len());
+    let mut depth = 0usize;
+    let mut rows = 0;
+    for (k, t) in inner.iter().enumerate() {
+        match t {
+            _ if is_begin(t) => return None,
+            Tok::Sym('{' | '(' | '[') | Tok::SetOpen => depth += 1,
+            Tok::Sym('}' | ')' | ']') | Tok::SetClose => depth = depth.saturating_sub(1),
+            Tok::Sym('&') if depth == 0 => {
+                if relation(inner.get(k + 1)) || (k > 0 && relation(inner.get(k - 1))) {
+                    continue;
+                }
+                return None;
+            }
+            Tok::RowSep if depth == 0 => {
+                // A row break after the last row, or two in a row, separates nothing.
+                if !out.is_empty() && !matches!(out.last(), Some(Tok::Sym(','))) && k + 1 < inner.len() {
+                    out.push(Tok::Sym(','));
+                    rows += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        out.push(t.clone());
+    }
+    (wrapped || rows > 0).then_some(out)
 }
 
 struct Parser<'t> {

@@ -650,6 +650,38 @@ fn labelled_values_state_their_value() {
 }
 
 #[test]
+fn a_function_and_its_dependent_variable_name_the_same_value() {
+    // Each equals the bare `2x + 3`, so they equal each other (MARIO_EVAL's own example).
+    equal("f(x) = 2x + 3", "y = 2x + 3");
+    equal("f(x)=x^2", "y=x^2");
+    equal("g(x) = 2x + 3", "f(x) = 3 + 2x");
+    not_equal("f(x) = x^2", "y = x^3");
+    // Another argument, a dependent variable the value uses, or two plain names stay relations.
+    assert_ne!(verdict("f(x) = x^2", "g(t) = t^2"), Verdict::Equal);
+    assert_ne!(verdict("f(x) = 2x", "x = 2x"), Verdict::Equal);
+    assert_ne!(verdict("f(x) = x + y", "y = x + y"), Verdict::Equal);
+    assert_ne!(verdict("x = 3", "y = 3"), Verdict::Equal);
+}
+
+#[test]
+fn a_system_in_rows_is_a_list_of_its_equations() {
+    let cases = |rows: &str| format!("\\begin{{cases}} {rows} \\end{{cases}}");
+    equal(&cases("a+b=1 \\\\ a-b=2"), &cases("b+a=1 \\\\ a-b=2"));
+    equal(&cases("a+b=1 \\\\ a-b=2"), "a+b=1, a-b=2");
+    equal(&cases("a+b=0.5 \\\\ a-b=\\sqrt3"), "a+b=\\frac12 \\\\ a-b=\\sqrt3");
+    equal(&cases("x=1 \\\\ y=2 \\\\"), "(1, 2)");
+    equal("\\begin{aligned} x &= 1 \\\\ y &= 2 \\end{aligned}", "x = 1, y = 2");
+    not_equal(&cases("a+b=3"), &cases("a+b=1"));
+    not_equal(&cases("x=1 \\\\ y=2"), "(2, 1)");
+    // A piecewise definition is no system: only the same text is equal.
+    let piecewise = cases("x^2 & x>0 \\\\ 0 & x \\le 0");
+    equal(&piecewise, &piecewise);
+    assert_ne!(verdict(&piecewise, "x^2, 0"), Verdict::Equal);
+    // A matrix keeps its rows.
+    not_equal("\\begin{pmatrix} 1 \\\\ 2 \\end{pmatrix}", "\\begin{pmatrix} 2 \\\\ 1 \\end{pmatrix}");
+}
+
+#[test]
 fn an_approximation_after_the_value_does_not_replace_it() {
     equal("x = \\frac{1}{3} \\approx 0.333", "\\frac{1}{3}");
     equal("x=1/3\\approx1.3", "x = 1/3");
