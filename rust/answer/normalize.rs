@@ -1,8 +1,9 @@
 //! The canonical token stream of an answer and its string form, [`normalize`].
 //!
 //! On top of the lexer's spelling rules (see [`super::lexer`]) this pass turns the words that
-//! join answers (`and`, `or`, `\text{ or }`, `\lor`, `\land`) into commas, `percent` into `\%`,
-//! `infinity` into `\infty`, and drops sentence punctuation at the ends. The parser reads these
+//! join answers (`and`, `or`, `\text{ or }`, `\lor`, `\land`) into commas (into `;` where they
+//! join groups that hold commas: `p=5, q=2 and p=7, q=2`), `percent` into `\%`, `infinity`
+//! into `\infty`, the braced colon `{:}` into `:`, and drops sentence punctuation at the ends. The parser reads these
 //! tokens; [`normalize`] renders them, with text content lowercased, as a canonical string.
 //!
 //! Two strings with the same canonical form are the same answer, and the canonical form is
@@ -38,8 +39,28 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     let mut tokens = lex(text);
     let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));
     let mut len = 0;
+    // Whether a comma outside brackets came since the last `;`, and the bracket depth.
+    let (mut comma_in_group, mut depth) = (false, 0usize);
     for i in 0..tokens.len() {
-        let tok = canonical_token(std::mem::replace(&mut tokens[i], Tok::RowSep));
+        let original = std::mem::replace(&mut tokens[i], Tok::RowSep);
+        let joining_word = match &original {
+            Tok::Word(w) | Tok::Text(w) => is_separator_word(w) && !matches!(w.as_ref(), "," | ";"),
+            Tok::Cmd(c) => c == "lor" || c == "land",
+            _ => false,
+        };
+        let mut tok = canonical_token(original);
+        // A word that joins comma-separated groups joins at the higher level, as `;` does:
+        // `p=5, q=2 and p=7, q=2` is two solutions, as `p=5,q=2; p=7,q=2` is.
+        if joining_word && depth == 0 && comma_in_group {
+            tok = Tok::Sym(';');
+        }
+        match tok {
+            Tok::Sym('(' | '[' | '{') | Tok::SetOpen => depth += 1,
+            Tok::Sym(')' | ']' | '}') | Tok::SetClose => depth = depth.saturating_sub(1),
+            Tok::Sym(',') if depth == 0 => comma_in_group = true,
+            Tok::Sym(';') if depth == 0 => comma_in_group = false,
+            _ => {}
+        }
         // `1, and 2` and `x=1; or x=2` leave a separator next to another.
         if is_sep(&tok) && len > 0 && is_sep(&tokens[len - 1]) {
             continue;
@@ -48,6 +69,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         len += 1;
     }
     tokens.truncate(len);
+    braced_colons(&mut tokens);
     scientific_times(&mut tokens);
     subscripts_first(&mut tokens);
     // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
@@ -65,6 +87,27 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         tokens = kept;
     }
     strip_ends(tokens)
+}
+
+/// `{:}`, the braced colon of `4{:}30` and `1{:}2` (TeX spaces a bare `:` as a relation), is
+/// the colon.
+fn braced_colons(tokens: &mut Vec<Tok>) {
+    let braced = |w: &[Tok]| matches!(w, [Tok::Sym('{'), Tok::Sym(':'), Tok::Sym('}')]);
+    if !tokens.windows(3).any(braced) {
+        return;
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if braced(&tokens[i..(i + 3).min(tokens.len())]) {
+            out.push(Tok::Sym(':'));
+            i += 3;
+        } else {
+            out.push(std::mem::replace(&mut tokens[i], Tok::RowSep));
+            i += 1;
+        }
+    }
+    *tokens = out;
 }
 
 /// `4.57 x 10^-23`, `3 X 10^8`: in plain text, an `x` between a number and a power of ten is

@@ -3,7 +3,7 @@
 //! Grammar, loosest first:
 //! ```text
 //! answer   := list
-//! list     := item ((',' | ';') item)*                      (`and`/`or` are commas by now)
+//! list     := item ((',' | ';') item)*                      (`and`/`or` are `,` by now; `;` where they join comma groups)
 //! item     := choice? union (relop union)* unit?            `x = 3`, `a < x \le b`, `12 cm`
 //! union    := sum (\cup sum)*
 //! sum      := [sign] term ((+ | - | \pm | \mp) term)*

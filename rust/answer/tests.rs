@@ -664,6 +664,26 @@ fn a_function_and_its_dependent_variable_name_the_same_value() {
 }
 
 #[test]
+fn a_joining_word_between_comma_groups_separates_solutions() {
+    // From evalchemy's grader tests: two solutions of two assignments each.
+    equal("p = 5, q = 2 \\quad \\text{and} \\quad p = 7, q = 2", "p=5,q=2;p=7,q=2");
+    equal("p=5,q=2 and p=7,q=2", "(5,2),(7,2)");
+    not_equal("p=5,q=2 and p=7,q=2", "(5,2),(2,7)");
+    // Without commas before it, or between plain values, "and" still joins items of one list.
+    equal("x=1 and y=2", "(1,2)");
+    equal("2, 3 and 5", "5, 3, 2");
+    equal("x = 2, y = 3 and z = 4", "(2, 3, 4)");
+}
+
+#[test]
+fn a_braced_colon_is_a_colon() {
+    equal("4{:}30", "4:30");
+    equal("7:32", "7{:}32");
+    equal("1{:}2", "0.5");
+    not_equal("4{:}30", "4:31");
+}
+
+#[test]
 fn a_system_in_rows_is_a_list_of_its_equations() {
     let cases = |rows: &str| format!("\\begin{{cases}} {rows} \\end{{cases}}");
     equal(&cases("a+b=1 \\\\ a-b=2"), &cases("b+a=1 \\\\ a-b=2"));
