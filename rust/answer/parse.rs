@@ -538,7 +538,8 @@ impl<'t> Parser<'t> {
                     words.push((w.to_string(), None));
                 }
                 Some(Tok::Text(t)) => {
-                    let nouns = t.split(' ').all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()));
+                    let nouns =
+                        t.split(' ').all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w));
                     if !(units::is_unit_phrase(t) || nouns) {
                         return None;
                     }
@@ -1646,7 +1647,18 @@ fn choice_text(t: &str) -> Option<(char, &str)> {
 
 /// A plain noun trailing a number (`5 apples`, `12 students`): four letters or more.
 fn is_generic_noun(w: &str) -> bool {
-    w.len() >= 4 && !function_name(w) && w != "sqrt" && w.chars().all(|c| c.is_ascii_alphabetic())
+    w.len() >= 4 && !function_name(w) && w != "sqrt" && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w)
+}
+
+/// Words after a value that deny, hedge or bound it rather than name what it counts: `10 not`,
+/// `7 or more`, `3 is impossible`, `5 at most` are no `5 apples`.
+const QUALIFIERS: &[&str] = &[
+    "not", "never", "none", "nothing", "impossible", "wrong", "incorrect", "false", "invalid", "undefined",
+    "unknown", "more", "less", "fewer", "least", "most", "maybe", "possibly", "probably", "perhaps",
+];
+
+fn is_qualifier(w: &str) -> bool {
+    QUALIFIERS.iter().any(|q| q.eq_ignore_ascii_case(w))
 }
 
 /// The symbol a derivative is: `\frac{dy}{dt}`, `\frac{d y}{d t}` and plain `dy/dt` give the

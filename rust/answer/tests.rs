@@ -676,6 +676,22 @@ fn a_joining_word_between_comma_groups_separates_solutions() {
 }
 
 #[test]
+fn a_word_that_denies_or_bounds_the_value_is_no_noun() {
+    equal("5 \\text{ apples}", "5");
+    equal("33 stuff", "33");
+    for (hedged, value) in [
+        ("10 \\text{ not }", "10"),
+        ("10 not", "10"),
+        ("7 \\text{ or more}", "7"),
+        ("7 more", "7"),
+        ("4 \\text{ at most}", "4"),
+        ("3 \\text{ is impossible}", "3"),
+    ] {
+        assert_ne!(verdict(hedged, value), Verdict::Equal, "{hedged}");
+    }
+}
+
+#[test]
 fn a_braced_colon_is_a_colon() {
     equal("4{:}30", "4:30");
     equal("7:32", "7{:}32");
