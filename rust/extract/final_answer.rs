@@ -40,7 +40,6 @@ pub const THINK_CLOSE: &str = "</think>";
 
 /// The tags around a final answer in the R1-Zero prompt format.
 const ANSWER_OPEN: &[u8] = b"<answer>";
-const ANSWER_CLOSE: &[u8] = b"</answer>";
 
 /// How far after an answer phrase its value may lie.
 pub const MAX_PHRASE_VALUE_BYTES: usize = 1000;
@@ -131,11 +130,15 @@ pub fn extract_final(response: &str) -> Option<FinalAnswer> {
             in_thinking,
         }
     };
+    let bytes = response.as_bytes();
+    // Tags and phrases both start at the word "answer": each region is searched for it once.
+    let mut after_words = Vec::new();
     if let Some(after) = &after {
         if let Some(a) = boxed_answer(response, after.clone()) {
             return Some(found(FinalRule::BoxedAfterThink, false)(a));
         }
-        if let Some(a) = tagged_answer(response, after.clone(), false) {
+        after_words = answer_words(bytes, after.clone());
+        if let Some(a) = tagged_answer(response, &after_words, false) {
             return Some(a);
         }
         if let Some(a) = bare_answer(response, after.clone()) {
@@ -145,15 +148,16 @@ pub fn extract_final(response: &str) -> Option<FinalAnswer> {
     if let Some(a) = boxed_answer(response, thinking.clone()) {
         return Some(found(FinalRule::BoxedInThinking, true)(a));
     }
-    if let Some(a) = tagged_answer(response, thinking.clone(), true) {
+    let thinking_words = answer_words(bytes, thinking.clone());
+    if let Some(a) = tagged_answer(response, &thinking_words, true) {
         return Some(a);
     }
     if let Some(after) = after {
-        if let Some(a) = marked_answer(response, after, false) {
+        if let Some(a) = marked_answer(response, after, &after_words, false) {
             return Some(a);
         }
     }
-    marked_answer(response, thinking, true)
+    marked_answer(response, thinking, &thinking_words, true)
 }
 
 /// The offsets of the word "answer" in `region`, in order: in lower, title or upper case
@@ -177,15 +181,21 @@ fn answer_words(bytes: &[u8], region: Range<usize>) -> Vec<usize> {
     found
 }
 
-/// The value of the last closed `<answer>…</answer>` in `region` that holds one, among the last
+/// The value of the last closed `<answer>…</answer>` in a region that holds one, among the last
 /// [`MAX_PHRASES_TRIED`]: an answer phrase inside the tag ("<answer>The answer is 5.</answer>"),
 /// else the whole content ([`bare_span`]). An unclosed tag (a truncated response) states
-/// nothing. Found with memchr's vectorised search: "answer" is rare in most responses.
-fn tagged_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
+/// nothing. The tags are found among the region's `words` ([`answer_words`]).
+fn tagged_answer(text: &str, words: &[usize], in_thinking: bool) -> Option<FinalAnswer> {
     let bytes = text.as_bytes();
-    let hay = &bytes[region.clone()];
-    let closes: Vec<usize> = memchr::memmem::find_iter(hay, ANSWER_CLOSE).collect();
-    let opens: Vec<usize> = memchr::memmem::find_iter(hay, ANSWER_OPEN).collect();
+    let word_is_tag = |k: usize, before: &[u8]| {
+        bytes[k..].starts_with(b"answer>") && k >= before.len() && bytes[k - before.len()..k] == *before
+    };
+    // Where each tag starts.
+    let closes: Vec<usize> = words.iter().filter(|&&k| word_is_tag(k, b"</")).map(|&k| k - 2).collect();
+    if closes.is_empty() {
+        return None;
+    }
+    let opens: Vec<usize> = words.iter().filter(|&&k| word_is_tag(k, b"<")).map(|&k| k - 1).collect();
     let mut tried = 0;
     let mut read: Option<usize> = None;
     for &close in closes.iter().rev() {
@@ -199,12 +209,13 @@ fn tagged_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<
         if tried > MAX_PHRASES_TRIED {
             return None;
         }
-        let content = region.start + open + ANSWER_OPEN.len()..region.start + close;
+        let content = open + ANSWER_OPEN.len()..close;
         let tagged = |mut a: FinalAnswer| {
             a.rule = FinalRule::AnswerTag;
             a
         };
-        if let Some(a) = phrase_answer(text, content.clone(), in_thinking) {
+        let inside = &words[words.partition_point(|&k| k < content.start)..words.partition_point(|&k| k < content.end)];
+        if let Some(a) = phrase_answer(text, content.clone(), inside, in_thinking) {
             return Some(tagged(a));
         }
         if let Some(span) = bare_span(text, content) {
@@ -266,8 +277,8 @@ fn bare_answer(text: &str, region: Range<usize>) -> Option<(String, Range<usize>
 }
 
 /// The later of the last answer phrase with a value and the last `####` marker with one.
-fn marked_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
-    let phrase = phrase_answer(text, region.clone(), in_thinking);
+fn marked_answer(text: &str, region: Range<usize>, words: &[usize], in_thinking: bool) -> Option<FinalAnswer> {
+    let phrase = phrase_answer(text, region.clone(), words, in_thinking);
     let marker = hash_marker_answer(text, region, in_thinking);
     match (phrase, marker) {
         (Some(p), Some(m)) => Some(if m.start > p.start { m } else { p }),
@@ -374,9 +385,8 @@ struct Phrase {
 
 /// The value of the last answer phrase in `region` that is followed by one, among the last
 /// [`MAX_PHRASES_TRIED`] phrases.
-fn phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
-    let bytes = text.as_bytes();
-    let occurrences = answer_words(bytes, region.clone()).into_iter().rev();
+fn phrase_answer(text: &str, region: Range<usize>, words: &[usize], in_thinking: bool) -> Option<FinalAnswer> {
+    let occurrences = words.iter().copied().rev();
     // Each phrase reads up to the next occurrence of "answer".
     let mut limit = region.end;
     let mut tried = 0;
