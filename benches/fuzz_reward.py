@@ -112,7 +112,9 @@ def random_rollouts(count: int, seed: int, hang_ms: float) -> None:
     batch_g: list[str] = []
     for k in range(count):
         thinking, final = random_text(rng), random_text(rng, 8)
-        response = thinking + rng.choice(["</think>", "</think>\\boxed{", ""]) + final
+        response = thinking + rng.choice(["</think>", "</think>\\boxed{", "</think><answer>", "<answer>", ""]) + final
+        if rng.random() < 0.2:
+            response += "</answer>"
         truth = rng.choice([random_text(rng, 4), final, "5", "\\frac{1}{2}"])
         batch_r.append(response)
         batch_g.append(truth)
