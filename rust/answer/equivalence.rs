@@ -423,16 +423,23 @@ fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
 }
 
 /// Whether two name-like nodes name the same things (`x`, `f(x)`, `(x, y)`); `x` and `x(t)` do
-/// (x written as a function of t).
+/// (x written as a function of t), and so do `f(x)` and `f(t)` (the values then decide);
+/// `f(4)` and `f(5)` do not (two values of one function), nor do `g(5)` and `g(x)`.
 fn same_names(a: &Node, b: &Node) -> bool {
     let base = |e: &Expr| match e {
         Expr::Sym(s) => Some(s.name.clone()),
         Expr::Apply { func, .. } => Some(func.name.clone()),
         _ => None,
     };
+    let arguments_differ = |p: &Expr, q: &Expr| match (p, q) {
+        (Expr::Apply { arg: x, .. }, Expr::Apply { arg: y, .. }) => {
+            x != y && !(matches!(**x, Expr::Sym(_)) && matches!(**y, Expr::Sym(_)))
+        }
+        _ => false,
+    };
     match (a, b) {
         (Node::Scalar(x), Node::Scalar(y)) => match (base(&x.expr), base(&y.expr)) {
-            (Some(p), Some(q)) => p == q,
+            (Some(p), Some(q)) => p == q && !arguments_differ(&x.expr, &y.expr),
             _ => false,
         },
         (Node::Bracketed { items: x, .. }, Node::Bracketed { items: y, .. }) => {

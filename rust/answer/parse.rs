@@ -103,7 +103,7 @@ const DECORATIONS: &[&str] =
 
 fn function_name(name: &str) -> bool {
     Func::from_name(name).is_some()
-        || matches!(name, "log" | "lg" | "arccot" | "acot" | "coth" | "sech" | "csch")
+        || matches!(name, "log" | "lg" | "arccot" | "acot" | "arcsec" | "asec" | "arccsc" | "acsc" | "coth" | "sech" | "csch")
         || inverse_hyperbolic(name).is_some()
 }
 
@@ -113,6 +113,9 @@ fn inverse_hyperbolic(name: &str) -> Option<&'static str> {
         "arsinh" | "arcsinh" | "asinh" => "sinh",
         "arcosh" | "arccosh" | "acosh" => "cosh",
         "artanh" | "arctanh" | "atanh" => "tanh",
+        "arcsch" | "arccsch" | "acsch" => "csch",
+        "arsech" | "arcsech" | "asech" => "sech",
+        "arcoth" | "arccoth" | "acoth" => "coth",
         _ => return None,
     })
 }
@@ -1354,7 +1357,8 @@ impl<'t> Parser<'t> {
                 let exponent = self.group_expr()?;
                 let minus_one = matches!(&exponent, Expr::Neg(inner) if matches!(&**inner, Expr::Num(r) if r.is_one()));
                 let func = Func::from_name(name);
-                if minus_one && (func.and_then(Func::inverse).is_some() || matches!(name, "sinh" | "cosh" | "tanh")) {
+                let reciprocal = matches!(name, "sec" | "csc" | "cot" | "coth" | "sech" | "csch");
+                if minus_one && (func.and_then(Func::inverse).is_some() || matches!(name, "sinh" | "cosh" | "tanh") || reciprocal) {
                     inverse = true;
                 } else if minus_one {
                     // `\sinh^{-1} x`, `\sec^{-1} x` name inverse functions this engine does not
@@ -1390,13 +1394,40 @@ impl<'t> Parser<'t> {
                 let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
                 Expr::Log { base: Some(Box::new(Expr::int(10))), arg: Box::new(arg) }
             }
-            "arccot" | "acot" => {
+            // The inverses of the reciprocal functions: arccot x = arctan(1/x) (for x > 0, as
+            // variables are compared), arcsec x = arccos(1/x), arccsc x = arcsin(1/x).
+            "arccot" | "acot" | "arcsec" | "asec" | "arccsc" | "acsc" => {
                 let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
-                Expr::Func(Func::Atan, vec![Expr::Div(Box::new(Expr::int(1)), Box::new(arg))])
+                let func = match name {
+                    "arccot" | "acot" => Func::Atan,
+                    "arcsec" | "asec" => Func::Acos,
+                    _ => Func::Asin,
+                };
+                Expr::Func(func, vec![Expr::Div(Box::new(Expr::int(1)), Box::new(arg))])
+            }
+            // `\sec^{-1} x` is arcsec x, and so on.
+            "sec" | "csc" | "cot" if inverse => {
+                let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                let func = match name {
+                    "cot" => Func::Atan,
+                    "sec" => Func::Acos,
+                    _ => Func::Asin,
+                };
+                Expr::Func(func, vec![Expr::Div(Box::new(Expr::int(1)), Box::new(arg))])
             }
             "sinh" | "cosh" | "tanh" if inverse || named_inverse => {
                 let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
                 inverse_hyperbolic_at(name, arg)
+            }
+            // arcsch u = arsinh(1/u), arsech u = arcosh(1/u), arcoth u = artanh(1/u).
+            "csch" | "sech" | "coth" if named_inverse || inverse => {
+                let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                let of = match name {
+                    "csch" => "sinh",
+                    "sech" => "cosh",
+                    _ => "tanh",
+                };
+                inverse_hyperbolic_at(of, Expr::Div(Box::new(Expr::int(1)), Box::new(arg)))
             }
             "coth" | "sech" | "csch" => {
                 let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;

@@ -176,8 +176,10 @@ fn found_by_symbolic_equality_suites() {
     // A tautology of literals states no value.
     assert_ne!(verdict("1=1", "x=1"), Verdict::Equal);
     not_equal("1=1", "1");
-    // Inverse and special functions this engine does not evaluate are unread, not misread.
-    assert_eq!(unknown("\\sec^{-1}(2)", "\\frac{\\pi}{3}"), Reason::Unparsed);
+    // Inverse and special functions this engine does not evaluate are unread, not misread;
+    // `\sec^{-1}` is arcsec since the twenty-third stop.
+    equal("\\sec^{-1}(2)", "\\frac{\\pi}{3}");
+    assert_eq!(unknown("\\Gamma(5)", "24"), Reason::Unparsed);
     // Inverse hyperbolic functions are their logarithms; the other hyperbolic ones quotients.
     equal("\\sinh^{-1} x", "\\operatorname{arsinh} x");
     equal("\\operatorname{arcosh}(2)", "\\ln(2+\\sqrt{3})");
@@ -673,6 +675,37 @@ fn a_joining_word_between_comma_groups_separates_solutions() {
     equal("x=1 and y=2", "(1,2)");
     equal("2, 3 and 5", "5, 3, 2");
     equal("x = 2, y = 3 and z = 4", "(2, 3, 4)");
+}
+
+#[test]
+fn two_values_of_one_function_are_not_one_label() {
+    // From KAS's comparison tests: f(4) and f(5) are two statements, not one name.
+    assert_ne!(verdict("f(5) = 5", "f(4) = 5"), Verdict::Equal);
+    assert_ne!(verdict("g(x) = -.5x+512", "g(5) = -0.5x+512"), Verdict::Equal);
+    equal("x(t) = t^2", "x = t^2");
+    equal("f(2) = 4", "4");
+}
+
+#[test]
+fn inverse_reciprocal_functions_are_read() {
+    // From math-expressions' tests: every spelling, as the inverse of the reciprocal.
+    equal("\\arcsin(1/x)", "\\operatorname{arccsc} x");
+    equal("\\arccos(1/x)", "\\operatorname{arcsec} x");
+    equal("arccsc(x)", "acsc(x)");
+    equal("arccoth(x)", "acoth(x)");
+    equal("arccsch(x)", "acsch(x)");
+    equal("arcsech(x)", "asech(x)");
+    equal("\\operatorname{arcsec}(2)", "\\frac{\\pi}{3}");
+    equal("\\operatorname{arccoth}(2)", "\\frac{\\ln 3}{2}");
+    equal("\\operatorname{arcsech}(1/2)", "\\ln(2+\\sqrt{3})");
+    not_equal("\\operatorname{arcsec}(2)", "\\frac{\\pi}{6}");
+    // `f^{-1}` names the inverse for these too.
+    equal("\\sec^{-1}(x)", "arcsec(x)");
+    equal("csc^(-1)(x)", "acsc(x)");
+    equal("\\cot^{-1} x", "\\operatorname{arccot} x");
+    equal("coth^(-1)(x)", "arccoth(x)");
+    equal("\\operatorname{sech}^{-1}(x)", "asech(x)");
+    equal("\\sec^2 x", "\\tan^2 x + 1");
 }
 
 #[test]
