@@ -104,6 +104,7 @@ const DECORATIONS: &[&str] =
 fn function_name(name: &str) -> bool {
     Func::from_name(name).is_some()
         || matches!(name, "log" | "lg" | "arccot" | "acot" | "arcsec" | "asec" | "arccsc" | "acsc" | "coth" | "sech" | "csch")
+        || matches!(name, "round" | "nthroot" | "cbrt")
         || inverse_hyperbolic(name).is_some()
 }
 
@@ -1404,6 +1405,21 @@ impl<'t> Parser<'t> {
                     _ => Func::Asin,
                 };
                 Expr::Func(func, vec![Expr::Div(Box::new(Expr::int(1)), Box::new(arg))])
+            }
+            // Plain-text spellings: `round(x)` to the nearest integer, halves up (floor(x + 1/2)),
+            // `nthroot(x, n)` and `cbrt(x)` the real root.
+            "round" => {
+                let [arg] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                let half = Expr::Div(Box::new(Expr::int(1)), Box::new(Expr::int(2)));
+                Expr::Func(Func::Floor, vec![Expr::Add(vec![arg, half])])
+            }
+            "nthroot" => {
+                let [radicand, index] = <[Expr; 2]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                Expr::Func(Func::Root, vec![index, radicand])
+            }
+            "cbrt" => {
+                let [radicand] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
+                Expr::Func(Func::Root, vec![Expr::int(3), radicand])
             }
             // `\sec^{-1} x` is arcsec x, and so on.
             "sec" | "csc" | "cot" if inverse => {

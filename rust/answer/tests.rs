@@ -709,6 +709,18 @@ fn inverse_reciprocal_functions_are_read() {
 }
 
 #[test]
+fn plain_text_rounding_and_roots_are_functions() {
+    // From math-expressions' tests.
+    equal("round(17.3)", "17");
+    equal("round(-17.8)", "-18");
+    equal("round(2.5)", "3");
+    not_equal("round(17.3)", "17.3");
+    equal("cbrt(x)", "nthroot(x, 3)");
+    equal("sqrt(x)", "nthroot(x,2)");
+    equal("nthroot(-8, 3)", "-2");
+}
+
+#[test]
 fn a_word_that_denies_or_bounds_the_value_is_no_noun() {
     equal("5 \\text{ apples}", "5");
     equal("33 stuff", "33");
