@@ -338,18 +338,24 @@ def _alternatives_list(
     return alternatives, bad
 
 
-def _row_names_list(row_names: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
-    if row_names is None:
+def _per_row_strings(values: Optional[Sequence[Optional[str]]], n: int, name: str) -> Optional[list[Optional[str]]]:
+    """``values`` (``problems``, ``row_names``) as a checked list of one str or None per
+    response; None when not given."""
+    if values is None:
         return None
-    if isinstance(row_names, (str, bytes)) or not hasattr(row_names, "__len__"):
-        raise TypeError("row_names must be a sequence with one name (str or None) per response")
-    names = list(row_names)
-    if len(names) != n:
-        raise ValueError(f"got {len(names)} row names for {n} responses")
-    for i, name in enumerate(names):
-        if name is not None and not isinstance(name, str):
-            raise TypeError(f"row_names[{i}] must be str or None, got {type(name).__name__}")
-    return names
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+        raise TypeError(f"{name} must be a sequence with one str or None per response")
+    items = list(values)
+    if len(items) != n:
+        raise ValueError(f"got {len(items)} {name.replace('_', ' ')} for {n} responses")
+    for i, item in enumerate(items):
+        if item is not None and not isinstance(item, str):
+            raise TypeError(f"{name}[{i}] must be str or None, got {type(item).__name__}")
+    return items
+
+
+def _row_names_list(row_names: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
+    return _per_row_strings(row_names, n, "row_names")
 
 
 def _mark_bad_ground_truths(
@@ -374,15 +380,7 @@ def _mark_bad_ground_truths(
 
 
 def _problems_list(problems: Optional[Sequence[Optional[str]]], n: int) -> Optional[list[Optional[str]]]:
-    if problems is None:
-        return None
-    problems = list(problems)
-    if len(problems) != n:
-        raise ValueError(f"got {len(problems)} problems for {n} responses")
-    for i, p in enumerate(problems):
-        if p is not None and not isinstance(p, str):
-            raise TypeError(f"problems[{i}] must be str or None, got {type(p).__name__}")
-    return problems
+    return _per_row_strings(problems, n, "problems")
 
 
 def _rebuild_scorer(config: RewardConfig, vocabulary: Optional[Vocabulary], tokenizer: Any) -> "APRScorer":

@@ -39,8 +39,10 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     let mut tokens = lex(text);
     let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));
     let mut len = 0;
-    // Whether a comma outside brackets came since the last `;`, and the bracket depth.
-    let (mut comma_in_group, mut depth) = (false, 0usize);
+    // Commas outside brackets since the last `;`, and the bracket depth. Groups around the whole
+    // answer (the one `\boxed{...}` leaves) are its top level too.
+    let top = enclosing_groups(&tokens);
+    let (mut commas_in_group, mut depth) = (0usize, 0usize);
     for i in 0..tokens.len() {
         let original = std::mem::replace(&mut tokens[i], Tok::RowSep);
         let joining_word = match &original {
@@ -50,19 +52,25 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         };
         let mut tok = canonical_token(original);
         // A word that joins comma-separated groups joins at the higher level, as `;` does:
-        // `p=5, q=2 and p=7, q=2` is two solutions, as `p=5,q=2; p=7,q=2` is.
-        if joining_word && depth == 0 && comma_in_group {
+        // `p=5, q=2 and p=7, q=2` is two solutions, as `p=5,q=2; p=7,q=2` is. A comma right
+        // before the word belongs to it (`1, and 2` is one list).
+        let oxford = usize::from(len > 0 && tokens[len - 1] == Tok::Sym(','));
+        if joining_word && depth <= top && commas_in_group > oxford {
             tok = Tok::Sym(';');
         }
         match tok {
             Tok::Sym('(' | '[' | '{') | Tok::SetOpen => depth += 1,
             Tok::Sym(')' | ']' | '}') | Tok::SetClose => depth = depth.saturating_sub(1),
-            Tok::Sym(',') if depth == 0 => comma_in_group = true,
-            Tok::Sym(';') if depth == 0 => comma_in_group = false,
+            Tok::Sym(',') if depth <= top => commas_in_group += 1,
+            Tok::Sym(';') if depth <= top => commas_in_group = 0,
             _ => {}
         }
-        // `1, and 2` and `x=1; or x=2` leave a separator next to another.
+        // `1, and 2` and `x=1; or x=2` leave a separator next to another: the higher one stays
+        // (`x=1, y=2, and x=3, y=4` is two groups).
         if is_sep(&tok) && len > 0 && is_sep(&tokens[len - 1]) {
+            if tok == Tok::Sym(';') {
+                tokens[len - 1] = tok;
+            }
             continue;
         }
         tokens[len] = tok;
@@ -87,6 +95,30 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         tokens = kept;
     }
     strip_ends(tokens)
+}
+
+/// How many brace groups enclose the whole token stream (`{{x, y}}` has 2), up to 4.
+fn enclosing_groups(tokens: &[Tok]) -> usize {
+    let mut k = 0;
+    while k < 4 && tokens.len() >= 2 * (k + 1) && tokens[k] == Tok::Sym('{') && tokens[tokens.len() - 1 - k] == Tok::Sym('}') {
+        // The group opened at `k` must close at the end, not before (`{a}{b}`).
+        let inner = &tokens[k..tokens.len() - k];
+        let mut depth = 0usize;
+        for (i, t) in inner.iter().enumerate() {
+            match t {
+                Tok::Sym('{') => depth += 1,
+                Tok::Sym('}') => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 && i + 1 < inner.len() {
+                        return k;
+                    }
+                }
+                _ => {}
+            }
+        }
+        k += 1;
+    }
+    k
 }
 
 /// `{:}`, the braced colon of `4{:}30` and `1{:}2` (TeX spaces a bare `:` as a relation), is

@@ -670,6 +670,10 @@ fn a_joining_word_between_comma_groups_separates_solutions() {
     // From evalchemy's grader tests: two solutions of two assignments each.
     equal("p = 5, q = 2 \\quad \\text{and} \\quad p = 7, q = 2", "p=5,q=2;p=7,q=2");
     equal("p=5,q=2 and p=7,q=2", "(5,2),(7,2)");
+    equal("x=1, y=2, and x=3, y=4", "(1,2),(3,4)");
+    // A box around prose reads it as the bare prose does.
+    let prose = "$f(x)=ax+b$, where $b$ is an integer and $a$ is positive";
+    equal(prose, &format!("\\boxed{{{prose}}}"));
     not_equal("p=5,q=2 and p=7,q=2", "(5,2),(2,7)");
     // Without commas before it, or between plain values, "and" still joins items of one list.
     equal("x=1 and y=2", "(1,2)");

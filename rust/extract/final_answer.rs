@@ -38,7 +38,7 @@ use super::candidates::{extract_candidates, Candidate};
 /// The tag that ends the thinking.
 pub const THINK_CLOSE: &str = "</think>";
 
-/// The tags around a final answer in the R1-Zero prompt format.
+/// The tag that opens a final answer in the R1-Zero prompt format (`</answer>` closes it).
 const ANSWER_OPEN: &[u8] = b"<answer>";
 
 /// How far after an answer phrase its value may lie.
