@@ -433,7 +433,7 @@ fn same_names(a: &Node, b: &Node) -> bool {
     };
     let arguments_differ = |p: &Expr, q: &Expr| match (p, q) {
         (Expr::Apply { arg: x, .. }, Expr::Apply { arg: y, .. }) => {
-            x != y && !(matches!(**x, Expr::Sym(_)) && matches!(**y, Expr::Sym(_)))
+            x != y && !(applied_variable(p).is_some() && applied_variable(q).is_some())
         }
         _ => false,
     };
@@ -456,24 +456,28 @@ fn same_names(a: &Node, b: &Node) -> bool {
 /// neither value uses. `f(x)` against `g(t)`, or `x = 3` against `y = 3`, stay relations.
 fn name_one_function((la, va): (&Node, &Node), (lb, vb): (&Node, &Node)) -> bool {
     let (Node::Scalar(a), Node::Scalar(b)) = (la, lb) else { return false };
-    let argument = |e: &Expr| match e {
-        Expr::Apply { arg, .. } => match arg.as_ref() {
-            Expr::Sym(s) => Some(s.name.clone()),
-            _ => None,
-        },
-        _ => None,
-    };
     let uses = |value: &Node, name: &str| match value {
         Node::Scalar(s) => s.expr.symbol_names().contains(&name),
         _ => true,
     };
-    match (argument(&a.expr), argument(&b.expr)) {
+    match (applied_variable(&a.expr), applied_variable(&b.expr)) {
         (Some(x), Some(t)) => x == t,
         (Some(x), None) | (None, Some(x)) => {
-            let dependent = if argument(&a.expr).is_some() { &b.expr } else { &a.expr };
+            let dependent = if applied_variable(&a.expr).is_some() { &b.expr } else { &a.expr };
             matches!(dependent, Expr::Sym(y) if y.name != x && !uses(va, &y.name) && !uses(vb, &y.name))
         }
         (None, None) => false,
+    }
+}
+
+/// The variable a label applies its function to: `x` in `f(x)`; `None` for `f(4)` or a name.
+fn applied_variable(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Apply { arg, .. } => match arg.as_ref() {
+            Expr::Sym(s) => Some(s.name.as_str()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

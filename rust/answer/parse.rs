@@ -103,8 +103,11 @@ const DECORATIONS: &[&str] =
 
 fn function_name(name: &str) -> bool {
     Func::from_name(name).is_some()
-        || matches!(name, "log" | "lg" | "arccot" | "acot" | "arcsec" | "asec" | "arccsc" | "acsc" | "coth" | "sech" | "csch")
-        || matches!(name, "round" | "nthroot" | "cbrt")
+        || matches!(
+            name,
+            "log" | "lg" | "arccot" | "acot" | "arcsec" | "asec" | "arccsc" | "acsc" | "coth" | "sech" | "csch" | "round"
+                | "nthroot" | "cbrt"
+        )
         || inverse_hyperbolic(name).is_some()
 }
 
@@ -169,6 +172,28 @@ pub fn parse(tokens: &[Tok]) -> Node {
     }
 }
 
+/// The relation operator starting at `toks[k]` and how many tokens it takes.
+fn relop_at(toks: &[Tok], k: usize) -> Option<(RelOp, usize)> {
+    let next_eq = sym_tok(toks.get(k + 1), '=');
+    Some(match toks.get(k)? {
+        Tok::Sym('=') => (RelOp::Eq, if next_eq { 2 } else { 1 }),
+        Tok::Sym('<') if next_eq => (RelOp::Le, 2),
+        Tok::Sym('<') => (RelOp::Lt, 1),
+        Tok::Sym('>') if next_eq => (RelOp::Ge, 2),
+        Tok::Sym('>') => (RelOp::Gt, 1),
+        Tok::Sym('!') if next_eq => (RelOp::Ne, 2),
+        Tok::Cmd(c) => match &**c {
+            "le" => (RelOp::Le, 1),
+            "ge" => (RelOp::Ge, 1),
+            "ne" => (RelOp::Ne, 1),
+            "approx" => (RelOp::Approx, 1),
+            "in" => (RelOp::In, 1),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
 /// Environments that stack equations or conditions, one per row.
 const SYSTEM_ENVIRONMENTS: &[&str] = &["cases", "aligned", "align", "gathered", "gather", "split", "eqnarray"];
 
@@ -209,11 +234,7 @@ fn system_rows<'t>(tokens: &[Tok<'t>]) -> Option<Vec<Tok<'t>>> {
         inner = &tokens[open..close];
         wrapped = true;
     }
-    let relation = |t: Option<&Tok>| match t {
-        Some(Tok::Sym(c)) => matches!(c, '=' | '<' | '>'),
-        Some(Tok::Cmd(c)) => matches!(c.as_ref(), "le" | "ge" | "leq" | "geq" | "lt" | "gt" | "ne" | "neq" | "approx" | "equiv"),
-        _ => false,
-    };
+
     let mut out: Vec<Tok<'t>> = Vec::with_capacity(inner.len());
     let mut depth = 0usize;
     let mut rows = 0;
@@ -223,7 +244,7 @@ fn system_rows<'t>(tokens: &[Tok<'t>]) -> Option<Vec<Tok<'t>>> {
             Tok::Sym('{' | '(' | '[') | Tok::SetOpen => depth += 1,
             Tok::Sym('}' | ')' | ']') | Tok::SetClose => depth = depth.saturating_sub(1),
             Tok::Sym('&') if depth == 0 => {
-                if relation(inner.get(k + 1)) || (k > 0 && relation(inner.get(k - 1))) {
+                if relop_at(inner, k + 1).is_some() || (k > 0 && relop_at(inner, k - 1).is_some()) {
                     continue;
                 }
                 return None;
@@ -505,24 +526,7 @@ impl<'t> Parser<'t> {
     }
 
     fn relop(&self) -> Option<(RelOp, usize)> {
-        let next_eq = sym_tok(self.peek_at(1), '=');
-        Some(match self.peek()? {
-            Tok::Sym('=') => (RelOp::Eq, if next_eq { 2 } else { 1 }),
-            Tok::Sym('<') if next_eq => (RelOp::Le, 2),
-            Tok::Sym('<') => (RelOp::Lt, 1),
-            Tok::Sym('>') if next_eq => (RelOp::Ge, 2),
-            Tok::Sym('>') => (RelOp::Gt, 1),
-            Tok::Sym('!') if next_eq => (RelOp::Ne, 2),
-            Tok::Cmd(c) => match &**c {
-                "le" => (RelOp::Le, 1),
-                "ge" => (RelOp::Ge, 1),
-                "ne" => (RelOp::Ne, 1),
-                "approx" => (RelOp::Approx, 1),
-                "in" => (RelOp::In, 1),
-                _ => return None,
-            },
-            _ => return None,
-        })
+        relop_at(self.toks, self.pos)
     }
 
     /// A trailing unit starting at `start` and ending the item: its length and canonical name.
