@@ -75,7 +75,8 @@ pub enum Tok<'a> {
     Other(char),
 }
 
-/// Commands dropped with no trace: sizing, styles, spacing, font wrappers whose group stays.
+/// Commands dropped with no trace: sizing, styles, spacing, font wrappers whose group stays,
+/// and `\textdollar` (dropped as `\$` is).
 const DROPPED_COMMANDS: &[&str] = &[
     "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
     "biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "scriptstyle",
@@ -83,7 +84,7 @@ const DROPPED_COMMANDS: &[&str] = &[
     "mathsf", "mathtt", "mathnormal", "mathcal", "mathscr", "mathfrak", "boldsymbol", "bm", "bf",
     "rm", "it", "sf", "tt", "cal", "quad", "qquad", "enspace", "thinspace", "medspace",
     "thickspace", "negthinspace", "negmedspace", "negthickspace", "nonumber", "notag", "mathord",
-    "mathop", "mathrel", "mathbin", "mathpunct", "strut", "phantom", "cr", "newline",
+    "mathop", "mathrel", "mathbin", "mathpunct", "strut", "phantom", "cr", "newline", "textdollar",
 ];
 
 /// Commands dropped together with their one braced argument (colours, explicit spaces, labels).
@@ -486,16 +487,21 @@ impl<'a> Lexer<'a> {
                 return;
             }
         }
-        if name == "mathrm" || name == "rm" {
-            // `\mathrm{cm}` is a unit, `\mathrm{e}` Euler's number: only known units become text,
-            // and a choice label `\mathrm{(D)}` reads as `\text{(D)}` does.
-            if let Some(content) = self.peek_braced_argument() {
-                if is_choice_label(content.trim()) {
-                    let content = content.trim().to_string();
+        if matches!(name, "mathrm" | "rm" | "mathbf" | "boldsymbol") {
+            // A choice label `\mathrm{(D)}` or `\mathbf{(B)}` reads as `\text{(D)}` does;
+            // spacing inside the group is no part of it (`\mathrm{(B)\ }18`).
+            if let Some(content) = self.peek_braced_argument().filter(|c| c.trim_start().starts_with('(')) {
+                let label = content.replace("\\ ", "").replace("\\,", "").replace("\\;", "").replace('~', "");
+                if is_choice_label(label.trim()) {
                     let _ = self.braced_argument();
-                    out.push(Tok::Text(Cow::Owned(content)));
+                    out.push(Tok::Text(Cow::Owned(label.trim().to_string())));
                     return;
                 }
+            }
+        }
+        if name == "mathrm" || name == "rm" {
+            // `\mathrm{cm}` is a unit, `\mathrm{e}` Euler's number: only known units become text.
+            if let Some(content) = self.peek_braced_argument() {
                 let spaced = unit_spacing(content);
                 if super::units::is_unit_phrase(spaced.trim()) && !matches!(content.trim(), "e" | "d" | "i") {
                     let content = spaced;

@@ -129,17 +129,20 @@ fn enclosing_groups(tokens: &[Tok]) -> usize {
 }
 
 /// `{:}`, the braced colon of `4{:}30` and `1{:}2` (TeX spaces a bare `:` as a relation), is
-/// the colon.
+/// the colon; `{-}` and `{+}`, TeX's way of writing a sign without an operator's spacing
+/// (`{-}13.5`, `\textbf{(B)}\ {-}1`), are the sign. Not after `^` or `_`, where a braced sign is
+/// an exponent or index of its own (`0^{-}`, `H^{+}`).
 fn braced_colons(tokens: &mut Vec<Tok>) {
-    let braced = |w: &[Tok]| matches!(w, [Tok::Sym('{'), Tok::Sym(':'), Tok::Sym('}')]);
+    let braced = |w: &[Tok]| matches!(w, [Tok::Sym('{'), Tok::Sym(':' | '-' | '+'), Tok::Sym('}')]);
     if !tokens.windows(3).any(braced) {
         return;
     }
-    let mut out = Vec::with_capacity(tokens.len());
+    let mut out: Vec<Tok> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
-        if braced(&tokens[i..(i + 3).min(tokens.len())]) {
-            out.push(Tok::Sym(':'));
+        let script = matches!(out.last(), Some(Tok::Sym('^' | '_')));
+        if braced(&tokens[i..(i + 3).min(tokens.len())]) && !(script && tokens[i + 1] != Tok::Sym(':')) {
+            out.push(std::mem::replace(&mut tokens[i + 1], Tok::RowSep));
             i += 3;
         } else {
             out.push(std::mem::replace(&mut tokens[i], Tok::RowSep));

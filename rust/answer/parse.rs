@@ -390,7 +390,15 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// Whether the item ends at `toks[k]`: at a separator or closing bracket, or at a choice
+    /// label that ends it ([`trailing_choice_label`]).
     fn is_item_end_at(&self, k: usize) -> bool {
+        self.is_bare_item_end_at(k)
+            || (follows_value(self.toks, k)
+                && trailing_choice_label(self.toks, k).is_some_and(|(len, _)| self.is_bare_item_end_at(k + len)))
+    }
+
+    fn is_bare_item_end_at(&self, k: usize) -> bool {
         match self.toks.get(k) {
             None => true,
             Some(Tok::Sym(c)) => matches!(c, ',' | ';' | ')' | ']' | '}' | '&'),
@@ -439,7 +447,15 @@ impl<'t> Parser<'t> {
             return Ok(vec![choice]);
         }
         let first = self.union()?;
-        self.item_rest(first, expand)
+        let values = self.item_rest(first, expand)?;
+        // The value, then its choice label: `40\textbf{ (B)}`, `115 \Rightarrow \text{(D)}`.
+        match trailing_choice_label(self.toks, self.pos) {
+            Some((len, letter)) if follows_value(self.toks, self.pos) && self.is_bare_item_end_at(self.pos + len) => {
+                self.pos += len;
+                Ok(vec![Node::Choice { letter, value: one_node(values).map(Box::new) }])
+            }
+            _ => Ok(values),
+        }
     }
 
     /// `(B)`, `\text{(B)}`, `\text{B}`, `\textbf{(C)}\ 20`, and a capital letter with a period
@@ -473,9 +489,13 @@ impl<'t> Parser<'t> {
         if self.at_item_end() {
             return Ok(Some(Node::Choice { letter, value: None }));
         }
-        let mut value = self.item(false)?;
-        let value = if value.len() == 1 { value.pop() } else { None };
-        Ok(Some(Node::Choice { letter, value: value.map(Box::new) }))
+        // `(D) = 143`, `\textbf{(B)} = \frac{35}{72}`: the label equals its value.
+        if self.peek() == Some(&Tok::Sym('=')) && !sym_tok(self.peek_at(1), '=') {
+            self.pos += 1;
+        }
+        // `\text{(E)}\ \pm 8`: both values are the choice's.
+        let value = self.item(true)?;
+        Ok(Some(Node::Choice { letter, value: one_node(value).map(Box::new) }))
     }
 
     /// The rest of an item after its first operand: relations, a unit, the end.
@@ -838,7 +858,8 @@ impl<'t> Parser<'t> {
                 }
                 _ if self.starts_implicit_factor(&factors) => {
                     if let Some(mixed) = self.mixed_number(&factors)? {
-                        factors = vec![mixed];
+                        // A sign after the fraction is the mixed number's: `33\frac{1}{3}\%`.
+                        factors = vec![self.postfix_on(Operand::Expr(mixed))?.expr()?];
                         continue;
                     }
                     factors.push(self.postfix()?.expr()?);
@@ -1837,6 +1858,46 @@ fn subscript_name(toks: &[Tok]) -> String {
 
 fn is_choice_letter(w: &str) -> bool {
     w.len() == 1 && matches!(w.chars().next(), Some('A'..='E' | 'a'..='e'))
+}
+
+/// The values of one item as one node: the value itself, or a list of the values `\pm` gives.
+fn one_node(mut values: Vec<Node>) -> Option<Node> {
+    match values.len() {
+        0 => None,
+        1 => values.pop(),
+        _ => Some(Node::List(values)),
+    }
+}
+
+/// Whether `toks[k]` follows a value: not at the start of an item (after a separator, an
+/// opening bracket or a relation), where a label is the choice itself (`\textbf{(C)}`).
+fn follows_value(toks: &[Tok], k: usize) -> bool {
+    k > 0 && !matches!(toks[k - 1], Tok::Sym(',' | ';' | '(' | '[' | '{' | '&' | '=' | '<' | '>') | Tok::SetOpen | Tok::RowSep)
+}
+
+/// A multiple-choice label after an item's value, as its length in tokens and its letter: a
+/// text label `\textbf{(B)}` or `\text{ (E)}` (a capital letter in parentheses: `(a)` names a
+/// part, and `(B)` in math could be a factor), or any label after an arrow (`\Rightarrow (D)`,
+/// `\implies \text{B}`, `\Longrightarrow A`).
+fn trailing_choice_label(toks: &[Tok], k: usize) -> Option<(usize, char)> {
+    let capital = |w: &str| is_choice_letter(w).then(|| w.chars().next()).flatten().filter(char::is_ascii_uppercase);
+    if let Some(Tok::Text(t)) = toks.get(k) {
+        let inner = t.trim().strip_prefix('(')?.strip_suffix(')')?;
+        return Some((1, capital(inner)?));
+    }
+    if !matches!(toks.get(k), Some(Tok::Cmd(c)) if matches!(&**c, "implies" | "to" | "rightarrow")) {
+        return None;
+    }
+    match (toks.get(k + 1), toks.get(k + 2), toks.get(k + 3)) {
+        (Some(Tok::Sym('(')), Some(Tok::Word(w)), Some(Tok::Sym(')'))) => Some((4, capital(w)?)),
+        (Some(Tok::Text(t)), _, _) => {
+            let t = t.trim();
+            let inner = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(t);
+            Some((2, capital(inner)?))
+        }
+        (Some(Tok::Word(w)), _, _) => Some((2, capital(w)?)),
+        _ => None,
+    }
 }
 
 /// `(B)`, `B`, `(B) 17` as text: the letter and what follows it.

@@ -481,6 +481,58 @@ fn choices_and_text() {
 }
 
 #[test]
+fn a_choice_label_with_its_value_in_any_order() {
+    // The label after the value, as AoPS solutions box it.
+    for (boxed, value) in [
+        ("40\\textbf{ (B)}", "40"),
+        ("3 \\;\\; \\textbf{(D)}", "3"),
+        ("\\frac{33}{7}\\ \\textbf{(B)}", "\\frac{33}{7}"),
+        ("100 \\text{ (E)}", "100"),
+        ("16089\\textbf{(B)}", "16089"),
+        ("x = 40 \\textbf{(B)}", "40"),
+        ("\\frac{25}{32} \\ \\mathbf{(B)}", "\\frac{25}{32}"),
+        // After an arrow, any label.
+        ("115\\Rightarrow\\text{(D)}", "115"),
+        ("100^\\circ \\Longrightarrow A", "100"),
+    ] {
+        equal(boxed, value);
+        let letter = boxed.trim_end_matches('}').trim_end_matches(')').chars().last().unwrap().to_string();
+        equal(boxed, &letter);
+        not_equal(boxed, if letter == "A" { "(C)" } else { "(A)" });
+    }
+    // `(C)` after degrees is the label, not Celsius; `(A)` not amperes.
+    equal("90^\\circ\\,\\textbf{(C)}", "90^{\\circ}");
+    equal("180^\\circ \\textbf{ (A)}", "180^{\\circ}");
+    // The label equal to its value, spacing inside `\mathrm{}`, both values of `\pm`, a braced
+    // sign, a mixed-number percentage, `\textdollar`.
+    equal("(D)\\ =\\ 143", "143");
+    equal("\\textbf{(B)} = \\frac{35}{72}", "\\frac{35}{72}");
+    equal("\\mathrm{(B)\\ }18", "18");
+    equal("\\text{(E)} \\, \\pm 8", "\\pm 8");
+    equal("\\textbf{(B)}\\ {-}13.5", "-13.5");
+    equal("\\textbf{(D)}\\ 33\\frac{1}{3}\\%", "\\frac{100}{3}\\%");
+    equal("\\textbf{(C) }\\textdollar 13", "13");
+    // A label alone is still the choice; a lower-case `(a)` names a part, and `3(D)` in math
+    // is a product.
+    assert_eq!(unknown("\\textbf{(C)}", "2"), Reason::ChoiceVersusValue);
+    assert_ne!(verdict("5 \\text{(a)}", "5"), Verdict::Equal);
+    equal("3(D)", "3D");
+}
+
+#[test]
+fn braced_signs_and_mixed_numbers() {
+    equal("{-}13.5", "-13.5");
+    equal("2{-}3", "-1");
+    equal("{+}4", "4");
+    // A braced sign as an exponent or index stays one.
+    assert_ne!(verdict("0^{-}", "0"), Verdict::Equal);
+    assert_ne!(verdict("H^{+}", "H"), Verdict::Equal);
+    equal("33\\frac{1}{3}\\%", "\\frac{100}{3}\\%");
+    not_equal("33\\frac{1}{3}\\%", "33.3\\%");
+    equal("2\\frac{1}{2}^\\circ", "2.5^\\circ");
+}
+
+#[test]
 fn free_variables() {
     equal("p - q", "-q + p");
     not_equal("p - q", "q - p");
