@@ -8,6 +8,7 @@ checks that every one is judged equal, natively where possible. Prints one row p
 lists the golds that needed sympy or stayed unknown, with the reason.
 
     .venv/bin/python benches/gold_answers.py [--data ../shared/data/benchmarks] [--no-cas]
+    .venv/bin/python benches/gold_answers.py --train --no-cas    # the 9,252 training answers
 
 Columns: golds; golds equal to themselves; rewritings; rewritings judged equal; share of all
 comparisons decided natively (no sympy); decided by sympy; still unknown; judged not equal.
@@ -28,12 +29,14 @@ from typing import Iterator
 from apr_fast.equivalence import Method, Verdict, equivalent, equivalent_batch
 
 BENCHMARKS = ["aime", "aime2025", "amc", "amc23", "math", "minerva", "olympiad_bench"]
+# With --train: the training rows in ../shared/data/train (9,252 answers).
+TRAINING_SETS = ["math_train", "aime_1983_2023", "deepscaler_head803"]
 
 
-def load_golds(data: Path) -> dict[str, list[str]]:
+def load_golds(data: Path, names: list[str] = BENCHMARKS) -> dict[str, list[str]]:
     """Gold answer strings per benchmark (lists of alternatives flattened; floats as numbers)."""
     golds: dict[str, list[str]] = {}
-    for name in BENCHMARKS:
+    for name in names:
         json_path, jsonl_path = data / f"{name}.json", data / f"{name}.jsonl"
         if json_path.exists():
             rows = json.loads(json_path.read_text())
@@ -262,8 +265,12 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "benchmarks")
     parser.add_argument("--no-cas", action="store_true", help="report native results only")
     parser.add_argument("--show", type=int, default=40, help="undecided golds to list")
+    parser.add_argument("--train", action="store_true",
+                        help="the answers of the training rows in ../shared/data/train instead of the benchmarks")
     args = parser.parse_args()
-    golds = load_golds(args.data)
+    if args.train:
+        args.data = args.data.parent / "train"
+    golds = load_golds(args.data, TRAINING_SETS if args.train else BENCHMARKS)
     if not golds:
         print(f"no benchmark data under {args.data}", file=sys.stderr)
         return 1
