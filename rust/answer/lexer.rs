@@ -853,7 +853,27 @@ fn text_tokens<'a>(content: &str, out: &mut Vec<Tok<'a>>) {
         return;
     }
     if collapsed.chars().any(char::is_alphabetic) {
-        out.push(Tok::Text(Cow::Owned(collapsed)));
+        // A joining word at either end joins the values around the text (`7 \text{ goats and }
+        // 4 \text{ helicopters}`): it becomes a token of its own.
+        let joining = |w: &str| w.eq_ignore_ascii_case("and") || w.eq_ignore_ascii_case("or");
+        let (mut first, mut last) = (None, None);
+        let mut body = collapsed.as_str();
+        if let Some((head, rest)) = body.split_once(' ').filter(|(head, _)| joining(head) && !out.is_empty()) {
+            first = Some(head.to_string());
+            body = rest;
+        }
+        if let Some((rest, tail)) = body.rsplit_once(' ').filter(|(_, tail)| joining(tail)) {
+            last = Some(tail.to_string());
+            body = rest;
+        }
+        if first.is_none() && last.is_none() {
+            out.push(Tok::Text(Cow::Owned(collapsed)));
+            return;
+        }
+        out.extend(first.map(|w| Tok::Text(Cow::Owned(w))));
+        // The rest is text again (`\text{and 7}` leaves math); shorter, so this ends.
+        text_tokens(body, out);
+        out.extend(last.map(|w| Tok::Text(Cow::Owned(w))));
         return;
     }
     // No letters means no commands either: this nested lex cannot recurse again. Its tokens

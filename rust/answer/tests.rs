@@ -520,6 +520,18 @@ fn a_choice_label_with_its_value_in_any_order() {
 }
 
 #[test]
+fn a_joining_word_at_the_end_of_text_joins_the_values_around_it() {
+    // A real trace's box (olympiadbench, gold `7,4`).
+    equal("7 \\text{ goats and } 4 \\text{ helicopters}", "7,4");
+    not_equal("7 \\text{ goats and } 4 \\text{ helicopters}", "7,5");
+    equal("2 \\text{ cats and} 3", "2, 3");
+    // Inside text the word stays prose.
+    equal("\\text{Monday and Tuesday}", "\\text{monday and tuesday}");
+    not_equal("\\text{Monday and Tuesday}", "\\text{Tuesday and Monday}");
+    not_equal("\\text{or else}", "\\text{else}");
+}
+
+#[test]
 fn braced_signs_and_mixed_numbers() {
     equal("{-}13.5", "-13.5");
     equal("2{-}3", "-1");
