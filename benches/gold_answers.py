@@ -5,7 +5,9 @@ For every gold answer of AIME 2024/2025, AMC 2022-23/2023, MATH500, Minerva and 
 ``\\left( \\right)``, ``\\dfrac`` for ``\\frac``, an ``x =`` prefix, lists and sets reordered,
 decimal <-> fraction where exact, thousands separators, thin spaces, Unicode, ``\\boxed{}`` — and
 checks that every one is judged equal, natively where possible. Prints one row per benchmark and
-lists the golds that needed sympy or stayed unknown, with the reason.
+lists the golds that needed sympy or stayed unknown, with the reason. Last, each gold boxed in a
+response is checked with its problem text, as training checks it (the echo rule and the
+alternatives a problem shows boxed must not reject a gold).
 
     .venv/bin/python benches/gold_answers.py [--data ../shared/data/benchmarks] [--no-cas]
     .venv/bin/python benches/gold_answers.py --train --no-cas    # the 9,252 training answers
@@ -33,26 +35,62 @@ BENCHMARKS = ["aime", "aime2025", "amc", "amc23", "math", "minerva", "olympiad_b
 TRAINING_SETS = ["math_train", "aime_1983_2023", "deepscaler_head803"]
 
 
+def load_rows(data: Path, name: str) -> list[dict] | None:
+    """The rows of `name`.json or `name`.jsonl under `data`; None when neither exists."""
+    json_path, jsonl_path = data / f"{name}.json", data / f"{name}.jsonl"
+    if json_path.exists():
+        return json.loads(json_path.read_text())
+    if jsonl_path.exists():
+        return [json.loads(line) for line in jsonl_path.read_text().splitlines() if line.strip()]
+    return None
+
+
+def answer_text(alt: object) -> str:
+    """One gold alternative as a string (AMC's floats as numbers)."""
+    if isinstance(alt, float):
+        return str(int(alt)) if alt.is_integer() else repr(alt)
+    return str(alt)
+
+
 def load_golds(data: Path, names: list[str] = BENCHMARKS) -> dict[str, list[str]]:
     """Gold answer strings per benchmark (lists of alternatives flattened; floats as numbers)."""
     golds: dict[str, list[str]] = {}
     for name in names:
-        json_path, jsonl_path = data / f"{name}.json", data / f"{name}.jsonl"
-        if json_path.exists():
-            rows = json.loads(json_path.read_text())
-        elif jsonl_path.exists():
-            rows = [json.loads(line) for line in jsonl_path.read_text().splitlines() if line.strip()]
-        else:
+        rows = load_rows(data, name)
+        if rows is None:
             continue
         out: list[str] = []
         for row in rows:
             answer = row["answer"]
-            for alt in answer if isinstance(answer, list) else [answer]:
-                if isinstance(alt, float):
-                    alt = str(int(alt)) if alt.is_integer() else repr(alt)
-                out.append(str(alt))
+            out.extend(answer_text(alt) for alt in (answer if isinstance(answer, list) else [answer]))
         golds[name] = out
     return golds
+
+
+def print_boxed_with_problems(data: Path, names: list[str]) -> None:
+    """Each row's first gold alternative boxed in a response and checked as training checks it,
+    with the problem text (`is_correct_batch(..., problems=...)`): the echo rule must not take a
+    gold for a restatement of its problem, nor may the alternatives the problem shows boxed
+    (dropped as earlier subproblems' answers) drop the gold."""
+    import apr_fast
+
+    responses, gts, problems, where = [], [], [], []
+    for name in names:
+        for i, row in enumerate(load_rows(data, name) or []):
+            answer = row.get("answer")
+            first = answer[0] if isinstance(answer, list) and answer else answer
+            if first in (None, "") or not row.get("problem"):
+                continue
+            responses.append(f"<think>...</think> The answer is $\\boxed{{{answer_text(first).strip().strip('$')}}}$.")
+            gts.append(answer)
+            problems.append(row["problem"])
+            where.append(f"{name} #{i}")
+    results = apr_fast.is_correct_batch(responses, gts, problems=problems, cas=False)
+    misses = [(w, r) for w, r in zip(where, results) if not r.correct]
+    print(f"\nEach gold boxed in a response, with its problem text: {len(results) - len(misses)} of {len(results)} correct")
+    for w, r in misses:
+        how = "problem echo" if r.problem_echo else (r.judgement.detail if r.judgement is not None else "no answer")
+        print(f"  {w}: {r.final_answer.text if r.final_answer else None!r} ({how})")
 
 
 def top_level_commas(s: str) -> bool:
@@ -317,6 +355,7 @@ def main() -> int:
     print(f"\n{all_pairs} comparisons in {time.perf_counter() - started:.1f} s (including sympy)")
     print_perturbations(golds, cas=not args.no_cas)
     print_alternatives(golds, args.data)
+    print_boxed_with_problems(args.data, TRAINING_SETS if args.train else BENCHMARKS)
     print(f"\nNot decided Equal natively ({len(undecided)}):")
     for name, label, pair, outcome in undecided[: args.show]:
         print(f"  [{name} / {label}] {pair}\n      {outcome}")
