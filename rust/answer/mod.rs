@@ -44,6 +44,7 @@ mod expr;
 mod interval;
 mod judgement;
 mod lexer;
+mod linear;
 mod magnitude;
 mod node;
 mod normalize;

@@ -32,6 +32,7 @@ use num_traits::{One, Zero};
 use super::expr::{Constant, Decimal, Expr, Func, Symbol};
 use super::judgement::Reason;
 use super::lexer::{render, render_token, Numeral, Tok};
+use super::linear::{self, Linear};
 use super::node::{assignments_as_tuple, is_label_expr, Node, Ratio, RelOp, Relation};
 use super::normalize::{canonical_tokens, plain_text};
 use super::scalar::Scalar;
@@ -170,6 +171,10 @@ pub fn parse(tokens: &[Tok]) -> Node {
     let mut parser = Parser { toks: tokens, pos: 0, depth: 0, abs_depth: 0 };
     match parser.answer() {
         Ok(node) => node,
+        // Only what the ordinary reading leaves unread is tried as linear algebra.
+        Err(Fail::Unparsed) => {
+            Parser { toks: tokens, pos: 0, depth: 0, abs_depth: 0 }.linear_answer().unwrap_or(Node::Unparsed(Reason::Unparsed))
+        }
         Err(Fail::Prose) => {
             let text = plain_text(tokens);
             if EMPTY_PHRASES.contains(&text.trim_end_matches('.')) {
@@ -179,7 +184,6 @@ pub fn parse(tokens: &[Tok]) -> Node {
             }
         }
         Err(Fail::TooComplex) => Node::Unparsed(Reason::TooComplex),
-        Err(Fail::Unparsed) => Node::Unparsed(Reason::Unparsed),
     }
 }
 
@@ -1701,6 +1705,146 @@ impl<'t> Parser<'t> {
         Ok(Operand::Node(if items.is_empty() { Node::EmptySet } else { Node::Set(items) }))
     }
 
+    /// The whole answer as arithmetic on tuples and matrices ([`super::linear`]): `None`
+    /// unless it all reads and some operation involves a tuple or a matrix.
+    fn linear_answer(&mut self) -> Option<Node> {
+        let mut used = false;
+        let value = self.linear_sum(&mut used).ok()?;
+        if self.pos != self.toks.len() || !used {
+            return None;
+        }
+        Some(match value {
+            Linear::Scalar(e) => Node::scalar(e),
+            Linear::Vector(items) => Node::Bracketed { open: '(', close: ')', items: items.into_iter().map(Node::scalar).collect() },
+            Linear::Matrix { rows, cols, cells } => Node::Matrix { rows, cols, cells: cells.into_iter().map(Node::scalar).collect() },
+        })
+    }
+
+    fn linear_sum(&mut self, used: &mut bool) -> PResult<Linear> {
+        let mut value = self.linear_term(used)?;
+        loop {
+            let subtract = match self.peek() {
+                Some(Tok::Sym('+')) => false,
+                Some(Tok::Sym('-')) => true,
+                _ => return Ok(value),
+            };
+            self.pos += 1;
+            let rhs = self.linear_term(used)?;
+            value = value.add(rhs, subtract).ok_or(Fail::Unparsed)?;
+            *used = true;
+        }
+    }
+
+    /// Factors joined by `\cdot`, `*` or nothing: a scalar times a tuple or matrix, or a
+    /// matrix product.
+    fn linear_term(&mut self, used: &mut bool) -> PResult<Linear> {
+        let mut value = self.linear_factor(used)?;
+        loop {
+            let written = sym_tok(self.peek(), '*') || cmd_tok(self.peek(), "cdot");
+            if written {
+                self.pos += 1;
+            } else if !self.starts_linear_factor() {
+                return Ok(value);
+            }
+            let rhs = self.linear_factor(used)?;
+            // `C(n, k)`, `f(a, b)`: a name before a tuple with no operator between is a
+            // function or a point as often as a product, so it stays unread.
+            if !written && matches!((&value, &rhs), (Linear::Scalar(e), Linear::Vector(_)) if e.info().free_symbols) {
+                return Err(Fail::Unparsed);
+            }
+            value = value.mul(rhs).ok_or(Fail::Unparsed)?;
+            *used = true;
+        }
+    }
+
+    fn starts_linear_factor(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Sym('(')) | Some(Tok::Num(_)) | Some(Tok::Word(_)) => true,
+            Some(Tok::Sym('|')) => self.abs_depth == 0,
+            Some(Tok::Cmd(c)) => matches!(&**c, "begin" | "tr") || is_value_command(c),
+            _ => false,
+        }
+    }
+
+    /// A signed factor with its postfix operations: `^T`, `^{\top}` (transpose), `^H`,
+    /// `^{\dagger}` (conjugate transpose), `^{n}` for an integer n (`^{-1}`: the inverse).
+    fn linear_factor(&mut self, used: &mut bool) -> PResult<Linear> {
+        if sym_tok(self.peek(), '-') {
+            self.pos += 1;
+            return Ok(self.nested(|p| p.linear_factor(used))?.neg());
+        }
+        let mut value = self.nested(|p| p.linear_primary(used))?;
+        while sym_tok(self.peek(), '^') {
+            let (start, end) = self.group_span(self.pos + 1).ok_or(Fail::Unparsed)?;
+            let integer = |n: &Numeral| if n.frac.is_none() && n.exp.is_none() { n.int.parse::<i64>().ok() } else { None };
+            value = match &self.toks[start..end] {
+                [Tok::Word(w)] if w == "T" => value.transpose(false),
+                [Tok::Cmd(c)] if c == "top" || c == "intercal" => value.transpose(false),
+                [Tok::Word(w)] if w == "H" => value.transpose(true),
+                [Tok::Cmd(c)] if c == "dagger" => value.transpose(true),
+                [Tok::Num(n)] => integer(n).and_then(|k| value.power(k)),
+                [Tok::Sym('-'), Tok::Num(n)] => integer(n).and_then(|k| value.power(-k)),
+                _ => None,
+            }
+            .ok_or(Fail::Unparsed)?;
+            self.pos = end + 1;
+            *used = true;
+        }
+        Ok(value)
+    }
+
+    fn linear_primary(&mut self, used: &mut bool) -> PResult<Linear> {
+        match self.peek() {
+            Some(Tok::Cmd(c)) if c == "begin" => {
+                self.pos += 1;
+                let (env, matrix) = self.nested(Self::matrix_environment)?;
+                if env == "vmatrix" {
+                    return Ok(Linear::Scalar(determinant(&matrix)?));
+                }
+                matrix_linear(&matrix)
+            }
+            Some(Tok::Cmd(c)) if c == "tr" => {
+                self.pos += 1;
+                let matrix = self.linear_factor(used)?;
+                *used = true;
+                matrix.trace().ok_or(Fail::Unparsed)
+            }
+            // `\|v\|` (lexed as bars) is the norm of a tuple; of a scalar, its absolute value.
+            Some(Tok::Sym('|')) if self.abs_depth == 0 => {
+                self.pos += 1;
+                self.abs_depth += 1;
+                let inner = self.linear_sum(used);
+                self.abs_depth -= 1;
+                let inner = inner?;
+                self.expect_sym('|')?;
+                match inner {
+                    Linear::Scalar(e) => Ok(Linear::Scalar(Expr::Func(Func::Abs, vec![e]))),
+                    tuple => {
+                        *used = true;
+                        tuple.norm().ok_or(Fail::Unparsed)
+                    }
+                }
+            }
+            // A tuple, a scalar in parentheses, or a linear expression in parentheses.
+            Some(Tok::Sym('(')) => {
+                let start = self.pos;
+                match self.bracketed() {
+                    Ok(Operand::Expr(e)) => return Ok(Linear::Scalar(e)),
+                    Ok(Operand::Node(Node::Bracketed { open: '(', close: ')', items })) => return Ok(Linear::Vector(plain_values(&items)?)),
+                    _ => {}
+                }
+                self.pos = start + 1;
+                let inner = self.linear_sum(used)?;
+                self.expect_sym(')')?;
+                Ok(inner)
+            }
+            _ => match self.power()? {
+                Operand::Expr(e) => Ok(Linear::Scalar(e)),
+                Operand::Node(_) => Err(Fail::Unparsed),
+            },
+        }
+    }
+
     /// `\begin{pmatrix} a & b \\ c & d \end{pmatrix}` (also bmatrix, matrix, array, vmatrix, ...):
     /// the environment's name and the matrix.
     fn matrix_environment(&mut self) -> PResult<(String, Node)> {
@@ -1755,36 +1899,27 @@ impl<'t> Parser<'t> {
 /// over permutations (Leibniz): `\det \begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}` is
 /// 1·4 - 2·3.
 fn determinant(matrix: &Node) -> PResult<Expr> {
-    let Node::Matrix { rows, cols, cells } = matrix else { return Err(Fail::Unparsed) };
-    let n = *rows;
-    if n != *cols || n > 4 {
-        return Err(Fail::Unparsed);
-    }
-    let entry = |r: usize, c: usize| match &cells[r * n + c] {
-        Node::Scalar(s) if s.unit.is_none() && !s.percent => Ok(s.expr.clone()),
+    match matrix_linear(matrix)? {
+        Linear::Matrix { rows, cols, cells } if rows == cols && rows <= 4 => Ok(linear::determinant(rows, &cells)),
         _ => Err(Fail::Unparsed),
-    };
-    fn permutations(n: usize) -> Vec<Vec<usize>> {
-        if n == 0 {
-            return vec![Vec::new()];
-        }
-        let mut out = Vec::new();
-        for p in permutations(n - 1) {
-            for k in 0..n {
-                let mut q = p.clone();
-                q.insert(k, n - 1);
-                out.push(q);
-            }
-        }
-        out
     }
-    let mut terms = Vec::new();
-    for p in permutations(n) {
-        let inversions = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).filter(|&(i, j)| p[i] > p[j]).count();
-        let product = Expr::Mul((0..n).map(|r| entry(r, p[r])).collect::<PResult<Vec<Expr>>>()?);
-        terms.push(if inversions % 2 == 0 { product } else { Expr::neg(product) });
-    }
-    Ok(Expr::Add(terms))
+}
+
+/// The entries of a value without unit, percent sign or infinity, as expressions.
+fn plain_values(items: &[Node]) -> PResult<Vec<Expr>> {
+    items
+        .iter()
+        .map(|item| match item {
+            Node::Scalar(s) if s.unit.is_none() && !s.percent && s.infinity.is_none() => Ok(s.expr.clone()),
+            _ => Err(Fail::Unparsed),
+        })
+        .collect()
+}
+
+/// A parsed matrix as a [`Linear`] matrix.
+fn matrix_linear(matrix: &Node) -> PResult<Linear> {
+    let Node::Matrix { rows, cols, cells } = matrix else { return Err(Fail::Unparsed) };
+    Ok(Linear::Matrix { rows: *rows, cols: *cols, cells: plain_values(cells)? })
 }
 
 fn letter_expr(c: char) -> Expr {

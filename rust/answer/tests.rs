@@ -1343,3 +1343,25 @@ fn determinants_of_literal_matrices_are_their_values() {
     // Not square: no determinant.
     assert_eq!(verdict("\\det \\begin{pmatrix}1&2\\end{pmatrix}", "0"), Verdict::Unknown);
 }
+
+#[test]
+fn arithmetic_on_written_out_vectors_and_matrices() {
+    let m = "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}";
+    equal("(1,2,3) + (4,5,6)", "(5,7,9)");
+    equal("(1,2) - 2(3,1)", "(-5,0)");
+    equal("2\\cdot(1,\\sqrt{2})", "(2, 2\\sqrt{2})");
+    not_equal("(1,2) + (3,4)", "(4,5)");
+    equal(&format!("{m}\\begin{{pmatrix}}0&1\\\\1&0\\end{{pmatrix}}"), "\\begin{pmatrix}2&1\\\\4&3\\end{pmatrix}");
+    equal(&format!("{m}^T"), "\\begin{pmatrix}1&3\\\\2&4\\end{pmatrix}");
+    equal(&format!("{m}^{{-1}}"), "\\begin{pmatrix}-2&1\\\\\\frac{3}{2}&-\\frac{1}{2}\\end{pmatrix}");
+    equal(&format!("{m}^2"), "\\begin{pmatrix}7&10\\\\15&22\\end{pmatrix}");
+    not_equal(&format!("{m}^2"), "\\begin{pmatrix}7&10\\\\15&23\\end{pmatrix}");
+    equal(&format!("{m} + {m}"), &format!("2{m}"));
+    equal("\\|(3,4)\\|", "5");
+    // Shapes that do not fit stay unread, and so does a name before a tuple (a function or a
+    // point as often as a product).
+    assert_eq!(unknown("(1,2) + (1,2,3)", "(2,4)"), Reason::Unparsed);
+    assert_eq!(unknown("k(1,2)", "(k, 2k)"), Reason::Unparsed);
+    // A singular matrix has no inverse.
+    assert_ne!(verdict("\\begin{pmatrix}1&2\\\\2&4\\end{pmatrix}^{-1}", "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}"), Verdict::Equal);
+}
