@@ -1,6 +1,8 @@
 """Type stubs for the native module (checked with mypy.stubtest)."""
 from os import PathLike
-from typing import Any, final
+from typing import Any, Callable, TypeVar, final
+
+_T = TypeVar("_T")
 
 __version__: str
 THREADS_ENV: str
@@ -143,8 +145,10 @@ def answer_normalize(text: str) -> str: ...
 def answer_to_sympy(text: str) -> str | None: ...
 # --- end answer equivalence -------------------------------------------------------------------
 # --- outcome check (rust/bindings/outcome.rs) -------------------------------------------------
-# Per response: (final answer, one (verdict, method, reason) per alternative up to the first
-# equal one, problem echo); see apr_fast.correctness.
+# Per response: a Correctness built from `into` (judgements made by `judgement_of(verdict,
+# method, reason)`, shared); and per response with an undecided comparison, (index, final answer,
+# one (verdict, method, reason) per alternative up to the first equal one, problem echo), for the
+# CAS; see apr_fast.correctness.
 def check_outcome_batch(
     responses: list[str] | tuple[str, ...],
     ground_truths: list[list[str]],
@@ -155,7 +159,9 @@ def check_outcome_batch(
     rel_tol: float,
     reject_problem_echo: bool,
     threads: int | None,
-) -> list[tuple[FinalAnswer | None, list[tuple[str, str, str]], bool]]: ...
+    into: type[_T],
+    judgement_of: Callable[[str, str, str], Any],
+) -> tuple[list[_T], list[tuple[int, FinalAnswer, list[tuple[str, str, str]], bool]]]: ...
 
 # --- end outcome check -------------------------------------------------------------------------
 

@@ -129,29 +129,24 @@ def is_correct_batch(
     if errors:  # name the item: a batch may hold thousands
         i = min(errors)
         raise type(errors[i])(f"ground_truths[{i}]: {errors[i]}")
-    natives = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
-                                  reject_problem_echo, threads)
-    results = []
-    for (final, native, echo), alts in zip(natives, alternatives):
-        if not native:  # no final answer, or no alternative to compare with
-            results.append(_correctness(False, final, None, None))
-            continue
-        if native[-1][0] == "equal":  # the native list stops at the first equal alternative
-            judgement = _native_judgement(*native[-1])
-            matched = None if echo else alts[len(native) - 1]
-            results.append(_correctness(not echo, final, matched, judgement, echo))
-            continue
+    # Rows come back as finished Correctness objects; the ones with an undecided comparison
+    # also come back with their judgements, for the CAS.
+    results, undecided = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
+                                             reject_problem_echo, threads, Correctness, _native_judgement)
+    if not cas:
+        return results
+    for i, final, native, echo in undecided:
+        alts = alternatives[i]
         judgements = [_native_judgement(*j) for j in native]
-        if cas and final is not None and any(j.verdict is Verdict.UNKNOWN for j in judgements):
-            # Only the undecided comparisons go to sympy (equivalent_batch re-runs them natively
-            # first, then sends what a CAS can settle).
-            pairs = [(final.text, a) for a, j in zip(alts, judgements) if j.verdict is Verdict.UNKNOWN]
-            settled = iter(equivalent_batch(pairs, policy=policy, cas=True, cas_timeout=cas_timeout, threads=1))
-            judgements = [next(settled) if j.verdict is Verdict.UNKNOWN else j for j in judgements]
+        # Only the undecided comparisons go to sympy (equivalent_batch re-runs them natively
+        # first, then sends what a CAS can settle).
+        pairs = [(final.text, a) for a, j in zip(alts, judgements) if j.verdict is Verdict.UNKNOWN]
+        settled = iter(equivalent_batch(pairs, policy=policy, cas=True, cas_timeout=cas_timeout, threads=1))
+        judgements = [next(settled) if j.verdict is Verdict.UNKNOWN else j for j in judgements]
         result = _decide(final, alts, judgements)
         if result.correct and echo:
             result = _correctness(False, final, None, result.judgement, True)
-        results.append(result)
+        results[i] = result
     return results
 
 

@@ -1,47 +1,91 @@
 //! The outcome check for Python: final answers against accepted answers, a batch in one call.
 //!
-//! Each response crosses back as `(final_answer, judgements, problem_echo)`: the
-//! `FinalAnswer` (or None), one `(verdict, method, reason)` of stable names per accepted answer
-//! up to the first equal one, and the echo flag. `apr_fast.correctness` turns them into
-//! `Correctness` objects and sends the undecided ones to the CAS.
+//! Each response crosses back as a finished `Correctness` (the class is passed in and built
+//! here, [`InstanceBuilder`]): its `FinalAnswer` (or None), the judgement that decided (one
+//! shared `Judgement` object per distinct verdict, method and reason, made by the Python
+//! factory passed in), the accepted answer it matched and the echo flag. A response with an
+//! undecided comparison also crosses back as `(index, final_answer, judgements, echo)`, its
+//! `(verdict, method, reason)` names per accepted answer, for `apr_fast.correctness` to send to
+//! the CAS.
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, char_lengths, static_name, threads_arg};
+use super::{borrow_str_list, char_lengths, static_name, threads_arg, InstanceBuilder};
+use crate::answer::Verdict;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
 type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
-type NativeOutcome = (Option<PyFinalAnswer>, Vec<NativeJudgement>, bool);
+
+/// One response's outcome, its byte offsets turned into character offsets.
+struct NativeOutcome {
+    final_answer: Option<PyFinalAnswer>,
+    judgements: Vec<NativeJudgement>,
+    /// Verdict per judgement, in order.
+    verdicts: Vec<Verdict>,
+    problem_echo: bool,
+}
 
 fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutcome {
     let judgements = outcome.judgements.iter().map(|j| (verdict_name(j.verdict), method_name(j.method), Cow::Borrowed(j.reason.name()))).collect();
-    (outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)), judgements, outcome.problem_echo)
+    NativeOutcome {
+        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)),
+        judgements,
+        verdicts: outcome.judgements.iter().map(|j| j.verdict).collect(),
+        problem_echo: outcome.problem_echo,
+    }
 }
 
-/// The Python tuple of one outcome, its names shared ([`static_name`]).
-fn outcome_tuple(py: Python<'_>, (final_answer, judgements, echo): NativeOutcome) -> PyObject {
-    let judgements: Vec<PyObject> = judgements
-        .into_iter()
-        .map(|(verdict, method, detail)| {
-            let detail = match detail {
-                Cow::Borrowed(name) => static_name(py, name),
-                Cow::Owned(message) => message.into_py(py),
-            };
-            (static_name(py, verdict), static_name(py, method), detail).into_py(py)
-        })
-        .collect();
-    (final_answer, judgements, echo).into_py(py)
+fn internal_error(message: String) -> NativeOutcome {
+    NativeOutcome {
+        final_answer: None,
+        judgements: vec![("unknown", "error", Cow::Owned(format!("internal error: {message}")))],
+        verdicts: vec![Verdict::Unknown],
+        problem_echo: false,
+    }
+}
+
+/// The `Correctness` fields, in the order given to the builder.
+const CORRECTNESS_FIELDS: &[&str] = &["correct", "final_answer", "matched", "judgement", "problem_echo"];
+
+/// `Judgement` objects made by the Python factory, one per distinct `(verdict, method, reason)`
+/// of static names (keyed by their addresses); an internal error's message gets its own.
+struct Judgements<'py> {
+    factory: &'py PyAny,
+    made: HashMap<(usize, usize, usize), PyObject>,
+}
+
+impl<'py> Judgements<'py> {
+    fn get(&mut self, py: Python<'py>, (verdict, method, detail): &NativeJudgement) -> PyResult<PyObject> {
+        let make = |detail: PyObject| self.factory.call1((static_name(py, verdict), static_name(py, method), detail)).map(|j| j.into_py(py));
+        match detail {
+            Cow::Borrowed(reason) => {
+                let key = (verdict.as_ptr() as usize, method.as_ptr() as usize, reason.as_ptr() as usize);
+                if let Some(j) = self.made.get(&key) {
+                    return Ok(j.clone_ref(py));
+                }
+                let j = make(static_name(py, reason))?;
+                self.made.insert(key, j.clone_ref(py));
+                Ok(j)
+            }
+            Cow::Owned(message) => make(message.into_py(py)),
+        }
+    }
 }
 
 /// Checks the final answer of every response against its accepted answers, in parallel
 /// without the GIL. ``ground_truths``: one list of str per response (cleaned alternatives);
-/// ``problems``: None or one str/None per response. A response whose check fails internally
-/// gets an ``("unknown", "error", "internal error: ...")`` judgement.
+/// ``problems``: None or one str/None per response. Returns one ``into`` instance
+/// (``Correctness``) per response, decided natively, and the responses whose comparisons left
+/// one undecided, as ``(index, final_answer, [(verdict, method, reason), ...], echo)``, for the
+/// CAS. A response whose check fails internally gets an ``("unknown", "error", "internal
+/// error: ...")`` judgement.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn check_outcome_batch(
@@ -55,24 +99,63 @@ fn check_outcome_batch(
     rel_tol: f64,
     reject_problem_echo: bool,
     threads: Option<i64>,
-) -> PyResult<Vec<PyObject>> {
+    into: &PyAny,
+    judgement_of: &PyAny,
+) -> PyResult<(Vec<PyObject>, Vec<PyObject>)> {
     let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
     let n = texts.len();
     let gts = ground_truth_lists(ground_truths, n)?;
+    let gt_objects: &PyList = ground_truths.downcast()?;
     let problems = problem_list(problems, n)?;
     let rules = OutcomeRules { policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?, reject_problem_echo };
     let threads = threads_arg(threads)?;
+    let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
+    let mut judgements = Judgements { factory: judgement_of, made: HashMap::new() };
     let outcomes = py.allow_threads(|| {
         let queries: Vec<OutcomeQuery<'_>> =
             (0..n).map(|i| OutcomeQuery { response: texts[i], ground_truth: &gts[i], problem: problems[i] }).collect();
         let outcomes = check_outcomes(&queries, &rules, threads);
         outcomes.into_iter().enumerate().map(|(i, o)| o.map(|o| native_outcome(texts[i], chars[i], o))).collect::<Vec<_>>()
     });
-    Ok(outcomes
-        .into_iter()
-        .map(|o| o.unwrap_or_else(|panic| (None, vec![("unknown", "error", Cow::Owned(format!("internal error: {}", panic.0)))], false)))
-        .map(|o| outcome_tuple(py, o))
-        .collect())
+    let mut rows = Vec::with_capacity(n);
+    let mut undecided = Vec::new();
+    for (i, outcome) in outcomes.into_iter().enumerate() {
+        let o = outcome.unwrap_or_else(|panic| internal_error(panic.0));
+        let final_answer: PyObject = match o.final_answer {
+            Some(f) => Py::new(py, f)?.into_py(py),
+            None => py.None(),
+        };
+        let echo = o.problem_echo;
+        // The judgement that decides: the equal one (the list stops there), else the first
+        // undecided one, else the first.
+        let equal = o.verdicts.last() == Some(&Verdict::Equal);
+        let decisive = if equal { o.verdicts.len().checked_sub(1) } else { o.verdicts.iter().position(|v| *v == Verdict::Unknown).or((!o.verdicts.is_empty()).then_some(0)) };
+        let judgement = match decisive {
+            Some(k) => judgements.get(py, &o.judgements[k])?,
+            None => py.None(),
+        };
+        let matched = match decisive {
+            Some(k) if equal && !echo => gt_objects.get_item(i)?.get_item(k)?.into_py(py),
+            _ => py.None(),
+        };
+        let correct = equal && !echo;
+        rows.push(builder.build(py, [correct.into_py(py), final_answer.clone_ref(py), matched, judgement, (equal && echo).into_py(py)])?);
+        if !equal && o.verdicts.contains(&Verdict::Unknown) && !final_answer.is_none(py) {
+            let names: Vec<PyObject> = o
+                .judgements
+                .into_iter()
+                .map(|(verdict, method, detail)| {
+                    let detail = match detail {
+                        Cow::Borrowed(name) => static_name(py, name),
+                        Cow::Owned(message) => message.into_py(py),
+                    };
+                    (static_name(py, verdict), static_name(py, method), detail).into_py(py)
+                })
+                .collect();
+            undecided.push((i, final_answer, names, echo).into_py(py));
+        }
+    }
+    Ok((rows, undecided))
 }
 
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {

@@ -11,12 +11,11 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyModule, PyString, PyTuple, PyType};
-use pyo3::AsPyPointer;
+use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError};
+use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError, InstanceBuilder};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
@@ -150,49 +149,27 @@ fn score_values(py: Python<'_>, c: CharScore) -> [PyObject; SCORE_FIELDS.len()] 
 }
 
 /// How score rows cross into Python: tuples of the `SCORE_FIELDS` values, or instances of a
-/// class (`RolloutScore`) whose `__dict__` receives them by name. Instances are built here,
-/// with interned names, so the Python layer has no per-row work left: on a batch scored by
-/// several threads, that serial work is what bounds the speed-up.
+/// class (`RolloutScore`) built here ([`InstanceBuilder`]), so the Python layer has no per-row
+/// work left: on a batch scored by several threads, that serial work is what bounds the
+/// speed-up.
 enum RowForm<'py> {
     Tuple,
-    Instance { cls: &'py PyAny, object_new: &'py PyAny, names: Vec<&'py PyString> },
+    Instance(InstanceBuilder<'py>),
 }
 
 impl<'py> RowForm<'py> {
     fn new(py: Python<'py>, into: Option<&'py PyAny>) -> PyResult<RowForm<'py>> {
-        let Some(cls) = into else { return Ok(RowForm::Tuple) };
-        if !cls.is_instance_of::<PyType>()? {
-            return Err(PyTypeError::new_err(format!("into must be a class, got {}", cls.get_type().name()?)));
+        match into {
+            None => Ok(RowForm::Tuple),
+            Some(cls) => Ok(RowForm::Instance(InstanceBuilder::new(py, cls, SCORE_FIELDS)?)),
         }
-        let object_new = PyModule::import(py, "builtins")?.getattr("object")?.getattr("__new__")?;
-        Ok(RowForm::Instance { cls, object_new, names: SCORE_FIELDS.iter().map(|n| PyString::intern(py, n)).collect() })
     }
 
     fn row(&self, py: Python<'py>, c: CharScore) -> PyResult<PyObject> {
         let values = score_values(py, c);
         match self {
             RowForm::Tuple => Ok(PyTuple::new(py, values).into_py(py)),
-            RowForm::Instance { cls, object_new, names } => {
-                // object.__new__(cls) skips a frozen dataclass's __init__ (one __setattr__ call
-                // per field); its fields live in the instance __dict__ all the same.
-                let obj = object_new.call1((*cls,))?;
-                let dict: &PyDict = obj.getattr(pyo3::intern!(py, "__dict__"))?.downcast()?;
-                for (name, value) in names.iter().zip(values) {
-                    let value = value.into_ptr();
-                    // SAFETY: the GIL is held and all three are live objects; PyDict_SetItem
-                    // takes its own references, and the one `value` owned is given back here
-                    // (a `set_item` would add and drop one more per field).
-                    let status = unsafe {
-                        let status = pyo3::ffi::PyDict_SetItem(dict.as_ptr(), name.as_ptr(), value);
-                        pyo3::ffi::Py_DECREF(value);
-                        status
-                    };
-                    if status != 0 {
-                        return Err(PyErr::fetch(py));
-                    }
-                }
-                Ok(obj.into_py(py))
-            }
+            RowForm::Instance(builder) => builder.build(py, values),
         }
     }
 }
