@@ -22,6 +22,7 @@
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
+use super::rational;
 use super::expr::{Constant, Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{assignments_as_tuple, Node, Ratio, Relation};
@@ -80,7 +81,7 @@ impl Answer {
                 // digit, or all the fraction digits of a zero (`0.000`).
                 let significant = if mantissa == 0 { frac.len() } else { mantissa.to_string().len() };
                 let decimal = Decimal {
-                    value: BigRational::new(BigInt::from(mantissa), BigInt::from(10u64).pow(frac.len() as u32)),
+                    value: rational::ratio(BigInt::from(mantissa), BigInt::from(10u64).pow(frac.len() as u32)),
                     significant_digits: significant as u32,
                     last_digit_exponent: -(frac.len() as i64),
                 };

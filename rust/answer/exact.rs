@@ -12,6 +12,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
+use super::rational;
 use super::expr::{Constant, Expr, Func, Readings, Symbol, READING_APPLY, READING_LOG, READING_SLASH};
 
 /// Largest numerator + denominator size kept exact: 65,536 bits, about 19,700 decimal digits
@@ -89,7 +90,7 @@ pub fn evaluate(e: &Expr, readings: Readings, symbols: &dyn SymbolValues) -> Exa
             let mut first_error = None;
             for t in terms {
                 match eval(t) {
-                    Ok(v) => sum = capped(sum + v)?,
+                    Ok(v) => sum = capped(rational::add(&sum, &v))?,
                     Err(err) => first_error = Some(worse(first_error, err)),
                 }
             }
@@ -100,7 +101,7 @@ pub fn evaluate(e: &Expr, readings: Readings, symbols: &dyn SymbolValues) -> Exa
             let mut first_error = None;
             for f in factors {
                 match eval(f) {
-                    Ok(v) => product = capped(product * v)?,
+                    Ok(v) => product = capped(rational::mul(&product, &v))?,
                     Err(err) => first_error = Some(worse(first_error, err)),
                 }
             }
@@ -130,7 +131,7 @@ pub fn evaluate(e: &Expr, readings: Readings, symbols: &dyn SymbolValues) -> Exa
             }
         }
         Expr::Factorial(n) => factorial(&eval(n)?),
-        Expr::Percent(x) => eval(x).map(|v| v / int(100)),
+        Expr::Percent(x) => eval(x).map(|v| rational::div(&v, &int(100))),
         Expr::Degrees(x) => match eval(x)? {
             v if v.is_zero() => Ok(v),
             _ => Err(ExactError::NotRational),
@@ -141,15 +142,15 @@ pub fn evaluate(e: &Expr, readings: Readings, symbols: &dyn SymbolValues) -> Exa
             } else {
                 let f = symbols.exact(func).ok_or(ExactError::Symbolic);
                 let a = eval(arg);
-                capped(f? * a?)
+                capped(rational::mul(&f?, &a?))
             }
         }
         Expr::SlashTail { num, den, tail } => {
             let (n, d, t) = (eval(num), eval(den), eval(tail));
             if readings & READING_SLASH != 0 {
-                divide(n, d.and_then(|d| capped(d * t?)))
+                divide(n, d.and_then(|d| capped(rational::mul(&d, &t?))))
             } else {
-                divide(n, d).and_then(|q| capped(q * t?))
+                divide(n, d).and_then(|q| capped(rational::mul(&q, &t?)))
             }
         }
     }
@@ -178,9 +179,9 @@ fn divide(a: Exact, b: Exact) -> Exact {
     let a = a?;
     if a.is_integer() && b.is_integer() {
         // One reduction instead of the general ratio division's several (`\frac{1}{2}`).
-        return capped(BigRational::new(a.numer().clone(), b.numer().clone()));
+        return capped(rational::ratio(a.numer().clone(), b.numer().clone()));
     }
-    capped(a / b)
+    capped(rational::div(&a, &b))
 }
 
 /// `base^exponent` for rational exponents: integer powers, and p/q powers of perfect q-th powers.
@@ -217,7 +218,8 @@ pub fn power(base: BigRational, exponent: &BigRational) -> Exact {
         return Err(ExactError::TooLarge);
     }
     let p_abs = u32::try_from(p_abs).map_err(|_| ExactError::TooLarge)?;
-    let raised = BigRational::new(root.numer().pow(p_abs), root.denom().pow(p_abs));
+    // Powers of coprime integers are coprime: already in lowest terms.
+    let raised = BigRational::new_raw(root.numer().pow(p_abs), root.denom().pow(p_abs));
     capped(if p.is_negative() { raised.recip() } else { raised })
 }
 
@@ -225,7 +227,8 @@ pub fn power(base: BigRational, exponent: &BigRational) -> Exact {
 fn exact_root(x: &BigRational, q: u32) -> Option<BigRational> {
     let n = x.numer().nth_root(q);
     let d = x.denom().nth_root(q);
-    (n.pow(q) == *x.numer() && d.pow(q) == *x.denom()).then(|| BigRational::new(n, d))
+    // Roots of coprime integers are coprime: already in lowest terms.
+    (n.pow(q) == *x.numer() && d.pow(q) == *x.denom()).then(|| BigRational::new_raw(n, d))
 }
 
 fn natural_log(x: BigRational) -> Exact {

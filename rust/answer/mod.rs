@@ -51,6 +51,7 @@ mod normalize;
 mod numeric;
 mod parse;
 mod policy;
+mod rational;
 mod relation;
 mod scalar;
 mod sets;

@@ -29,6 +29,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use super::rational;
 use super::expr::{Constant, Decimal, Expr, Func, Symbol};
 use super::judgement::Reason;
 use super::lexer::{render, render_token, Numeral, Tok};
@@ -925,7 +926,7 @@ impl<'t> Parser<'t> {
         }
         let Expr::Num(whole) = whole else { return Ok(None) };
         self.pos = after_den;
-        Ok(Some(Expr::rational((**whole).clone() + BigRational::new(num, den))))
+        Ok(Some(Expr::rational(rational::add(whole, &rational::ratio(num, den)))))
     }
 
     fn starts_implicit_factor(&self, factors: &[Expr]) -> bool {
@@ -1150,7 +1151,7 @@ impl<'t> Parser<'t> {
         // written zero (`0.000`) counts its fraction digits.
         let significant = if mantissa.is_zero() { frac.len().max(1) } else { nonzero_digits };
         let mantissa = Decimal {
-            value: BigRational::new(mantissa, BigInt::from(10).pow(frac.len() as u32)),
+            value: rational::ratio(mantissa, BigInt::from(10).pow(frac.len() as u32)),
             significant_digits: significant as u32,
             last_digit_exponent: -(frac.len() as i64),
         };
@@ -1158,7 +1159,7 @@ impl<'t> Parser<'t> {
         if exp.abs() <= MAX_FOLDED_EXPONENT {
             let factor = BigRational::from_integer(BigInt::from(10)).pow(exp as i32);
             return Ok(Expr::Decimal(Box::new(Decimal {
-                value: mantissa.value * factor,
+                value: rational::mul(&mantissa.value, &factor),
                 significant_digits: mantissa.significant_digits,
                 last_digit_exponent: mantissa.last_digit_exponent + exp,
             })));
@@ -2189,7 +2190,7 @@ mod tests {
     }
 
     fn r(n: i64, d: i64) -> BigRational {
-        BigRational::new(BigInt::from(n), BigInt::from(d))
+        rational::ratio(BigInt::from(n), BigInt::from(d))
     }
 
     #[test]
@@ -2224,7 +2225,7 @@ mod tests {
             let d = scalar(s).decimal.unwrap();
             assert_eq!(d.significant_digits, sig, "{s}");
             let (i, f) = s.split_once('.').unwrap();
-            let value = BigRational::new(format!("{i}{f}").parse::<BigInt>().unwrap(), BigInt::from(10).pow(f.len() as u32));
+            let value = rational::ratio(format!("{i}{f}").parse::<BigInt>().unwrap(), BigInt::from(10).pow(f.len() as u32));
             assert_eq!(d.value, value, "{s}");
         }
     }

@@ -20,6 +20,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 
+use super::rational;
 use super::exact::{self, Exact, ExactError, NoSymbols, SymbolValues};
 use super::expr::{Decimal, Expr, ExprInfo, Func, Readings, Symbol, ALL_READINGS};
 use super::interval::{self, Refined};
@@ -245,7 +246,7 @@ fn decimal_literal(e: &Expr) -> Option<Decimal> {
             };
             let scale = exact::power(BigRational::from_integer(BigInt::from(10)), &BigRational::from_integer(BigInt::from(k))).ok()?;
             Some(Decimal {
-                value: mantissa.value * scale,
+                value: rational::mul(&mantissa.value, &scale),
                 significant_digits: mantissa.significant_digits,
                 last_digit_exponent: mantissa.last_digit_exponent.checked_add(k)?,
             })
@@ -696,13 +697,13 @@ mod tests {
     use crate::answer::expr::{Constant, Func};
 
     fn r(n: i64, d: i64) -> Expr {
-        Expr::rational(BigRational::new(BigInt::from(n), BigInt::from(d)))
+        Expr::rational(rational::ratio(BigInt::from(n), BigInt::from(d)))
     }
 
     fn dec(text: &str) -> Expr {
         let (int, frac) = text.split_once('.').unwrap();
         let digits = format!("{int}{frac}");
-        let value = BigRational::new(digits.parse::<BigInt>().unwrap(), BigInt::from(10).pow(frac.len() as u32));
+        let value = rational::ratio(digits.parse::<BigInt>().unwrap(), BigInt::from(10).pow(frac.len() as u32));
         let significant = digits.trim_start_matches('0').len() as u32;
         Expr::Decimal(Box::new(Decimal { value, significant_digits: significant, last_digit_exponent: -(frac.len() as i64) }))
     }
