@@ -16,13 +16,13 @@
 //! (Unknown) never makes a sentence an anchor: an undecided match can only move the anchor
 //! later, which shortens the penalised tail, never lengthens it.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::answer::{compare, matching_brace, superscript_digit, unreduced_forms, Answer, Policy, Reason, Verdict};
 use crate::extract::{
     cardinal, extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
 };
+use crate::hash::FastMap;
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
 use crate::text::restatements::{
@@ -280,7 +280,7 @@ impl AnchorSearch<'_> {
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
         let search = AnchorSearch { options: self.options, policy: &policy };
-        let mut memo: HashMap<String, Verdict> = HashMap::new();
+        let mut memo: FastMap<String, Verdict> = FastMap::default();
         let mut found = None;
         if !references.is_empty() {
             for i in 0..n {
@@ -409,7 +409,7 @@ impl AnchorSearch<'_> {
         text: &str,
         targets: &Targets<'_>,
         problem: Option<&Problem<'_>>,
-        memo: &mut HashMap<String, Verdict>,
+        memo: &mut FastMap<String, Verdict>,
         undecided: &mut usize,
     ) -> Option<(Range<usize>, String)> {
         // Plain-number references (prefilters) equal no choice letter or text answer.

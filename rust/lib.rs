@@ -7,6 +7,7 @@
 pub mod anchor;
 pub mod answer;
 pub mod extract;
+pub mod hash;
 pub mod outcome;
 pub mod parallel;
 pub mod reward;

@@ -10,6 +10,7 @@
 use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
+use crate::hash::FastMap;
 use crate::parallel::{map_items, ItemPanic};
 
 /// One response to check.
@@ -96,7 +97,7 @@ pub fn judge_outcome<'a>(
 /// rule stays per rollout ([`outcome_of`]).
 #[derive(Debug, Default)]
 pub struct OutcomeMemo {
-    judged: std::sync::Mutex<std::collections::HashMap<String, Vec<Judgement>>>,
+    judged: std::sync::Mutex<FastMap<String, Vec<Judgement>>>,
 }
 
 impl OutcomeMemo {

@@ -1,23 +1,23 @@
 //! The distinct answer texts of a batch, so that each is parsed once however often it recurs
 //! (a training step's rollouts of one prompt share its ground truth, and often their answers).
 
-use std::collections::HashMap;
 use std::hash::Hash;
 
 use super::equivalence::Answer;
+use crate::hash::FastMap;
 use crate::parallel::{map_items, ItemPanic};
 
 /// Keys numbered in order of first sight, so that work keyed by them is done once per
 /// distinct key.
 #[derive(Debug)]
 pub struct Numbering<K> {
-    index: HashMap<K, usize>,
+    index: FastMap<K, usize>,
     keys: Vec<K>,
 }
 
 impl<K> Default for Numbering<K> {
     fn default() -> Self {
-        Numbering { index: HashMap::new(), keys: Vec::new() }
+        Numbering { index: FastMap::default(), keys: Vec::new() }
     }
 }
 

@@ -30,8 +30,9 @@
 //! [`MAX_PHRASE_VALUE_BYTES`] and never past the next occurrence of "answer", and at most the
 //! last [`MAX_PHRASES_TRIED`] phrases are read.
 
-use std::collections::HashSet;
 use std::ops::Range;
+
+use crate::hash::FastSet;
 
 use super::boxes::{outermost_boxes, self_contained_boxes, BoxSpan, MAX_ROW_GAP};
 use super::candidates::{extract_candidates, Candidate};
@@ -408,7 +409,7 @@ fn answer_of_boxes(text: &str, boxes: &[BoxSpan]) -> Option<(String, Range<usize
         first -= 1;
     }
     let group: &[BoxSpan] = &boxes[first..];
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: FastSet<&str> = FastSet::default();
     let parts: Vec<&str> = group
         .iter()
         .map(|b| &text[b.content.clone()])
