@@ -17,11 +17,11 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::once_cell::GILOnceCell;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyList, PyString, PyTuple, PyType};
 use pyo3::AsPyPointer;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
+
+use crate::hash::FastMap;
 
 mod tokens;
 mod text;
@@ -38,7 +38,7 @@ create_exception!(apr_fast, TokenizerError, AprError, "A tokenizer file or vocab
 /// reason, a rule): made once per process and shared, as Python shares interned names, so
 /// that a batch of thousands of results does not allocate the same few names again and again.
 pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
-    type Names = HashMap<(usize, usize), Py<PyString>, BuildHasherDefault<AddressHasher>>;
+    type Names = FastMap<(usize, usize), Py<PyString>>;
     static NAMES: GILOnceCell<Mutex<Names>> = GILOnceCell::new();
     let names = NAMES.get_or_init(py, Default::default);
     // Only static strings come here: their address and length identify them, and the table
@@ -47,56 +47,42 @@ pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
     names.entry((name.as_ptr() as usize, name.len())).or_insert_with(|| PyString::new(py, name).into()).clone_ref(py).into_py(py)
 }
 
-/// Hashes the `(address, length)` keys of [`static_name`]'s table: a multiply per word, not
-/// SipHash (a batch looks names up about ten times per rollout).
-#[derive(Default)]
-struct AddressHasher(u64);
-
-impl Hasher for AddressHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Builds instances of a Python class (a frozen dataclass such as `RolloutScore` or
 /// `Correctness`) with their fields put straight into the instance `__dict__`, as the
-/// dataclass's `__init__` would put them: `object.__new__(cls)` skips that `__init__` (one
-/// `object.__setattr__` call per field), so a batch of thousands of rows leaves the Python
-/// layer no per-row work.
+/// dataclass's `__init__` would put them. The instance is allocated as `object.__new__(cls)`
+/// allocates it (the type's generic allocation: the class is a plain Python class), without
+/// the dataclass's `__init__` (one `object.__setattr__` call per field) and without a Python
+/// call, so a batch of thousands of rows leaves the Python layer no per-row work.
 pub(crate) struct InstanceBuilder<'py> {
-    cls: &'py PyAny,
-    object_new: &'py PyAny,
+    cls: &'py PyType,
     names: Vec<&'py PyString>,
 }
 
 impl<'py> InstanceBuilder<'py> {
     /// A builder for `cls` whose instances get the fields `names`, in this order.
     pub(crate) fn new(py: Python<'py>, cls: &'py PyAny, names: &[&str]) -> PyResult<Self> {
-        if !cls.is_instance_of::<PyType>()? {
-            return Err(PyTypeError::new_err(format!("into must be a class, got {}", cls.get_type().name()?)));
+        let cls: &PyType = cls.downcast().map_err(|_| PyTypeError::new_err(format!("into must be a class, got {}", cls.get_type().name().unwrap_or("?"))))?;
+        let builder = InstanceBuilder { cls, names: names.iter().map(|n| PyString::intern(py, n)).collect() };
+        // A class whose instances have no `__dict__` (slots, a native type) fails here, once.
+        builder.instance_dict(py)?;
+        Ok(builder)
+    }
+
+    /// A new instance and its (new, empty) `__dict__`.
+    fn instance_dict(&self, py: Python<'py>) -> PyResult<(PyObject, PyObject)> {
+        // SAFETY: the GIL is held and `cls` is a live type object; both calls return a new
+        // reference or NULL with an exception set.
+        unsafe {
+            let obj = pyo3::ffi::PyType_GenericAlloc(self.cls.as_type_ptr(), 0);
+            let obj = PyObject::from_owned_ptr_or_err(py, obj)?;
+            let dict = pyo3::ffi::PyObject_GenericGetDict(obj.as_ptr(), std::ptr::null_mut());
+            Ok((obj, PyObject::from_owned_ptr_or_err(py, dict)?))
         }
-        let object_new = PyModule::import(py, "builtins")?.getattr("object")?.getattr("__new__")?;
-        Ok(InstanceBuilder { cls, object_new, names: names.iter().map(|n| PyString::intern(py, n)).collect() })
     }
 
     /// An instance whose fields take `values`, in the order of the names.
     pub(crate) fn build(&self, py: Python<'py>, values: impl IntoIterator<Item = PyObject>) -> PyResult<PyObject> {
-        let obj = self.object_new.call1((self.cls,))?;
-        let dict: &PyDict = obj.getattr(pyo3::intern!(py, "__dict__"))?.downcast()?;
+        let (obj, dict) = self.instance_dict(py)?;
         for (name, value) in self.names.iter().zip(values) {
             let value = value.into_ptr();
             // SAFETY: the GIL is held and all three are live objects; PyDict_SetItem takes its
@@ -111,7 +97,7 @@ impl<'py> InstanceBuilder<'py> {
                 return Err(PyErr::fetch(py));
             }
         }
-        Ok(obj.into_py(py))
+        Ok(obj)
     }
 }
 

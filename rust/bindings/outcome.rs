@@ -8,7 +8,6 @@
 //! `(verdict, method, reason)` names per accepted answer, for `apr_fast.correctness` to send to
 //! the CAS.
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -18,6 +17,7 @@ use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
 use super::{borrow_str_list, char_lengths, static_name, threads_arg, InstanceBuilder};
 use crate::answer::Verdict;
+use crate::hash::FastMap;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
@@ -58,7 +58,7 @@ const CORRECTNESS_FIELDS: &[&str] = &["correct", "final_answer", "matched", "jud
 /// of static names (keyed by their addresses); an internal error's message gets its own.
 struct Judgements<'py> {
     factory: &'py PyAny,
-    made: HashMap<(usize, usize, usize), PyObject>,
+    made: FastMap<(usize, usize, usize), PyObject>,
 }
 
 impl<'py> Judgements<'py> {
@@ -110,7 +110,7 @@ fn check_outcome_batch(
     let rules = OutcomeRules { policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?, reject_problem_echo };
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
-    let mut judgements = Judgements { factory: judgement_of, made: HashMap::new() };
+    let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };
     let outcomes = py.allow_threads(|| {
         let queries: Vec<OutcomeQuery<'_>> =
             (0..n).map(|i| OutcomeQuery { response: texts[i], ground_truth: &gts[i], problem: problems[i] }).collect();
