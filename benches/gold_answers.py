@@ -235,6 +235,13 @@ def split_top_level_sum(s: str) -> list[str]:
     return [t for t in terms if t]
 
 
+def is_zero(gold: str) -> bool:
+    """Whether `gold` is zero, a zero tuple or a zero matrix (`0`, `(0,0)`, a pmatrix of
+    zeros): doubling it changes nothing."""
+    rest = re.sub(r"\\(begin|end)\{\w+\}|\\left|\\right|\\\\|[&(),\s$]", "", gold)
+    return rest != "" and set(rest) == {"0"}
+
+
 def perturbations(gold: str) -> Iterator[tuple[str, str]]:
     """Non-equivalent variants of `gold`: a digit changed, a sign flipped, an interval's brackets
     swapped, a term added, a letter changed. None of them may be judged equal."""
@@ -252,7 +259,7 @@ def perturbations(gold: str) -> Iterator[tuple[str, str]]:
         yield "brackets swapped", swapped
     if not top_level_commas(core) and not re.search(r"[=<>]|\\text|\\in\b", core):
         yield "plus one", f"{core.strip('$')} + 1"
-        if core.strip("$").strip() != "0":
+        if not is_zero(core):
             yield "doubled", f"2\\left({core.strip('$')}\\right)"
     m = re.search(r"\\text\{\s*([a-zA-Z])", core)
     if m and len(core) > 12:
