@@ -29,6 +29,8 @@ pub struct OutcomeRules {
     pub policy: Policy,
     /// An answer that restates the problem's expression is not correct ([`restates_problem`]).
     pub reject_problem_echo: bool,
+    /// Only an answer after `</think>` counts ([`final_answer_of`]).
+    pub require_answer_after_think: bool,
 }
 
 /// The outcome of one response.
@@ -69,9 +71,16 @@ pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIter
     judgements
 }
 
+/// The final answer of `response` ([`extract_final`]); with `require_after_think`, one found
+/// only inside the thinking (or in a response without `</think>`) counts as none, as a strict
+/// format reward counts it: the answer section after `</think>` must state the answer.
+pub fn final_answer_of(response: &str, require_after_think: bool) -> Option<FinalAnswer> {
+    extract_final(response).filter(|f| !(require_after_think && f.in_thinking))
+}
+
 /// Checks one response.
 pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome {
-    let final_answer = extract_final(query.response);
+    let final_answer = final_answer_of(query.response, rules.require_answer_after_think);
     let parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = query.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     judge_outcome(final_answer, parsed.as_ref(), &ground_truth, query, &rules.policy, rules.reject_problem_echo)
@@ -137,7 +146,7 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// accepted answers is judged once (a training step's rollouts of one prompt share its ground
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
-    let finals = map_items(queries, threads, |q| extract_final(q.response));
+    let finals = map_items(queries, threads, |q| final_answer_of(q.response, rules.require_answer_after_think));
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();
     // Per query: the number of its (final answer, accepted answers) pair; None without a final
@@ -201,7 +210,7 @@ mod tests {
     use crate::answer::Reason;
 
     fn rules() -> OutcomeRules {
-        OutcomeRules { policy: Policy::default(), reject_problem_echo: true }
+        OutcomeRules { policy: Policy::default(), reject_problem_echo: true, require_answer_after_think: false }
     }
 
     fn check(response: &str, gt: &[&str], problem: Option<&str>) -> Outcome {
@@ -284,6 +293,22 @@ mod tests {
             assert!(batch[0].problem_echo && !batch[0].correct());
             assert!(!batch[1].problem_echo && batch[1].correct());
             assert_eq!(batch[4].judgements.len(), 2);
+        }
+    }
+
+    #[test]
+    fn a_strict_format_counts_only_an_answer_after_think() {
+        let strict = OutcomeRules { require_answer_after_think: true, ..rules() };
+        let inside = "<think>so \\boxed{5}</think>";
+        let after = "<think>so 5</think> The answer is \\boxed{5}.";
+        let unclosed = "<think>so \\boxed{5}";
+        for (response, lenient_correct, strict_correct) in [(inside, true, false), (after, true, true), (unclosed, true, false)] {
+            let query = OutcomeQuery { response, ground_truth: &["5"], problem: None };
+            assert_eq!(check_outcome(&query, &rules()).correct(), lenient_correct, "{response}");
+            let o = check_outcome(&query, &strict);
+            assert_eq!(o.correct(), strict_correct, "{response}");
+            assert_eq!(o.final_answer.is_some(), strict_correct);
+            assert_eq!(check_outcomes(&[query], &strict, Some(1))[0].as_ref().unwrap(), &o);
         }
     }
 

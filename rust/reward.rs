@@ -14,8 +14,8 @@ use std::ops::Range;
 
 use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch, Problem};
 use crate::answer::{Answer, Judgement, Policy, Verdict};
-use crate::extract::{extract_final, FinalAnswer};
-use crate::outcome::{judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
+use crate::extract::FinalAnswer;
+use crate::outcome::{final_answer_of, judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
@@ -65,6 +65,10 @@ pub struct RewardConfig {
     /// [`Status::ProblemEcho`]): for "Simplify E", boxing E itself equals the answer but is a
     /// reward hack. See [`is_problem_echo`].
     pub reject_problem_echo: bool,
+    /// Only a final answer after `</think>` counts: one found only inside the thinking is none
+    /// (status [`Status::NoFinalAnswer`], reward 0), as a strict format reward counts it. Off
+    /// by default: a response whose answer section is empty is then judged by its thinking.
+    pub require_answer_after_think: bool,
 }
 
 impl RewardConfig {
@@ -80,6 +84,7 @@ impl RewardConfig {
             split: SplitOptions::default(),
             cues: CueMatcher::paper(),
             reject_problem_echo: true,
+            require_answer_after_think: false,
         }
     }
 
@@ -279,7 +284,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
-    let final_answer = extract_final(response);
+    let final_answer = final_answer_of(response, config.require_answer_after_think);
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let parse_ground_truth = || -> Vec<Answer> { rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect() };
     let judgements = match (&final_answer, &final_parsed) {
@@ -526,6 +531,21 @@ mod tests {
     fn missing_final_answer_and_empty_thinking_have_a_status() {
         assert_eq!(score("So it is 4.</think>no box here", "4", AnchorMode::Paper).status, Status::NoFinalAnswer);
         assert_eq!(score("<think>  </think>\\boxed{4}", "4", AnchorMode::Paper).status, Status::EmptyThinking);
+    }
+
+    #[test]
+    fn a_strict_format_needs_the_answer_after_think() {
+        let mut config = RewardConfig::new(AnchorMode::Default);
+        config.require_answer_after_think = true;
+        let strict = |response: &str| score_rollout(&Rollout { response, ground_truth: &["5"], problem: None, tokens: None }, &config);
+        let inside = strict("So x = 5, so the answer is \\boxed{5}.</think>");
+        assert_eq!((inside.status, inside.correct, inside.reward), (Status::NoFinalAnswer, false, 0.0));
+        assert!(inside.final_answer.is_none());
+        let after = strict("So x = 5.</think>The answer is \\boxed{5}.");
+        assert_eq!((after.status, after.correct), (Status::Ok, true));
+        // Off (the default), the box in the thinking is the final answer.
+        let lenient = score("So x = 5, so the answer is \\boxed{5}.</think>", "5", AnchorMode::Default);
+        assert_eq!((lenient.status, lenient.correct), (Status::Ok, true));
     }
 
     #[test]

@@ -178,6 +178,15 @@ def test_missing_file_and_bad_options(tmp_path) -> None:
     out = run("score", "/nonexistent.jsonl")
     assert out.returncode == 1 and "no such file" in out.stderr
     assert run("score", str(SAMPLES), "--threads", "0").returncode == 2
+
+
+def test_require_answer_after_think_option(tmp_path) -> None:
+    data = tmp_path / "r.jsonl"
+    data.write_text(json.dumps({"completion": "So x = 5, so \\boxed{5}.</think>", "ground_truth": "5"}) + "\n")
+    for options, status in [((), "ok"), (("--require-answer-after-think",), "no_final_answer")]:
+        out = run("score", str(data), "--format", "jsonl", "-q", *options)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["status"] == status
     assert run("score", str(SAMPLES), "--mode", "nope").returncode == 2
     (tmp_path / "empty.parquet").write_bytes(b"")
     (tmp_path / "ints.json").write_text("[1, 2, 3]")

@@ -124,6 +124,19 @@ def test_an_echo_of_the_problem_is_not_correct_with_the_problem() -> None:
     assert is_correct(boxed("-\\sqrt{3}"), "-\\sqrt{3}", problem=problem, cas=False).correct
 
 
+def test_a_strict_format_counts_only_an_answer_after_think() -> None:
+    inside = "<think>So x = 5, and the answer is \\boxed{5}.</think>"
+    after = "<think>So x = 5.</think> The answer is \\boxed{5}."
+    assert is_correct(inside, "5", cas=False).correct, "by default the thinking's answer counts"
+    strict = is_correct(inside, "5", cas=False, require_answer_after_think=True)
+    assert (strict.correct, strict.final_answer, strict.method) == (False, None, "none")
+    assert is_correct(after, "5", cas=False, require_answer_after_think=True).correct
+    batch = is_correct_batch([inside, after, "So x = 5"], ["5"] * 3, cas=False, require_answer_after_think=True)
+    assert [r.correct for r in batch] == [False, True, False]
+    with pytest.raises(TypeError, match="require_answer_after_think"):
+        is_correct(after, "5", require_answer_after_think=1)  # type: ignore[arg-type]
+
+
 @needs_shared
 def test_one_native_call_matches_extraction_then_equivalence_on_real_traces() -> None:
     rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]

@@ -316,6 +316,17 @@ def test_boxing_the_problem_expression_is_not_rewarded() -> None:
         RewardConfig(reject_problem_echo="yes")  # type: ignore[arg-type]
 
 
+def test_a_strict_format_needs_the_answer_after_think() -> None:
+    inside = "<think>So x = 5, and the answer is \\boxed{5}.</think>"
+    strict = APRScorer(RewardConfig(cas=False, require_answer_after_think=True))
+    s = strict.score(inside, "5")
+    assert (s.status, s.correct, s.reward, s.final_answer) == ("no_final_answer", False, 0.0, None)
+    assert strict.score("<think>So x = 5.</think> \\boxed{5}", "5").correct
+    assert APRScorer(RewardConfig(cas=False)).score(inside, "5").correct
+    with pytest.raises(TypeError, match="require_answer_after_think"):
+        RewardConfig(require_answer_after_think="yes")  # type: ignore[arg-type]
+
+
 def test_floor_bounds_a_long_tail() -> None:
     response = "So x = 5. " + "Wait, let me check again. " * 100 + "</think>\\boxed{5}"
     unfloored = apr_fast.score(response, "5", config=RewardConfig(beta=0.01))

@@ -158,6 +158,7 @@ def check_outcome_batch(
     decimal_min_sig_digits: int,
     rel_tol: float,
     reject_problem_echo: bool,
+    require_answer_after_think: bool,
     threads: int | None,
     into: type[_T],
     judgement_of: Callable[[str, str, str], Any],
@@ -376,6 +377,7 @@ class NativeScorer:
         vocabulary: NativeVocabulary | None,
         anchor_options: tuple[str, int, int | None, _OptionFlags] | None,
         reject_problem_echo: bool,
+        require_answer_after_think: bool,
     ) -> NativeScorer: ...
     def score_texts(
         self,

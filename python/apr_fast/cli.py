@@ -332,7 +332,8 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         config = RewardConfig(beta=args.beta, floor=args.floor, mode=args.mode, reference=args.reference,
                               cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
-                              anchor_options=dict(args.anchor_option or ()) or None)
+                              anchor_options=dict(args.anchor_option or ()) or None,
+                              require_answer_after_think=args.require_answer_after_think)
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
@@ -473,6 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--reference", choices=("final_answer", "ground_truth"), default="final_answer",
                    help="anchor on the response's own final answer (training) or on the ground truth")
     s.add_argument("--no-cas", action="store_true", help="never call sympy for undecided correctness")
+    s.add_argument("--require-answer-after-think", action="store_true",
+                   help="count only a final answer after </think> (a strict format: an answer only in the thinking is none)")
     s.add_argument("--response-key", help=f"field holding the response (default: first of {', '.join(RESPONSE_KEYS)})")
     s.add_argument("--ground-truth-key", help="field holding the ground truth (dots reach into objects)")
     s.add_argument("--problem-key", help="field holding the problem statement")

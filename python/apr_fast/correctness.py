@@ -106,20 +106,24 @@ def is_correct_batch(
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
     threads: Optional[int] = None,
     reject_problem_echo: bool = True,
+    require_answer_after_think: bool = False,
 ) -> list[Correctness]:
     """:func:`is_correct` for many responses: extraction and the native comparisons run as one
     parallel call on ``threads`` workers; sympy sees only what they leave undecided.
     ``problems`` (one str or None per response) drops ground-truth alternatives that the problem
     shows boxed itself (:func:`~apr_fast.ground_truth.ground_truth_alternatives`) and, with
-    ``reject_problem_echo``, does not count an echo of the problem's expression as correct."""
+    ``reject_problem_echo``, does not count an echo of the problem's expression as correct.
+    ``require_answer_after_think`` counts only a final answer after ``</think>`` (a strict
+    format: an answer only inside the thinking is no final answer)."""
     if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
         raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != len(responses):
         raise ValueError(f"got {len(ground_truths)} ground truths for {len(responses)} responses")
-    if not isinstance(reject_problem_echo, bool):
-        raise TypeError(f"reject_problem_echo must be bool, got {type(reject_problem_echo).__name__}")
+    for name, flag in (("reject_problem_echo", reject_problem_echo), ("require_answer_after_think", require_answer_after_think)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be bool, got {type(flag).__name__}")
     policy = _policy_arg(policy)
     _check_cas_args(cas, cas_timeout)
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
@@ -132,7 +136,8 @@ def is_correct_batch(
     # Rows come back as finished Correctness objects; the ones with an undecided comparison
     # also come back with their judgements, for the CAS.
     results, undecided = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
-                                             reject_problem_echo, threads, Correctness, _native_judgement)
+                                             reject_problem_echo, require_answer_after_think, threads, Correctness,
+                                             _native_judgement)
     if not cas:
         return results
     for i, final, native, echo in undecided:
@@ -159,6 +164,7 @@ def is_correct(
     cas: bool = True,
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
     reject_problem_echo: bool = True,
+    require_answer_after_think: bool = False,
 ) -> Correctness:
     """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives;
     with ``problem``, not those the problem shows boxed itself, and not an echo of the problem's
@@ -166,4 +172,5 @@ def is_correct(
     if not isinstance(response, str):
         raise TypeError(f"response must be str, got {type(response).__name__}")
     return is_correct_batch([response], [ground_truth], problems=[problem], policy=policy, cas=cas,
-                            cas_timeout=cas_timeout, reject_problem_echo=reject_problem_echo)[0]
+                            cas_timeout=cas_timeout, reject_problem_echo=reject_problem_echo,
+                            require_answer_after_think=require_answer_after_think)[0]

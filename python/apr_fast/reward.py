@@ -193,6 +193,10 @@ class RewardConfig:
     its expressions and is less simplified than every accepted answer (more complex, or with a
     fraction not in lowest terms or a root not simplified: boxing the expression to simplify)
     is not correct: status ``problem_echo``, reward 0.
+    ``require_answer_after_think``: only a final answer after ``</think>`` counts, as a strict
+    format reward counts it: a response whose answer is only inside the thinking (nothing after
+    ``</think>``, or no answer there) has status ``no_final_answer`` and reward 0. Off by
+    default, such a response is judged by the last answer of its thinking.
     """
 
     beta: float = 2e-4
@@ -207,6 +211,7 @@ class RewardConfig:
     cas_timeout: float = 5.0
     anchor_options: Union[AnchorOptions, Mapping[str, Any], None] = None  # a Mapping becomes AnchorOptions
     reject_problem_echo: bool = True
+    require_answer_after_think: bool = False
 
     def __post_init__(self) -> None:
         for name in ("beta", "cas_timeout"):
@@ -241,8 +246,9 @@ class RewardConfig:
             object.__setattr__(self, name, tuple(cues))
         if not isinstance(self.cas, bool) or not isinstance(self.cue_inflections, bool):
             raise TypeError("cas and cue_inflections must be bool")
-        if not isinstance(self.reject_problem_echo, bool):
-            raise TypeError(f"reject_problem_echo must be bool, got {type(self.reject_problem_echo).__name__}")
+        for name in ("reject_problem_echo", "require_answer_after_think"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be bool, got {type(getattr(self, name)).__name__}")
 
 
 @dataclass(frozen=True)
@@ -420,6 +426,7 @@ class APRScorer:
             vocabulary._native if vocabulary is not None else None,
             config.anchor_options._native() if isinstance(config.anchor_options, AnchorOptions) else None,
             config.reject_problem_echo,
+            config.require_answer_after_think,
         )
 
     def __repr__(self) -> str:

@@ -98,6 +98,7 @@ fn check_outcome_batch(
     decimal_min_sig_digits: i64,
     rel_tol: f64,
     reject_problem_echo: bool,
+    require_answer_after_think: bool,
     threads: Option<i64>,
     into: &PyAny,
     judgement_of: &PyAny,
@@ -107,7 +108,11 @@ fn check_outcome_batch(
     let gts = ground_truth_lists(ground_truths, n)?;
     let gt_objects: &PyList = ground_truths.downcast()?;
     let problems = problem_list(problems, n)?;
-    let rules = OutcomeRules { policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?, reject_problem_echo };
+    let rules = OutcomeRules {
+        policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?,
+        reject_problem_echo,
+        require_answer_after_think,
+    };
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
     let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };

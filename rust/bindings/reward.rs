@@ -322,6 +322,7 @@ impl NativeScorer {
         vocabulary: Option<&NativeVocabulary>,
         anchor_options: Option<OptionsArg<'_>>,
         reject_problem_echo: bool,
+        require_answer_after_think: bool,
     ) -> PyResult<Self> {
         let mode = AnchorMode::from_name(mode).ok_or_else(|| {
             let names: Vec<_> = AnchorMode::ALL.iter().map(|m| m.as_str()).collect();
@@ -353,6 +354,7 @@ impl NativeScorer {
         config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true, unsolved_conditions: true };
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
+        config.require_answer_after_think = require_answer_after_think;
         if let Some((
             context,
             backtrack_gap,

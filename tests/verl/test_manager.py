@@ -187,6 +187,8 @@ def test_cue_languages_reach_the_reward_config() -> None:
     both = APRRewardSettings.from_mapping({"cue_languages": ["en", "zh"]}).reward_config()
     assert both.conclusion_cues == apr_fast.PAPER_CONCLUSION_CUES + apr_fast.CHINESE_CONCLUSION_CUES
     assert both.verification_cues == apr_fast.PAPER_VERIFICATION_CUES + apr_fast.CHINESE_VERIFICATION_CUES
+    strict = APRRewardSettings.from_mapping({"require_answer_after_think": True}).reward_config()
+    assert strict.require_answer_after_think and not APRRewardSettings().reward_config().require_answer_after_think
 
 
 def test_anchor_options_reach_the_scorer(tokenizer) -> None:

@@ -42,8 +42,9 @@ class APRRewardSettings:
     """Everything the VeRL adapters read from ``reward_kwargs``.
 
     ``beta``, ``floor``, ``mode``, ``reference``, ``percent``, ``units``, ``cas``,
-    ``cas_timeout``, ``reject_problem_echo``: as in :class:`apr_fast.RewardConfig` (the problem
-    text comes from ``extra_info``, see :mod:`apr_fast.verl.rows`).
+    ``cas_timeout``, ``reject_problem_echo``, ``require_answer_after_think``: as in
+    :class:`apr_fast.RewardConfig` (the problem text comes from ``extra_info``, see
+    :mod:`apr_fast.verl.rows`).
     ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
     ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
     trains the default mode without that refinement); ``mode`` is then only the name reported.
@@ -63,6 +64,7 @@ class APRRewardSettings:
     cas: bool = True
     cas_timeout: float = 5.0
     reject_problem_echo: bool = True
+    require_answer_after_think: bool = False
     anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
@@ -110,6 +112,7 @@ class APRRewardSettings:
                 policy=Policy(percent=self.percent, units=self.units),  # type: ignore[arg-type]
                 cas=bool(self.cas), cas_timeout=float(self.cas_timeout),
                 reject_problem_echo=self.reject_problem_echo,
+                require_answer_after_think=self.require_answer_after_think,
                 anchor_options=dict(self.anchor_options) or None,
             )
         except (TypeError, ValueError) as e:
