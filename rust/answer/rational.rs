@@ -20,47 +20,34 @@ fn gcd_u128(a: u128, b: u128) -> u128 {
     }
 }
 
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
+/// Binary gcd on one unsigned word type; `gcd(0, b) = b`.
+macro_rules! binary_gcd {
+    ($name:ident, $word:ty) => {
+        fn $name(mut a: $word, mut b: $word) -> $word {
+            if a == 0 {
+                return b;
+            }
+            if b == 0 {
+                return a;
+            }
+            let shift = (a | b).trailing_zeros();
+            a >>= a.trailing_zeros();
+            loop {
+                b >>= b.trailing_zeros();
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                b -= a;
+                if b == 0 {
+                    return a << shift;
+                }
+            }
         }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
+    };
 }
 
-fn gcd_wide(mut a: u128, mut b: u128) -> u128 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
+binary_gcd!(gcd_u64, u64);
+binary_gcd!(gcd_wide, u128);
 
 /// `n / d` in lowest terms with a positive denominator; `None` when `d` is zero or a value is
 /// `i128::MIN` (whose magnitude has no `i128`).
