@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Instructions per rollout of the outcome check or of the full reward, counted by valgrind.
+
+A shared VM's speed drifts by ±30% over minutes, so a change of a few percent does not show in
+timings; instruction counts do not drift (the same binary on the same inputs counts the same
+whatever else the machine is doing). This runs one batch call on the 2,921 real traces under
+``valgrind --tool=callgrind`` once and three times (after a warm-up call each, in one process
+for the whole Python program), and prints the difference divided by two and by the number of
+rollouts: the instructions of one batch call per rollout, the interpreter's and the native
+module's together, loading excluded.
+
+    .venv/bin/python benches/count_instructions.py outcome   # is_correct_batch, CAS off, 1 thread
+    .venv/bin/python benches/count_instructions.py reward    # APRScorer.score_token_ids, default mode
+
+Needs valgrind (``apt-get install valgrind``). Compare two builds by running this once in each
+(``PYTHONPATH`` pointing at the other build's ``python/`` directory selects it). Takes about a
+minute for ``outcome`` and two for ``reward``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _common import TOKENIZER, TRACES, load_traces
+
+
+def inner(what: str, runs: int, data: Path) -> None:
+    """The program valgrind counts: a warm-up call, then `runs` calls."""
+    import apr_fast
+
+    with open(data, "rb") as f:
+        responses, gts, ids = pickle.load(f)
+    if what == "outcome":
+        def call() -> object:
+            return [c.correct for c in apr_fast.is_correct_batch(responses, gts, cas=False, threads=1)]
+    else:
+        vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
+        scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False), vocabulary=vocabulary)
+
+        def call() -> object:
+            return scorer.score_token_ids(ids, gts, threads=1)
+    call()
+    for _ in range(runs):
+        call()
+
+
+def count(what: str, runs: int, data: Path) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
+             sys.executable, __file__, "--inner", what, str(runs), str(data)],
+            capture_output=True, text=True, check=False,
+        )
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or m is None:
+        raise SystemExit(f"valgrind failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    return int(m.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--inner":
+        inner(argv[1], int(argv[2]), Path(argv[3]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("outcome", "reward"))
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        print("valgrind not found: apt-get install valgrind", file=sys.stderr)
+        return 2
+    if not TRACES.exists():
+        print(f"{TRACES} not found", file=sys.stderr)
+        return 2
+    rows = load_traces()
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    ids = None
+    if args.what == "reward":
+        import numpy as np
+        from tokenizers import Tokenizer
+
+        hf = Tokenizer.from_file(str(TOKENIZER))
+        ids = [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
+    with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
+        pickle.dump((responses, gts, ids), f)
+        data = Path(f.name)
+    try:
+        one, three = count(args.what, 1, data), count(args.what, 3, data)
+    finally:
+        os.unlink(data)
+    per_rollout = (three - one) / 2 / len(rows)
+    import apr_fast
+
+    print(f"{args.what}: {per_rollout:,.0f} instructions per rollout "
+          f"({len(rows)} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
