@@ -24,6 +24,17 @@ def load_traces() -> list[dict[str, Any]]:
         return [json.loads(line) for line in f]
 
 
+def token_id_arrays(responses: list[str], hf: Any = None) -> list[Any]:
+    """Each response's ids in the shared tokenizer (``hf``, a loaded ``tokenizers.Tokenizer``,
+    or loaded here), as numpy int64 arrays: they stand in for the tensor rows a VeRL
+    ``DataProto`` hands a reward manager."""
+    import numpy as np
+    from tokenizers import Tokenizer
+
+    hf = Tokenizer.from_file(str(TOKENIZER)) if hf is None else hf
+    return [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
+
+
 def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, Any]:
     """Best process CPU time of ``repeat`` runs (robust when other processes share the
     machine), and the last run's result."""

@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 from _common import (
     TOKENIZER, TRACES, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+    token_id_arrays,
 )
 
 
@@ -92,7 +93,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{TRACES} not found", file=sys.stderr)
         return 2
 
-    import numpy as np
     from tokenizers import Tokenizer
 
     import apr_fast
@@ -102,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     gts = [r["ground_truth"] for r in rows]
     n = len(rows)
     hf = Tokenizer.from_file(str(TOKENIZER))
-    # VeRL hands the manager each response's ids as a tensor row: numpy arrays stand in for it.
-    ids = [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
+    ids = token_id_arrays(responses, hf)
     n_tokens = sum(map(len, ids))
     vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
 

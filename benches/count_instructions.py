@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import TOKENIZER, TRACES, load_traces
+from _common import TOKENIZER, TRACES, load_traces, token_id_arrays
 
 
 def inner(what: str, runs: int, data: Path) -> None:
@@ -81,13 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = load_traces()
     responses = [r["completion"] for r in rows]
     gts = [r["ground_truth"] for r in rows]
-    ids = None
-    if args.what == "reward":
-        import numpy as np
-        from tokenizers import Tokenizer
-
-        hf = Tokenizer.from_file(str(TOKENIZER))
-        ids = [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
+    ids = token_id_arrays(responses) if args.what == "reward" else None
     with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
         pickle.dump((responses, gts, ids), f)
         data = Path(f.name)

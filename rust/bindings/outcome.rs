@@ -16,7 +16,7 @@ use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
 use super::{borrow_str_list, char_lengths, static_name, threads_arg, InstanceBuilder};
-use crate::answer::Verdict;
+use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
@@ -26,27 +26,42 @@ type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
 /// One response's outcome, its byte offsets turned into character offsets.
 struct NativeOutcome {
     final_answer: Option<PyFinalAnswer>,
+    /// Names of the judgement per accepted answer, up to the first equal one.
     judgements: Vec<NativeJudgement>,
-    /// Verdict per judgement, in order.
-    verdicts: Vec<Verdict>,
+    /// The judgement that decides ([`Outcome::correctness`]: the equal one, else the first
+    /// undecided one, else the first).
+    decisive: Option<NativeJudgement>,
+    /// The index of the accepted answer found equal (the list stops there).
+    equal_at: Option<usize>,
+    /// No alternative is equal and one comparison is undecided: the CAS may settle it.
+    undecided: bool,
     problem_echo: bool,
 }
 
+fn names(j: Judgement) -> NativeJudgement {
+    (verdict_name(j.verdict), method_name(j.method), Cow::Borrowed(j.reason.name()))
+}
+
 fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutcome {
-    let judgements = outcome.judgements.iter().map(|j| (verdict_name(j.verdict), method_name(j.method), Cow::Borrowed(j.reason.name()))).collect();
+    let equal_at = outcome.judgements.last().filter(|j| j.verdict == Verdict::Equal).map(|_| outcome.judgements.len() - 1);
     NativeOutcome {
+        decisive: outcome.correctness().map(names),
+        undecided: equal_at.is_none() && outcome.judgements.iter().any(|j| j.verdict == Verdict::Unknown),
+        equal_at,
+        judgements: outcome.judgements.iter().copied().map(names).collect(),
         final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)),
-        judgements,
-        verdicts: outcome.judgements.iter().map(|j| j.verdict).collect(),
         problem_echo: outcome.problem_echo,
     }
 }
 
 fn internal_error(message: String) -> NativeOutcome {
+    let error: NativeJudgement = ("unknown", "error", Cow::Owned(format!("internal error: {message}")));
     NativeOutcome {
         final_answer: None,
-        judgements: vec![("unknown", "error", Cow::Owned(format!("internal error: {message}")))],
-        verdicts: vec![Verdict::Unknown],
+        judgements: vec![error.clone()],
+        decisive: Some(error),
+        equal_at: None,
+        undecided: true,
         problem_echo: false,
     }
 }
@@ -131,21 +146,17 @@ fn check_outcome_batch(
             None => py.None(),
         };
         let echo = o.problem_echo;
-        // The judgement that decides: the equal one (the list stops there), else the first
-        // undecided one, else the first.
-        let equal = o.verdicts.last() == Some(&Verdict::Equal);
-        let decisive = if equal { o.verdicts.len().checked_sub(1) } else { o.verdicts.iter().position(|v| *v == Verdict::Unknown).or((!o.verdicts.is_empty()).then_some(0)) };
-        let judgement = match decisive {
-            Some(k) => judgements.get(py, &o.judgements[k])?,
+        let judgement = match &o.decisive {
+            Some(j) => judgements.get(py, j)?,
             None => py.None(),
         };
-        let matched = match decisive {
-            Some(k) if equal && !echo => gt_objects.get_item(i)?.get_item(k)?.into_py(py),
+        let matched = match o.equal_at {
+            Some(k) if !echo => gt_objects.get_item(i)?.get_item(k)?.into_py(py),
             _ => py.None(),
         };
-        let correct = equal && !echo;
-        rows.push(builder.build(py, [correct.into_py(py), final_answer.clone_ref(py), matched, judgement, (equal && echo).into_py(py)])?);
-        if !equal && o.verdicts.contains(&Verdict::Unknown) && !final_answer.is_none(py) {
+        let equal = o.equal_at.is_some();
+        rows.push(builder.build(py, [(equal && !echo).into_py(py), final_answer.clone_ref(py), matched, judgement, (equal && echo).into_py(py)])?);
+        if o.undecided && !final_answer.is_none(py) {
             let names: Vec<PyObject> = o
                 .judgements
                 .into_iter()
