@@ -12,7 +12,7 @@
 use std::fmt;
 
 use super::decoder::{DecoderPlan, PiecePlan, Strip};
-use super::vocabulary::{Vocabulary, LONG_PIECE};
+use super::vocabulary::{Vocabulary, LONG_PIECE, PRESENT, SPECIAL};
 
 /// How many ids ahead the byte-level loop asks for a slot to be cached: enough to cover a
 /// last-level-cache load at a few cycles per token.
@@ -82,38 +82,44 @@ impl Vocabulary {
     /// [`Slot`] lookup and one fixed 16-byte copy (a short piece is inline in its slot); the
     /// index of the first unknown id is the error.
     fn decode_byte_level(&self, ids: &[u32], skip_special: bool) -> Result<Decoded, usize> {
-        // Written through `filled`; `raw` keeps 16 spare bytes so every copy is whole.
-        let mut raw = vec![0u8; ids.len() * 4 + 16];
-        let mut filled = 0;
-        let mut ends = Vec::with_capacity(ids.len());
-        for (index, &id) in ids.iter().enumerate() {
+        let slots = self.slots();
+        // A token is copied when its flags, masked, are exactly PRESENT (present and, when
+        // skipping, not special); a missing id is an error.
+        let mask = if skip_special { PRESENT | SPECIAL } else { PRESENT };
+        let mut raw: Vec<u8> = Vec::with_capacity(ids.len() * 4 + 16);
+        let mut ends: Vec<usize> = Vec::with_capacity(ids.len());
+        for (index, (end, &id)) in ends.spare_capacity_mut().iter_mut().zip(ids).enumerate() {
             if let Some(&ahead) = ids.get(index + PREFETCH_DISTANCE) {
                 self.prefetch_slot(ahead);
             }
-            let slot = match self.slot(id) {
+            let slot = match slots.get(id as usize) {
                 Some(slot) if slot.is_present() => slot,
                 _ => return Err(index),
             };
-            if !(skip_special && slot.is_special()) {
+            if slot.flags() & mask == PRESENT {
                 let len = slot.len();
                 if len == LONG_PIECE {
-                    let piece = self.piece(id);
-                    if raw.len() < filled + piece.len() + 16 {
-                        raw.resize(2 * raw.len() + piece.len() + 16, 0);
-                    }
-                    raw[filled..filled + piece.len()].copy_from_slice(piece);
-                    filled += piece.len();
+                    raw.extend_from_slice(self.piece(id));
                 } else {
-                    if raw.len() < filled + 16 {
-                        raw.resize(2 * raw.len() + 16, 0);
+                    if raw.capacity() - raw.len() < 16 {
+                        raw.reserve(raw.len() + 16);
                     }
-                    raw[filled..filled + 16].copy_from_slice(&slot.bytes);
-                    filled += len as usize;
+                    // SAFETY: the capacity check above leaves at least 16 bytes after `len`;
+                    // all 16 are written (the slot's bytes past the piece are overwritten by
+                    // the next copy or left beyond `len`), then `len` grows by the piece's
+                    // length only, so every byte below the new length is initialized.
+                    unsafe {
+                        let at = raw.len();
+                        std::ptr::copy_nonoverlapping(slot.bytes.as_ptr(), raw.as_mut_ptr().add(at), 16);
+                        raw.set_len(at + len as usize);
+                    }
                 }
             }
-            ends.push(filled);
+            end.write(raw.len());
         }
-        raw.truncate(filled);
+        // SAFETY: the loop ran over every id (an unknown one returned early) and wrote each of
+        // the first `ids.len()` elements; the capacity is at least that.
+        unsafe { ends.set_len(ids.len()) };
         let text = utf8_lossy_with_ends(raw, &mut ends);
         Ok(Decoded { text, token_ends: ends })
     }

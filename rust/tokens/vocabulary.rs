@@ -80,8 +80,8 @@ impl FlatBytes {
     }
 }
 
-const PRESENT: u8 = 1;
-const SPECIAL: u8 = 2;
+pub(crate) const PRESENT: u8 = 1;
+pub(crate) const SPECIAL: u8 = 2;
 const FALLBACK_BYTE: u8 = 4;
 
 /// Bytes a piece may have to be stored inline in its [`Slot`].
@@ -121,18 +121,13 @@ impl Slot {
     }
 
     #[inline]
-    fn flags(&self) -> u8 {
+    pub(crate) fn flags(&self) -> u8 {
         self.bytes[FLAGS_AT]
     }
 
     #[inline]
     pub(crate) fn is_present(&self) -> bool {
         self.flags() & PRESENT != 0
-    }
-
-    #[inline]
-    pub(crate) fn is_special(&self) -> bool {
-        self.flags() & SPECIAL != 0
     }
 }
 
@@ -339,10 +334,10 @@ impl Vocabulary {
         }
     }
 
-    /// The id's [`Slot`]; `None` past the end of the table.
+    /// Every id's [`Slot`], indexed by id.
     #[inline]
-    pub(crate) fn slot(&self, id: u32) -> Option<&Slot> {
-        self.slots.get(id as usize)
+    pub(crate) fn slots(&self) -> &[Slot] {
+        &self.slots
     }
 
     /// Asks the CPU to load the id's [`Slot`] into cache ahead of use. The slot table (16 bytes
