@@ -207,6 +207,28 @@ def test_numpy_ids_of_every_integer_dtype() -> None:
     assert vocab.decode([np.int64(i) for i in ids]) == expected[0]
 
 
+class _Id(int):
+    """An int subclass: not an exact int, so the native layer converts it the general way."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_sequences_of_any_int_kind_read_as_their_int64_array(data: Any) -> None:
+    # Exact ints take the native fast path; bools, numpy ints, int subclasses and values out of
+    # range send the whole sequence down the general path: the result must not depend on which.
+    vocab = VOCABS["llama"][1]
+    ids = data.draw(st.lists(st.integers(0, len(vocab) - 1), max_size=30))
+    kinds = [int, np.int64, _Id, lambda i: bool(i) if i in (0, 1) else i]
+    mixed = [data.draw(st.sampled_from(kinds))(i) for i in ids]
+    expected = vocab.decode_with_offsets(np.array(ids, dtype=np.int64))
+    assert vocab.decode_with_offsets(mixed) == expected
+    assert vocab.decode_with_offsets(tuple(mixed)) == expected
+    bad = data.draw(st.sampled_from([-1, 2**32, 2**63, -(2**63) - 1, 2**80]))
+    at = data.draw(st.integers(0, len(mixed)))
+    with pytest.raises(ValueError, match=rf"ids\[{at}\] = {bad} is not a token id"):
+        vocab.decode(mixed[:at] + [bad] + mixed[at:])
+
+
 def test_native_layer_reads_int64_arrays_in_place_and_checks_their_layout() -> None:
     tok, vocab = VOCABS["llama"]
     ids = tok.encode("So the answer is 42.").ids
