@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::{borrow_str, threads_arg};
+use super::{borrow_str, sequence_items, threads_arg};
 use crate::answer::{self, Answer, DistinctTexts, Judgement, Method, Numbering, PercentPolicy, Policy, UnitsPolicy, Verdict};
 use crate::parallel::map_items;
 
@@ -102,17 +102,7 @@ fn guarded<T: Send>(f: impl Fn() -> T + Sync + Send) -> Result<T, String> {
 
 /// Borrows `pairs`, a list of `(str, str)`.
 fn borrow_pairs(pairs: &PyAny) -> PyResult<Vec<(&str, &str)>> {
-    let items: Vec<&PyAny> = if let Ok(list) = pairs.downcast::<PyList>() {
-        list.iter().collect()
-    } else if let Ok(tuple) = pairs.downcast::<PyTuple>() {
-        tuple.iter().collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "pairs must be a list of (str, str) tuples, got {}",
-            pairs.get_type().name()?
-        )));
-    };
-    items
+    sequence_items(pairs, &"pairs", "a list of (str, str) tuples")?
         .into_iter()
         .enumerate()
         .map(|(i, item)| {

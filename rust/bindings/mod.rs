@@ -101,20 +101,22 @@ impl<'py> InstanceBuilder<'py> {
     }
 }
 
+/// The items of a list or tuple; any other object is a `TypeError` that says what `what` (the
+/// argument's name) must be: "{what} must be {expected}, got {type}".
+pub(crate) fn sequence_items<'py>(obj: &'py PyAny, what: &dyn std::fmt::Display, expected: &str) -> PyResult<Vec<&'py PyAny>> {
+    if let Ok(list) = obj.downcast::<PyList>() {
+        return Ok(list.iter().collect());
+    }
+    if let Ok(tuple) = obj.downcast::<PyTuple>() {
+        return Ok(tuple.iter().collect());
+    }
+    Err(PyTypeError::new_err(format!("{what} must be {expected}, got {}", obj.get_type().name()?)))
+}
+
 /// Borrows every item of a list/tuple of `str` without copying the text.
 /// `what` names the argument in the error message.
 pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &str) -> PyResult<Vec<&'py str>> {
-    let items: Vec<&PyAny> = if let Ok(list) = obj.downcast::<PyList>() {
-        list.iter().collect()
-    } else if let Ok(tuple) = obj.downcast::<PyTuple>() {
-        tuple.iter().collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a list of str, got {}",
-            obj.get_type().name()?
-        )));
-    };
-    items
+    sequence_items(obj, &what, "a list of str")?
         .into_iter()
         .enumerate()
         .map(|(i, item)| match item.downcast::<PyString>() {

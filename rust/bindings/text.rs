@@ -18,7 +18,7 @@ use pyo3::once_cell::GILOnceCell;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, threads_arg, AprError, ConfigError};
+use super::{borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, ConfigError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::{
     segment as core_segment, CueKind, CueMatcher as CoreMatcher, Segmentation as CoreSegmentation,
@@ -106,11 +106,7 @@ fn run_one<R: Send>(py: Python<'_>, text: &str, f: impl Fn(&str) -> R + Sync + S
 
 /// The `str` objects of a list/tuple already checked by `borrow_str_list`.
 fn str_objects(obj: &PyAny) -> PyResult<Vec<&PyString>> {
-    let items: Vec<&PyAny> = match obj.downcast::<PyList>() {
-        Ok(list) => list.iter().collect(),
-        Err(_) => obj.downcast::<PyTuple>()?.iter().collect(),
-    };
-    items.into_iter().map(|item| Ok(item.downcast::<PyString>()?)).collect()
+    sequence_items(obj, &"texts", "a list of str")?.into_iter().map(|item| Ok(item.downcast::<PyString>()?)).collect()
 }
 
 /// Borrowed texts and their `str` objects.
@@ -535,19 +531,10 @@ fn cue_list_arg(arg: Option<&PyAny>, what: &str, paper: &[&str]) -> PyResult<Vec
     let Some(obj) = arg.filter(|o| !o.is_none()) else {
         return Ok(paper.iter().map(|s| s.to_string()).collect());
     };
-    let items: Vec<&PyAny> = if obj.is_instance_of::<PyString>()? {
+    if obj.is_instance_of::<PyString>()? {
         return Err(PyTypeError::new_err(format!("{what} must be a list of str, not a single str")));
-    } else if let Ok(list) = obj.downcast::<PyList>() {
-        list.iter().collect()
-    } else if let Ok(tuple) = obj.downcast::<PyTuple>() {
-        tuple.iter().collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a list of str, got {}",
-            obj.get_type().name()?
-        )));
-    };
-    items
+    }
+    sequence_items(obj, &what, "a list of str")?
         .into_iter()
         .enumerate()
         .map(|(i, item)| match item.downcast::<PyString>() {

@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::{borrow_str, threads_arg, AprError, TokenizerError};
+use super::{borrow_str, sequence_items, threads_arg, AprError, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::offsets::bytes_to_chars_sorted;
 use crate::tokens::{token_ends_from_spans, DecodeError, Decoded, Vocabulary, VocabularyError};
@@ -63,16 +63,7 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &dyn Display) -> PyResult<IdsA
     } else if let Some(values) = int64_array(obj, what)? {
         return Ok(IdsArg::Array(values));
     }
-    let items: Vec<&PyAny> = if let Ok(list) = obj.downcast::<PyList>() {
-        list.iter().collect()
-    } else if let Ok(tuple) = obj.downcast::<PyTuple>() {
-        tuple.iter().collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a list of int, a 1-D integer numpy array or torch tensor, got {}",
-            obj.get_type().name()?
-        )));
-    };
+    let items = sequence_items(obj, what, "a list of int, a 1-D integer numpy array or torch tensor")?;
     let mut ids = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
         match item.extract::<i64>() {
@@ -224,7 +215,7 @@ const NPY_ARRAY_NOTSWAPPED: std::os::raw::c_int = 0x0200;
 
 /// The layout an `__array_struct__` capsule describes.
 fn array_struct_layout(capsule: &PyAny) -> Result<ArrayLayout, String> {
-    use pyo3::{ffi, AsPyPointer};
+    use pyo3::ffi;
     // SAFETY: the capsule is checked to be one; its pointer, whatever its name, is a
     // PyArrayInterface (checked by its `two` field) that lives as long as the capsule, which
     // `capsule` holds for this function.
@@ -443,17 +434,7 @@ impl NativeVocabulary {
         threads: Option<i64>,
     ) -> PyResult<Vec<BatchItem>> {
         let threads = threads_arg(threads)?;
-        let items: Vec<&PyAny> = if let Ok(list) = batch.downcast::<PyList>() {
-            list.iter().collect()
-        } else if let Ok(tuple) = batch.downcast::<PyTuple>() {
-            tuple.iter().collect()
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "batch must be a list of id sequences, got {}",
-                batch.get_type().name()?
-            )));
-        };
-        let args: Vec<(usize, IdsArg<'_>)> = items
+        let args: Vec<(usize, IdsArg<'_>)> = sequence_items(batch, &"batch", "a list of id sequences")?
             .into_iter()
             .enumerate()
             .map(|(i, item)| ids_arg(item, &Indexed("batch", i)).map(|ids| (i, ids)))
