@@ -516,7 +516,10 @@ def test_token_ids_accept_numpy_and_report_bad_ids() -> None:
 @needs_shared
 def test_every_per_row_id_form_scores_alike(hf_tokenizer) -> None:
     """Rows as lists, as int64 arrays (passed on without a per-row conversion), as other
-    dtypes or non-contiguous views (converted), and mixed in one batch: the same scores."""
+    dtypes or non-contiguous views (converted), as ``array.array`` rows, and mixed in one
+    batch: the same scores."""
+    import array
+
     np = pytest.importorskip("numpy")
     rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")][::97]
     gts = [r["ground_truth"] for r in rows]
@@ -526,7 +529,8 @@ def test_every_per_row_id_form_scores_alike(hf_tokenizer) -> None:
     int64 = [np.array(i, dtype=np.int64) for i in ids]
     strided = [np.repeat(a, 2)[::2] for a in int64]
     mixed = [[a, a.astype(np.int32), list(i), strided[k]][k % 4] for k, (a, i) in enumerate(zip(int64, ids))]
-    for form in (int64, tuple(int64), [a.astype(np.uint32) for a in int64], strided, mixed):
+    arrays = [array.array("l", i) for i in ids]
+    for form in (int64, tuple(int64), [a.astype(np.uint32) for a in int64], strided, mixed, arrays):
         assert scorer.score_token_ids(form, gts, threads=2) == expected
 
 

@@ -229,6 +229,29 @@ def test_sequences_of_any_int_kind_read_as_their_int64_array(data: Any) -> None:
         vocab.decode(mixed[:at] + [bad] + mixed[at:])
 
 
+def test_other_sequences_of_int_read_as_lists() -> None:
+    # ``TokenIds`` is any Sequence[int]: array.array (vLLM's token-id type in some versions),
+    # range and deque read as the list of their items; text and bytes are no ids.
+    import array
+    from collections import deque
+
+    tok, vocab = VOCABS["llama"]
+    ids = tok.encode("So the answer is 42, then 17.").ids
+    expected = vocab.decode_with_offsets(ids)
+    for typecode in "hHiIlLqQ":
+        assert vocab.decode_with_offsets(array.array(typecode, ids)) == expected, typecode
+    assert vocab.decode_with_offsets(deque(ids)) == expected
+    assert vocab.decode(range(3, 9)) == vocab.decode(list(range(3, 9)))
+    assert vocab.decode_batch([array.array("l", ids), deque(ids)]) == vocab.decode_batch([ids, ids])
+    with pytest.raises(ValueError, match=r"ids\[1\] = -4 is not a token id"):
+        vocab.decode(array.array("l", [3, -4]))
+    with pytest.raises(TypeError, match=r"ids\[0\] must be int, got float"):
+        vocab.decode(array.array("d", [3.0, 4.5]))
+    for text in ("abc", b"\x01\x00", bytearray(b"\x01")):
+        with pytest.raises(TypeError, match="ids must be a list of int"):
+            vocab.decode(text)
+
+
 def test_native_layer_reads_int64_arrays_in_place_and_checks_their_layout() -> None:
     tok, vocab = VOCABS["llama"]
     ids = tok.encode("So the answer is 42.").ids

@@ -27,6 +27,7 @@ import functools
 import gzip
 import os
 import sys
+from collections import abc
 from pathlib import Path
 from typing import Any, NamedTuple, Optional, Protocol, Sequence, Union
 
@@ -107,7 +108,9 @@ def _package_of(obj: object) -> str:
 
 
 def _native_ids(ids: object, what: str) -> _NativeIds:
-    """What the native layer accepts: the list/tuple itself, or arrays as contiguous int64."""
+    """What the native layer accepts: the list/tuple itself, arrays as contiguous int64, and any
+    other sequence of int (``array.array``, ``range``, ``collections.deque``) as a list. Text and
+    bytes are no ids."""
     if isinstance(ids, (list, tuple)):
         return ids  # the native side checks each item
     package = _package_of(ids)
@@ -115,6 +118,8 @@ def _native_ids(ids: object, what: str) -> _NativeIds:
         return _numpy_ids(ids, what)
     if package == "torch":
         return _torch_ids(ids, what)
+    if isinstance(ids, abc.Sequence) and not isinstance(ids, (str, bytes, bytearray)):
+        return list(ids)  # the native side checks each item, as for a list
     raise TypeError(
         f"{what} must be a list of int, a 1-D integer numpy array or torch tensor, "
         f"got {type(ids).__name__}"
