@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import json
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -18,10 +19,24 @@ TRACES = DATA / "traces" / "traces.jsonl.gz"
 TOKENIZER = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
 
 
+def traces_missing(needed_by: str = "") -> bool:
+    """Whether the shared traces file is absent; then it says so on stderr (the scripts then
+    exit with status 2). ``needed_by`` names what needs them, for the message."""
+    if TRACES.exists():
+        return False
+    print(f"{TRACES} not found" + (f": {needed_by} needs ../shared/data" if needed_by else ""), file=sys.stderr)
+    return True
+
+
 def load_traces() -> list[dict[str, Any]]:
     """Every row of the shared traces file."""
     with gzip.open(TRACES, "rt", encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def responses_and_truths(rows: list[dict[str, Any]]) -> tuple[list[str], list[Any]]:
+    """The responses and the ground truths of trace rows, in order."""
+    return [r["completion"] for r in rows], [r["ground_truth"] for r in rows]
 
 
 def token_id_arrays(responses: list[str], hf: Any = None) -> list[Any]:

@@ -25,7 +25,7 @@ import warnings
 
 from typing import Any, Callable
 
-from _common import TRACES, interleaved_best, load_traces
+from _common import interleaved_best, load_traces, responses_and_truths, traces_missing
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,15 +33,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--math-verify-rollouts", type=int, default=300)
     args = parser.parse_args(argv)
-    if not TRACES.exists():
-        print(f"{TRACES} not found", file=sys.stderr)
+    if traces_missing():
         return 2
 
     import apr_fast
 
     rows = load_traces()
-    responses = [r["completion"] for r in rows]
-    gts = [r["ground_truth"] for r in rows]
+    responses, gts = responses_and_truths(rows)
     n = len(rows)
     mb = sum(len(r.encode()) for r in responses) / 1e6
 

@@ -32,8 +32,8 @@ import warnings
 from typing import Any, Callable
 
 from _common import (
-    TOKENIZER, TRACES, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
-    token_id_arrays,
+    TOKENIZER, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+    responses_and_truths, token_id_arrays, traces_missing,
 )
 
 
@@ -89,8 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--thread-repeat", type=int, default=15,
                         help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
     args = parser.parse_args(argv)
-    if not TRACES.exists():
-        print(f"{TRACES} not found", file=sys.stderr)
+    if traces_missing():
         return 2
 
     from tokenizers import Tokenizer
@@ -98,8 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     import apr_fast
 
     rows = load_traces()
-    responses = [r["completion"] for r in rows]
-    gts = [r["ground_truth"] for r in rows]
+    responses, gts = responses_and_truths(rows)
     n = len(rows)
     hf = Tokenizer.from_file(str(TOKENIZER))
     ids = token_id_arrays(responses, hf)

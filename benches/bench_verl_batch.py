@@ -13,9 +13,8 @@ them. The scores of both forms are checked to be identical.
 from __future__ import annotations
 
 import argparse
-import sys
 
-from _common import TOKENIZER, TRACES, ceiling_note, interleaved_wall_best, load_traces, machine_scaling_fns
+from _common import TOKENIZER, ceiling_note, interleaved_wall_best, load_traces, machine_scaling_fns, traces_missing
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,8 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=9)
     parser.add_argument("--width", type=int, default=8192, help="padded response length (VeRL's max_response_length)")
     args = parser.parse_args(argv)
-    if not TRACES.exists():
-        print(f"{TRACES} not found", file=sys.stderr)
+    if traces_missing():
         return 2
     import numpy as np
     import tokenizers

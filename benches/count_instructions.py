@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import TOKENIZER, TRACES, load_traces, token_id_arrays
+from _common import TOKENIZER, load_traces, responses_and_truths, token_id_arrays, traces_missing
 
 
 def inner(what: str, runs: int, data: Path) -> None:
@@ -75,12 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind not found: apt-get install valgrind", file=sys.stderr)
         return 2
-    if not TRACES.exists():
-        print(f"{TRACES} not found", file=sys.stderr)
+    if traces_missing():
         return 2
     rows = load_traces()
-    responses = [r["completion"] for r in rows]
-    gts = [r["ground_truth"] for r in rows]
+    responses, gts = responses_and_truths(rows)
     ids = token_id_arrays(responses) if args.what == "reward" else None
     with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
         pickle.dump((responses, gts, ids), f)

@@ -15,10 +15,9 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import sys
 from pathlib import Path
 
-from _common import TRACES, load_traces
+from _common import load_traces, traces_missing
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--disagreements", help="write the disagreeing traces here (JSONL)")
     parser.add_argument("--no-problems", action="store_true", help="score without the problem texts")
     args = parser.parse_args(argv)
-    if not TRACES.exists():
-        print(f"{TRACES} not found", file=sys.stderr)
+    if traces_missing():
         return 2
     import apr_fast
 

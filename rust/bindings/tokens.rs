@@ -55,9 +55,9 @@ impl Display for Indexed<'_> {
 }
 
 pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &dyn Display) -> PyResult<IdsArg<'py>> {
-    let is_sequence = obj.downcast::<PyList>().is_ok() || obj.downcast::<PyTuple>().is_ok();
-    if is_sequence {
-        if let Some(ids) = exact_ints(obj) {
+    let is_list = obj.downcast::<PyList>().is_ok();
+    if is_list || obj.downcast::<PyTuple>().is_ok() {
+        if let Some(ids) = exact_ints(obj, is_list) {
             return Ok(IdsArg::Ints(ids));
         }
     } else if let Some(values) = int64_array(obj, what)? {
@@ -84,14 +84,13 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &dyn Display) -> PyResult<IdsA
     Ok(IdsArg::Ints(ids))
 }
 
-/// The items of a `list` or `tuple` when every one is an exact `int` within int64; `None`
-/// otherwise (then the general path above converts them, with its error messages). Reads each
-/// item as a borrowed reference with no Python code run in between (an exact int has no
-/// `__index__` to call), so the sequence cannot change under the loop: about 4x cheaper per
-/// id than extracting each item as an owned object.
-fn exact_ints(seq: &PyAny) -> Option<Vec<i64>> {
+/// The items of a `list` (`is_list`) or `tuple` when every one is an exact `int` within int64;
+/// `None` otherwise (then the general path above converts them, with its error messages). Reads
+/// each item as a borrowed reference with no Python code run in between (an exact int has no
+/// `__index__` to call), so the sequence cannot change under the loop: about 4x cheaper per id
+/// than extracting each item as an owned object.
+fn exact_ints(seq: &PyAny, is_list: bool) -> Option<Vec<i64>> {
     use pyo3::{ffi, AsPyPointer};
-    let is_list = seq.downcast::<PyList>().is_ok();
     let ptr = seq.as_ptr();
     // SAFETY: `ptr` is a live list or tuple (checked by the caller and kept alive by `seq`);
     // the GIL is held for the whole loop and nothing in it runs Python code, so the length and
