@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from fuzz_extraction import FRAGMENTS, random_text
+from fuzz_extraction import random_text
 
 import apr_fast
 from apr_fast import RewardConfig

@@ -22,7 +22,6 @@ import argparse
 import faulthandler
 import sys
 import time
-from typing import Callable
 
 import regex
 from hypothesis import HealthCheck, given, settings
