@@ -31,6 +31,13 @@ pub fn bytes_to_chars_sorted(text: &str, byte_offsets: &mut [usize]) {
 pub fn bytes_to_chars_sorted_with_total(text: &str, total_chars: usize, byte_offsets: &mut [usize]) {
     let bytes = text.as_bytes();
     let clamped = |o: usize| o.min(bytes.len());
+    if total_chars == bytes.len() {
+        // As many characters as bytes: ASCII, every byte offset is its character offset.
+        for off in byte_offsets.iter_mut() {
+            *off = clamped(*off);
+        }
+        return;
+    }
     // The offsets from index `split` on are counted from the end.
     let mut split = 0;
     let mut widest = 0;
@@ -192,6 +199,11 @@ mod tests {
         let mut past = vec![text.len() + 5];
         bytes_to_chars_sorted_with_total(&text, total, &mut past);
         assert_eq!(past, vec![total]);
+        // ASCII text (as many characters as bytes) takes the shortcut: offsets stay, clamped.
+        let ascii = "So x = 3. Then y = 4.";
+        let mut offsets = vec![0, 3, 9, ascii.len(), ascii.len() + 2];
+        bytes_to_chars_sorted_with_total(ascii, ascii.len(), &mut offsets);
+        assert_eq!(offsets, vec![0, 3, 9, ascii.len(), ascii.len()]);
     }
 
     #[test]
