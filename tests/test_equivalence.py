@@ -167,7 +167,9 @@ def _compose(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 latex = st.recursive(latex_atoms, _compose, max_leaves=8)
 noise = st.lists(
-    st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}", "\\\\frac", "\\\\le"]),
+    st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%;µΩ") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}", "\\\\frac", "\\\\le",
+                                                                              "\\SI{", "\\num{", "\\si{", "\\ang{", "\\kilo", "\\metre", "\\per", "\\squared",
+                                                                              "\\mu", "\\Omega", "\\mathrm{", "[", "MW", "mW", "e3"]),
     max_size=30,
 ).map("".join)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -213,6 +215,35 @@ def test_fraction_and_decimal_rewritings(n: int, d: int) -> None:
     fraction = f"\\frac{{{n}}}{{{d}}}"
     for rewriting in (decimal, f"\\dfrac{{{n}}}{{{d}}}", f"\\left( {fraction} \\right)", f"x = {decimal}", f"{n}/{d}"):
         assert native(fraction, rewriting).verdict is Verdict.EQUAL, rewriting
+
+
+# siunitx units and the plain notation they typeset; the first six are units proper.
+SIUNITX_UNITS = [
+    ("\\kilo\\metre", "\\mathrm{km}"),
+    ("\\metre\\per\\second\\squared", "\\mathrm{m/s^2}"),
+    ("\\micro\\metre", "\\mu\\mathrm{m}"),
+    ("\\kilo\\ohm", "\\mathrm{k\\Omega}"),
+    ("\\milli\\watt", "\\text{ mW}"),
+    ("\\mega\\watt", "\\text{ MW}"),
+    ("\\percent", "\\%"),
+    ("\\degreeCelsius", "^\\circ\\mathrm{C}"),
+]
+
+
+@FAST
+@given(n=st.integers(-10**6, 10**6), d=st.sampled_from([1, 10, 100, 1000]),
+       unit=st.integers(0, len(SIUNITX_UNITS) - 1), other=st.integers(0, 5))
+def test_siunitx_quantities_are_their_plain_notation(n: int, d: int, unit: int, other: int) -> None:
+    value, next_value = _decimal(Fraction(n, d)), _decimal(Fraction(n + 1, d))
+    macro, plain = SIUNITX_UNITS[unit]
+    quantity = f"\\SI{{{value}}}{{{macro}}}"
+    assert native(f"\\num{{{value}}}", str(value)).verdict is Verdict.EQUAL
+    assert native(quantity, f"{value}\\,{plain}").verdict is Verdict.EQUAL
+    assert native(f"\\qty{{{value}}}{{{macro}}}", quantity).verdict is Verdict.EQUAL
+    assert native(quantity, f"{next_value}\\,{plain}").verdict is Verdict.NOT_EQUAL
+    if unit < 6 and other != unit:
+        # Another unit, the prefix's case included (`mW` is not `MW`).
+        assert native(quantity, f"{value}\\,{SIUNITX_UNITS[other][1]}").verdict is Verdict.NOT_EQUAL
 
 
 @FAST

@@ -499,9 +499,39 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        if name == "mu" {
+            // `2\,\mu\mathrm{m}`, `5 \mu \text{s}`: the micro prefix of a unit in text.
+            let rest = self.s[self.i..].trim_start();
+            let wrapper = ["\\mathrm", "\\text", "\\rm"].iter().find(|w| {
+                rest.starts_with(**w) && !rest.as_bytes().get(w.len()).is_some_and(u8::is_ascii_alphabetic)
+            });
+            if let Some(wrapper) = wrapper {
+                let at = self.s.len() - rest.len() + wrapper.len();
+                let mut after = Lexer { s: self.s, b: self.b, i: at, bracket_depth: 0 };
+                if let Some(content) = after.peek_braced_argument() {
+                    let unit = format!("µ{}", unit_spacing(content).trim());
+                    if super::units::is_unit_phrase(&unit) {
+                        let _ = after.braced_argument();
+                        self.i = after.i;
+                        out.push(Tok::Text(Cow::Owned(collapse_text(&unit))));
+                        return;
+                    }
+                }
+            }
+        }
         if name == "mathrm" || name == "rm" {
             // `\mathrm{cm}` is a unit, `\mathrm{e}` Euler's number: only known units become text.
             if let Some(content) = self.peek_braced_argument() {
+                // `\mathrm{^\circ C}`: a degree sign and the scale's letter.
+                let degrees = ["^\\circ", "^{\\circ}"].iter().find_map(|d| content.trim_start().strip_prefix(d));
+                if let Some(scale) = degrees.map(str::trim).filter(|s| s.is_empty() || matches!(*s, "C" | "F" | "K")) {
+                    let _ = self.braced_argument();
+                    out.push(Tok::Degree);
+                    if !scale.is_empty() {
+                        out.push(Tok::Text(Cow::Owned(scale.to_string())));
+                    }
+                    return;
+                }
                 let spaced = unit_spacing(content);
                 if super::units::is_unit_phrase(spaced.trim()) && !matches!(content.trim(), "e" | "d" | "i") {
                     let content = spaced;
@@ -811,11 +841,23 @@ pub(crate) fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
 /// whitespace runs to one space.
 /// Spacing between units (`\mathrm{kJ\,mol^{-1}}`, `\mathrm{N~m}`, `\mathrm{J\cdot s}`) as
 /// plain spaces.
+/// The Greek letters of unit symbols become the symbols' own letters: `\\Omega` is `Ω`
+/// (`\\mathrm{k\\Omega}`), `\\mu` the micro sign (`\\mathrm{\\mu m}`: the space after a control
+/// word is not typeset).
 fn unit_spacing(content: &str) -> String {
     const SPACING: &[&str] = &["\\cdot", "\\,", "\\;", "\\:", "\\ ", "~", "·"];
+    const LETTERS: &[(&str, &str)] = &[("\\Omega", "Ω"), ("\\mu", "µ")];
     let mut out = String::with_capacity(content.len());
     let mut rest = content;
     while let Some(c) = rest.chars().next() {
+        let letter = LETTERS
+            .iter()
+            .find(|(cmd, _)| rest.starts_with(cmd) && !rest.as_bytes().get(cmd.len()).is_some_and(u8::is_ascii_alphabetic));
+        if let Some((cmd, symbol)) = letter {
+            out.push_str(symbol);
+            rest = rest[cmd.len()..].trim_start_matches(' ');
+            continue;
+        }
         match SPACING.iter().find(|p| rest.starts_with(**p)) {
             Some(p) => {
                 out.push(' ');
@@ -1462,7 +1504,7 @@ pub fn render_with(tokens: &[Tok], lowercase_text: bool) -> String {
         match tok {
             Tok::Text(t) if lowercase_text => {
                 out.push_str("\\text{");
-                out.push_str(&t.to_lowercase());
+                out.push_str(&super::units::fold_case(t));
                 out.push('}');
             }
             _ => render_token(tok, &mut out),

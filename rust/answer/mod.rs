@@ -56,6 +56,7 @@ mod relation;
 mod scalar;
 mod sets;
 mod simplest_form;
+mod siunitx;
 mod solution_set;
 mod sympy;
 mod units;

@@ -11,6 +11,8 @@
 //! mathematical one: `\frac{1}{2}` and `0.5` stay different strings (the comparison knows they are
 //! equal), and `x = 3` keeps its `x =` (a relation can matter: `y = 2x` is not `x = 2y`).
 
+use std::borrow::Cow;
+
 use super::lexer::{lex, render_token, Tok};
 use super::parse::GREEK_LETTERS;
 
@@ -43,7 +45,7 @@ fn canonical_token(tok: Tok, before_paren: bool) -> Tok {
 /// The canonical tokens of `text`: what the parser reads.
 pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     // Rewritten in place in the lexer's vector.
-    let mut tokens = lex(text);
+    let mut tokens = super::siunitx::read_quantities(lex(text));
     let is_sep = |t: &Tok| matches!(t, Tok::Sym(',') | Tok::Sym(';'));
     let mut len = 0;
     // Commas outside brackets since the last `;`, and the bracket depth. Groups around the whole
@@ -309,10 +311,8 @@ pub fn plain_text(tokens: &[Tok]) -> String {
             }
             other => render_token(other, &mut piece),
         }
-        if piece.is_ascii() {
-            piece.make_ascii_lowercase();
-        } else {
-            piece = piece.to_lowercase();
+        if let Cow::Owned(folded) = super::units::fold_case(&piece) {
+            piece = folded;
         }
         if out.ends_with(word_like) && piece.starts_with(word_like) {
             out.push(' ');

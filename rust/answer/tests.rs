@@ -1297,6 +1297,56 @@ fn a_quotient_of_units_and_a_negative_power_are_one_unit() {
 }
 
 #[test]
+fn siunitx_quantities_read_as_their_notation() {
+    equal("\\num{1.5e3}", "1500");
+    equal("\\num{12 345}", "12345");
+    equal("\\num{1,5}", "1.5");
+    equal("\\num[group-digits=false]{-0.25}", "-\\frac{1}{4}");
+    equal("\\SI{9.8}{\\metre\\per\\second\\squared}", "9.8\\,\\mathrm{m/s^2}");
+    equal("\\qty{9.8}{m/s^2}", "9.8");
+    equal("\\SI{3}{\\kilo\\gram}", "3 kg");
+    equal("\\SI{25}{\\percent}", "25\\%");
+    equal("\\SI{5}{\\degreeCelsius}", "5^\\circ\\mathrm{C}");
+    equal("\\ang{30}", "30^\\circ");
+    equal("\\ang{30;30;}", "30.5^\\circ");
+    equal("\\SI{6.02e23}{\\per\\mole}", "6.02\\times10^{23}\\,\\mathrm{mol^{-1}}");
+    equal("\\si{\\kilo\\gram\\per\\metre\\cubed}", "\\mathrm{kg/m^3}");
+    equal("\\numlist{1;2;3}", "1, 2, 3");
+    equal("\\SIlist{1;2}{\\metre}", "1\\,\\mathrm{m}, 2\\,\\mathrm{m}");
+    equal("\\SI{4.7}{\\kilo\\ohm}", "4.7\\,\\mathrm{k\\Omega}");
+    equal("\\SI{2}{\\micro\\metre}", "2\\,\\mu\\mathrm{m}");
+    equal("\\SI{2}{\\micro\\metre}", "2\\text{ µm}");
+    not_equal("\\SI{3}{\\kilo\\gram}", "4 kg");
+    not_equal("\\SI{3}{\\kilo\\gram}", "3\\,\\mathrm{g}");
+    not_equal("\\SI{9.8}{\\metre\\per\\second\\squared}", "9.8\\,\\mathrm{m/s^3}");
+    not_equal("\\SI{25}{\\percent}", "0.25");
+    not_equal("\\SI{4.7}{\\mega\\ohm}", "4.7\\,\\mathrm{k\\Omega}");
+    not_equal("\\SI{2}{\\milli\\metre}", "2\\,\\mu\\mathrm{m}");
+    not_equal("\\SI{5}{\\degreeCelsius}", "5\\,\\mathrm{K}");
+    // Outside siunitx's grammar (uncertainty, ranges, unknown macros): undecided, not a value.
+    for text in ["\\SI{1.2(3)}{\\metre}", "\\SIrange{1}{2}{\\metre}", "\\SI{1}{\\frobnicate}", "\\num{1 x 2}"] {
+        assert_eq!(verdict(text, "1.2"), Verdict::Unknown, "{text:?}");
+    }
+}
+
+#[test]
+fn prefixed_unit_symbols_keep_their_case() {
+    // `mW` is a milliwatt and `MW` a megawatt: case is the prefix.
+    not_equal("2\\text{ MW}", "2\\text{ mW}");
+    equal("2\\text{ MW}", "2\\,\\mathrm{MW}");
+    not_equal("3\\,\\mathrm{\\mu s}", "3\\,\\mathrm{ms}");
+    equal("3\\,\\mathrm{\\mu s}", "3\\text{ µs}");
+    equal("5\\,\\mathrm{\\Omega}", "5");
+    equal("5\\,\\mathrm{^\\circ C}", "5^\\circ C");
+    not_equal("5\\,\\mathrm{^\\circ C}", "5^\\circ F");
+    // Text answers still compare without case.
+    equal("Evelyn", "\\text{evelyn}");
+    assert_eq!(normalize("2\\text{ MW}"), "2\\text{MW}");
+    assert_eq!(normalize("\\text{Evelyn}"), "\\text{evelyn}");
+
+}
+
+#[test]
 fn a_bar_over_a_constant_is_its_conjugate() {
     // `\overline{3+4i}` was a name of its own: a wrong "not equal" to 3 - 4i.
     equal("\\overline{3+4i}", "3-4i");

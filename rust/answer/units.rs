@@ -6,6 +6,8 @@
 //! are variables. Variants (`inches`, `inch`, `in.`; `meters`, `metres`, `m`) share one canonical
 //! name so that `12 inches` and `12 \text{in}` carry the same unit.
 
+use std::borrow::Cow;
+
 /// (canonical name, spellings). Spellings are matched case-insensitively unless they are one
 /// letter, and a plural `s`/`es` is accepted on any multi-letter spelling.
 const UNITS: &[(&str, &[&str])] = &[
@@ -35,6 +37,7 @@ const UNITS: &[(&str, &[&str])] = &[
     ("month", &["month"]),
     ("year", &["year", "yr"]),
     ("ms", &["ms", "millisecond"]),
+    ("ns", &["ns", "nanosecond"]),
     // speed
     ("mph", &["mph"]),
     ("kph", &["kph", "kmh", "kmph"]),
@@ -96,6 +99,56 @@ const UNITS: &[(&str, &[&str])] = &[
     ("item", &["item"]),
 ];
 
+/// Prefixed symbols whose case is the prefix (`mW` is a milliwatt, `MW` a megawatt; `µM` is
+/// no micrometre): (canonical name, spellings), matched exactly, before [`UNITS`]. siunitx's
+/// `\milli\ampere` and `\kilo\ohm` typeset these.
+const EXACT_SYMBOLS: &[(&str, &[&str])] = &[
+    ("um", &["µm", "μm"]),
+    ("us", &["µs", "μs"]),
+    ("ug", &["µg", "μg"]),
+    ("ul", &["µL", "μL", "µl", "μl"]),
+    ("ma", &["mA"]),
+    ("ua", &["µA", "μA"]),
+    ("mv", &["mV"]),
+    ("kv", &["kV"]),
+    ("mn", &["mN"]),
+    ("kn", &["kN"]),
+    ("mpa_mega", &["MPa"]),
+    ("gpa", &["GPa"]),
+    ("mj_milli", &["mJ"]),
+    ("mj_mega", &["MJ"]),
+    ("mw_milli", &["mW"]),
+    ("mw_mega", &["MW"]),
+    ("ohm", &["Ω"]),
+    ("kohm", &["kΩ"]),
+    ("mohm_mega", &["MΩ"]),
+    ("mohm_milli", &["mΩ"]),
+    ("uf", &["µF", "μF"]),
+    ("nf", &["nF"]),
+    ("pf", &["pF"]),
+];
+
+/// `text` in lower case, except the prefixed symbols whose case is their meaning
+/// ([`EXACT_SYMBOLS`]: `MW` and `mW` stay two units): how text renders in canonical forms.
+pub fn fold_case(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() && !text.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = if c.is_alphabetic() { rest.find(|ch: char| !ch.is_alphabetic()).unwrap_or(rest.len()) } else { c.len_utf8() };
+        let run = &rest[..len];
+        if EXACT_SYMBOLS.iter().any(|(_, spellings)| spellings.contains(&run)) {
+            out.push_str(run);
+        } else {
+            out.push_str(&run.to_lowercase());
+        }
+        rest = &rest[len..];
+    }
+    Cow::Owned(out)
+}
+
 /// Modifiers that may precede a unit (`square units`, `sq ft`, `cubic meters`) or join two
 /// (`meters per second`).
 const MODIFIERS: &[&str] = &["square", "sq", "cubic", "cu", "per"];
@@ -103,6 +156,9 @@ const MODIFIERS: &[&str] = &["square", "sq", "cubic", "cu", "per"];
 /// The canonical unit a word spells, if any. Single letters are matched exactly (`m` is metres,
 /// `M` is not a unit); longer spellings case-insensitively, with an optional plural.
 pub fn canonical_unit(word: &str) -> Option<&'static str> {
+    if let Some((name, _)) = EXACT_SYMBOLS.iter().find(|(_, spellings)| spellings.contains(&word)) {
+        return Some(name);
+    }
     let find = |w: &str| {
         UNITS.iter().find(|(_, spellings)| spellings.iter().any(|s| spelling_matches(s, w))).map(|(c, _)| *c)
     };
@@ -127,6 +183,11 @@ pub fn is_bare_unit(word: &str) -> bool {
     word.chars().count() > 1 && canonical_unit(word).is_some() || is_modifier(word)
 }
 
+/// A letter of a unit symbol: ASCII, `Å`, `Ω` (ohm) and the micro sign `µ` (or Greek `μ`).
+fn is_unit_letter(c: char) -> bool {
+    c.is_ascii_alphabetic() || matches!(c, 'Å' | 'Ω' | 'µ' | 'μ')
+}
+
 pub fn is_modifier(word: &str) -> bool {
     MODIFIERS.iter().any(|m| m.eq_ignore_ascii_case(word))
 }
@@ -135,7 +196,7 @@ pub fn is_modifier(word: &str) -> bool {
 /// a modifier, and there is at least one unit: `cm`, `kcal m`, `km/h`, `square units`.
 pub fn is_unit_phrase(phrase: &str) -> bool {
     let mut units = 0;
-    for word in phrase.split(|c: char| !c.is_ascii_alphabetic() && c != 'Å') {
+    for word in phrase.split(|c: char| !is_unit_letter(c)) {
         if word.is_empty() {
             continue;
         }
@@ -147,7 +208,7 @@ pub fn is_unit_phrase(phrase: &str) -> bool {
         }
         units += 1;
     }
-    units > 0 && phrase.chars().all(|c| c.is_ascii_alphanumeric() || " /.^-{}()*".contains(c) || c == 'Å')
+    units > 0 && phrase.chars().all(|c| is_unit_letter(c) || c.is_ascii_digit() || " /.^-{}()*".contains(c))
 }
 
 /// Canonical form of a unit phrase: each unit once, in order of first appearance, with its net
@@ -173,8 +234,8 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
     let (mut power, mut divide_next, mut divided_group, mut depth) = (1i64, false, false, 0usize);
     let mut rest = flat.as_str();
     while let Some(c) = rest.chars().next() {
-        if c.is_ascii_alphabetic() || c == 'Å' {
-            let len = rest.find(|ch: char| !(ch.is_ascii_alphabetic() || ch == 'Å')).unwrap_or(rest.len());
+        if is_unit_letter(c) {
+            let len = rest.find(|ch: char| !is_unit_letter(ch)).unwrap_or(rest.len());
             let word = &rest[..len];
             rest = &rest[len..];
             let lower = word.to_ascii_lowercase();
