@@ -194,6 +194,8 @@ def rewritings(gold: str) -> Iterator[tuple[str, str]]:
         decimal = exact_decimal(q)
         if decimal is not None and decimal != core:
             yield "as decimal", decimal
+        if decimal is not None:
+            yield "siunitx num", f"\\num{{{decimal}}}"
         if q.denominator != 1:
             yield "as fraction", f"\\frac{{{q.numerator}}}{{{q.denominator}}}"
         if q.denominator == 1 and abs(q) >= 1000:
