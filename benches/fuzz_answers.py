@@ -37,6 +37,9 @@ TOKENS = [
     "\\textbf{(B)}", "\\ln", "\\log_", "\\sin", "\\cos", "\\binom", "\\begin{pmatrix}", "\\end{pmatrix}", "&", "\\\\",
     "0", "1", "2", "10", "023", ".5", "3.14", "1,000", "1\\,000", "4.5e33", "\\,", "\\!", "$", " ", "|", "\\lfloor",
     "\\rfloor", "or", "and", "\\emptyset", "\\mathbb{R}", "52_8", "'", "√", "π", "−", "²", "≤", "∞", "\\",
+    # siunitx and unit symbols.
+    "\\SI{", "\\num{", "\\si{", "\\qty{", "\\ang{", "\\numlist{", "\\kilo", "\\metre", "\\per", "\\squared",
+    "\\tothe{", "\\percent", "\\degreeCelsius", "\\mu", "\\Omega", "\\mathrm{", "µ", "Ω", "MW", "mW", "e3",
     # Backslashes damaged by string escaping: doubled, or read as control characters.
     "\\\\frac", "\\\\sqrt", "\\\\le", "\x0crac", "\x08inom", "\times", "\neq", "\right)", "\x0c", "\t", "\n",
 ]
@@ -172,7 +175,9 @@ def hostile_campaign(timeout: float) -> list[tuple[str, str, str, str, float]]:
 def deep_and_long(stats: Stats) -> None:
     """Inputs far past every limit: 100k-deep nesting, 1 MB strings, a 10 MB string."""
     for s in ["{" * 100_000 + "}" * 100_000, "(" * 100_000, "\\frac" * 50_000, "-" * 200_000 + "1",
-              "1+" * 300_000 + "1", "x" * 1_000_000, "\\sqrt{" * 100_000, "9" * 1_000_000, "a" * 10_000_000]:
+              "1+" * 300_000 + "1", "x" * 1_000_000, "\\sqrt{" * 100_000, "9" * 1_000_000, "a" * 10_000_000,
+              # siunitx commands whose groups never close, nested, and many in a row.
+              "\\SI{1}{" * 100_000, "\\num{" * 100_000 + "}" * 100_000, "\\SI{1}{\\metre}" * 100_000]:
         stats.check(s, "1")
 
 
@@ -201,7 +206,7 @@ def main() -> int:
         print(f"mutated golds: {stats.inputs - before} input pairs in {time.perf_counter() - t0:.0f} s")
     t0 = time.perf_counter()
     deep_and_long(stats)
-    print(f"past the limits (100k-deep nesting, 1-10 MB strings): 9 inputs in {time.perf_counter() - t0:.1f} s")
+    print(f"past the limits (100k-deep nesting, 1-10 MB strings): 12 inputs in {time.perf_counter() - t0:.1f} s")
 
     print(f"\ninputs: {stats.inputs}   caught native panics: {len(stats.panics)}   "
           f"calls over {SLOW_CALL_S:.0f} s: {len(stats.slow)}   property violations: {len(stats.violations)}   "

@@ -55,12 +55,13 @@ pub fn read_quantities(tokens: Vec<Tok<'_>>) -> Vec<Tok<'_>> {
     if !tokens.iter().any(is_command) {
         return tokens;
     }
+    let groups = Groups::of(&tokens);
     let mut out = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
         if let Tok::Cmd(name) = &tokens[i] {
             if let Some(command) = Command::of(name) {
-                if let Some(next) = read_command(command, &tokens, i + 1, &mut out) {
+                if let Some(next) = read_command(command, &tokens, &groups, i + 1, &mut out) {
                     i = next;
                     continue;
                 }
@@ -72,37 +73,59 @@ pub fn read_quantities(tokens: Vec<Tok<'_>>) -> Vec<Tok<'_>> {
     out
 }
 
-/// The span inside the group that opens at `k` with `open` and its closing token's index.
-fn group_at(tokens: &[Tok], k: usize, open: char, close: char) -> Option<(std::ops::Range<usize>, usize)> {
-    if tokens.get(k) != Some(&Tok::Sym(open)) {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (j, t) in tokens.iter().enumerate().skip(k) {
-        if *t == Tok::Sym(open) {
-            depth += 1;
-        } else if *t == Tok::Sym(close) {
-            depth -= 1;
-            if depth == 0 {
-                return Some((k + 1..j, j));
+/// Where each `{` and `[` closes (independently: brackets may hold braces and braces
+/// brackets), found in one pass so that reading many commands stays linear.
+struct Groups {
+    close: Vec<usize>,
+}
+
+impl Groups {
+    fn of(tokens: &[Tok]) -> Groups {
+        let mut close = vec![usize::MAX; tokens.len()];
+        let (mut braces, mut brackets) = (Vec::new(), Vec::new());
+        for (j, t) in tokens.iter().enumerate() {
+            match t {
+                Tok::Sym('{') => braces.push(j),
+                Tok::Sym('[') => brackets.push(j),
+                Tok::Sym('}') => {
+                    if let Some(o) = braces.pop() {
+                        close[o] = j;
+                    }
+                }
+                Tok::Sym(']') => {
+                    if let Some(o) = brackets.pop() {
+                        close[o] = j;
+                    }
+                }
+                _ => {}
             }
         }
+        Groups { close }
     }
-    None
+
+    /// The span inside the group that opens at `k` with `open`, and its closing token's index.
+    fn at(&self, tokens: &[Tok], k: usize, open: char) -> Option<(std::ops::Range<usize>, usize)> {
+        let close = *self.close.get(k)?;
+        (tokens[k] == Tok::Sym(open) && close != usize::MAX).then(|| (k + 1..close, close))
+    }
 }
+
+/// The most tokens an argument may hold: siunitx arguments are short, and the bound keeps
+/// nested commands (`\\num{\\num{...}}`) from rendering their groups again and again.
+const MAX_ARGUMENT_TOKENS: usize = 256;
 
 /// Reads the arguments of `command` from `k` on and pushes what they typeset; the index after
 /// them, or `None` (nothing pushed) when they do not fit the grammar.
-fn read_command<'a>(command: Command, tokens: &[Tok<'a>], mut k: usize, out: &mut Vec<Tok<'a>>) -> Option<usize> {
-    let text = |span: std::ops::Range<usize>| render_with(&tokens[span], false);
+fn read_command<'a>(command: Command, tokens: &[Tok<'a>], groups: &Groups, mut k: usize, out: &mut Vec<Tok<'a>>) -> Option<usize> {
+    let text = |span: std::ops::Range<usize>| (span.len() <= MAX_ARGUMENT_TOKENS).then(|| render_with(&tokens[span], false));
     // Options (`\\SI[round-mode=places]{...}{...}`) change the typesetting, not the value.
-    if let Some((_, close)) = group_at(tokens, k, '[', ']') {
+    if let Some((_, close)) = groups.at(tokens, k, '[') {
         k = close + 1;
     }
     let argument = |k: &mut usize| -> Option<String> {
-        let (span, close) = group_at(tokens, *k, '{', '}')?;
+        let (span, close) = groups.at(tokens, *k, '{')?;
         *k = close + 1;
-        Some(text(span))
+        text(span)
     };
     let mut read: Vec<Tok<'a>> = Vec::new();
     match command {
@@ -122,7 +145,7 @@ fn read_command<'a>(command: Command, tokens: &[Tok<'a>], mut k: usize, out: &mu
                 _ => number_list(&argument(&mut k)?)?,
             };
             // A pre-unit (`\\SI{10}[\\$]{}`) is not read.
-            if let Some((span, close)) = group_at(tokens, k, '[', ']') {
+            if let Some((span, close)) = groups.at(tokens, k, '[') {
                 if !span.is_empty() {
                     return None;
                 }
