@@ -406,11 +406,17 @@ fn compare_relations(a: &Relation, b: &Relation, policy: &Policy) -> Judgement {
             return compare_nodes(va, vb, policy);
         }
     }
-    if let Some(j) = relation::compare(a, b, policy) {
+    let by_factor = relation::compare(a, b, policy);
+    if let Some(j) = by_factor.filter(|j| j.reason != Reason::OneBranch) {
         return j;
     }
+    // Relations that agree on one branch of an |…| may still be told apart by their solution
+    // sets (`|x| = 2` against `x = 2`).
     let as_nodes = (Node::Relation(Box::new(a.clone())), Node::Relation(Box::new(b.clone())));
     if let Some(j) = sets::compare(&as_nodes.0, &as_nodes.1, policy) {
+        return j;
+    }
+    if let Some(j) = by_factor {
         return j;
     }
     if a.ops != b.ops || a.parts.len() != b.parts.len() {

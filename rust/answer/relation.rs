@@ -12,11 +12,11 @@
 //! where `x + y = 4` fails). Without a witness the verdict is Unknown.
 
 use super::expr::{Readings, Symbol, ALL_READINGS};
-use super::judgement::{Judgement, Method, Reason};
+use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{RelOp, Relation};
 use super::numeric::{self, certain_sign, compare_balls, Ball, BallOrder, PointValues};
 use super::policy::Policy;
-use super::scalar::{real_point_value, Scalar, Values, REAL_POINTS};
+use super::scalar::{on_one_branch, real_point_value, Scalar, Values, REAL_POINTS};
 
 /// `<` and `<=` after moving everything left; `>`/`>=` flip the sign of the difference.
 fn normal_form(op: RelOp) -> (RelOp, bool) {
@@ -43,7 +43,16 @@ pub fn compare(a: &Relation, b: &Relation, policy: &Policy) -> Option<Judgement>
     let positive_factor = op_a.is_inequality();
     let union = da.info.readings | db.info.readings;
     Some(Judgement::every_reading((0..=ALL_READINGS).filter(|r| r & !union == 0).map(|r| {
-        proportional(da, db, r, flip_a != flip_b, positive_factor, policy)
+        let judgement = proportional(da, db, r, flip_a != flip_b, positive_factor, policy);
+        // The points are positive: where an |…|, max or min kept one branch at all of them,
+        // a constant ratio shows the relations agree on that branch only (`|x| = 2` is not
+        // `x = 2`, `|x| = |y|` not `x = y`).
+        let one_branch = || on_one_branch(&da.expr, r, policy) || on_one_branch(&db.expr, r, policy);
+        if judgement.verdict == Verdict::Equal && one_branch() {
+            Judgement::unknown(Reason::OneBranch)
+        } else {
+            judgement
+        }
     })))
 }
 

@@ -597,7 +597,7 @@ fn steps_on_a_variable(expr: &Expr) -> bool {
 /// Whether an |…|, max or min of `expr` whose arguments vary (a variable that does not cancel)
 /// took the same branch (the sign of the |…|'s argument, the argument that is largest or
 /// smallest) at every real point where the branch is certain.
-fn on_one_branch(expr: &Expr, readings: Readings, policy: &Policy) -> bool {
+pub(super) fn on_one_branch(expr: &Expr, readings: Readings, policy: &Policy) -> bool {
     any_subexpression(expr, |e| match e {
         Expr::Func(f @ (Func::Abs | Func::Max | Func::Min), args) if args.iter().any(|a| a.info().free_symbols) => {
             kink_on_one_branch(*f, args, readings, policy)

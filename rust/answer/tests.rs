@@ -607,6 +607,15 @@ fn kinks_must_be_crossed_by_the_points() {
         assert_eq!(unknown(x, y), Reason::OneBranch, "{x} vs {y}");
         assert_eq!(unknown(y, x), Reason::OneBranch, "{y} vs {x}");
     }
+    // Relations too: a constant ratio of the two sides on one branch is no proof (`|x| = 2` and
+    // `x = 2` agree wherever x > 0). One variable: the solution sets decide; more: undecided.
+    not_equal("|x| = 2", "x = 2");
+    equal("|x| = 2", "x = \\pm 2");
+    equal("2|x| = 4", "|x| = 2");
+    for (x, y) in [("|x| = |y|", "x = y"), ("x|y| = 3", "xy = 3"), ("y = |x|", "y = x")] {
+        assert_eq!(unknown(x, y), Reason::OneBranch, "{x} vs {y}");
+        assert_eq!(unknown(y, x), Reason::OneBranch, "{y} vs {x}");
+    }
     // Both branches seen: identities hold.
     equal("|x-3|", "|3-x|");
     equal("|2x-3|", "2|x-1.5|");
