@@ -1342,6 +1342,9 @@ fn siunitx_quantities_read_as_their_notation() {
 fn prefixed_unit_symbols_keep_their_case() {
     // `mW` is a milliwatt and `MW` a megawatt: case is the prefix.
     not_equal("2\\text{ MW}", "2\\text{ mW}");
+    not_equal("5\\,\\mathrm{MPa}", "5\\,\\mathrm{mPa}");
+    not_equal("5\\text{ MHz}", "5\\text{ mHz}");
+    equal("5\\text{ MHz}", "5\\text{ mhz}");
     equal("2\\text{ MW}", "2\\,\\mathrm{MW}");
     not_equal("3\\,\\mathrm{\\mu s}", "3\\,\\mathrm{ms}");
     equal("3\\,\\mathrm{\\mu s}", "3\\text{ µs}");

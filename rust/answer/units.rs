@@ -114,6 +114,9 @@ const EXACT_SYMBOLS: &[(&str, &[&str])] = &[
     ("mn", &["mN"]),
     ("kn", &["kN"]),
     ("mpa_mega", &["MPa"]),
+    ("mpa_milli", &["mPa"]),
+    // `MHz`, and lowercase `mhz`, are megahertz ([`UNITS`]); only `mHz` is millihertz.
+    ("mhz_milli", &["mHz"]),
     ("gpa", &["GPa"]),
     ("mj_milli", &["mJ"]),
     ("mj_mega", &["MJ"]),
