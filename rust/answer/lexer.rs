@@ -841,8 +841,8 @@ pub(crate) fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
 /// whitespace runs to one space.
 /// Spacing between units (`\mathrm{kJ\,mol^{-1}}`, `\mathrm{N~m}`, `\mathrm{J\cdot s}`) as
 /// plain spaces.
-/// The Greek letters of unit symbols become the symbols' own letters: `\\Omega` is `Ω`
-/// (`\\mathrm{k\\Omega}`), `\\mu` the micro sign (`\\mathrm{\\mu m}`: the space after a control
+/// The Greek letters of unit symbols become the symbols' own letters: `\Omega` is `Ω`
+/// (`\mathrm{k\Omega}`), `\mu` the micro sign (`\mathrm{\mu m}`: the space after a control
 /// word is not typeset).
 fn unit_spacing(content: &str) -> String {
     const SPACING: &[&str] = &["\\cdot", "\\,", "\\;", "\\:", "\\ ", "~", "·"];

@@ -1,7 +1,7 @@
-//! The quantities of the LaTeX package siunitx: `\\num{1.5e3}`, `\\si{\\kilo\\gram}`,
-//! `\\SI{9.8}{\\metre\\per\\second\\squared}`, `\\qty{5}{\\m}`, `\\unit{\\percent}`, `\\ang{30}`,
-//! `\\numlist{1;2;3}`, read as the plain notation they typeset (`1.5 \\times 10^{3}`, `kg`,
-//! `9.8\\,\\mathrm{m\\,s^{-2}}`, `30^\\circ`, `1, 2, 3`), so that they compare as any other value
+//! The quantities of the LaTeX package siunitx: `\num{1.5e3}`, `\si{\kilo\gram}`,
+//! `\SI{9.8}{\metre\per\second\squared}`, `\qty{5}{\m}`, `\unit{\percent}`, `\ang{30}`,
+//! `\numlist{1;2;3}`, read as the plain notation they typeset (`1.5 \times 10^{3}`, `kg`,
+//! `9.8\,\mathrm{m\,s^{-2}}`, `30^\circ`, `1, 2, 3`), so that they compare as any other value
 //! with a unit.
 //!
 //! A pass over the lexer's tokens ([`read_quantities`]): the lexer reads a siunitx command as
@@ -9,8 +9,8 @@
 //! groups, rendered back to text, fit siunitx's grammar ([`number`], [`unit`]). Working on
 //! tokens keeps normalization idempotent: the canonical form of a command left unread renders
 //! and reads back to the same tokens, so it is left unread again. An argument outside the
-//! grammar leaves the command unread (undecided, never a wrong value): ranges (`\\numrange`,
-//! `\\SIrange`), uncertainties (`1.2(3)`, `\\pm`), products (`1 x 2`), unit macros not listed
+//! grammar leaves the command unread (undecided, never a wrong value): ranges (`\numrange`,
+//! `\SIrange`), uncertainties (`1.2(3)`, `\pm`), products (`1 x 2`), unit macros not listed
 //! here.
 
 use std::borrow::Cow;
@@ -111,14 +111,14 @@ impl Groups {
 }
 
 /// The most tokens an argument may hold: siunitx arguments are short, and the bound keeps
-/// nested commands (`\\num{\\num{...}}`) from rendering their groups again and again.
+/// nested commands (`\num{\num{...}}`) from rendering their groups again and again.
 const MAX_ARGUMENT_TOKENS: usize = 256;
 
 /// Reads the arguments of `command` from `k` on and pushes what they typeset; the index after
 /// them, or `None` (nothing pushed) when they do not fit the grammar.
 fn read_command<'a>(command: Command, tokens: &[Tok<'a>], groups: &Groups, mut k: usize, out: &mut Vec<Tok<'a>>) -> Option<usize> {
     let text = |span: std::ops::Range<usize>| (span.len() <= MAX_ARGUMENT_TOKENS).then(|| render_with(&tokens[span], false));
-    // Options (`\\SI[round-mode=places]{...}{...}`) change the typesetting, not the value.
+    // Options (`\SI[round-mode=places]{...}{...}`) change the typesetting, not the value.
     if let Some((_, close)) = groups.at(tokens, k, '[') {
         k = close + 1;
     }
@@ -144,7 +144,7 @@ fn read_command<'a>(command: Command, tokens: &[Tok<'a>], groups: &Groups, mut k
                 Command::Quantity => vec![number(&argument(&mut k)?)?],
                 _ => number_list(&argument(&mut k)?)?,
             };
-            // A pre-unit (`\\SI{10}[\\$]{}`) is not read.
+            // A pre-unit (`\SI{10}[\$]{}`) is not read.
             if let Some((span, close)) = groups.at(tokens, k, '[') {
                 if !span.is_empty() {
                     return None;
@@ -166,7 +166,7 @@ fn read_command<'a>(command: Command, tokens: &[Tok<'a>], groups: &Groups, mut k
     Some(k)
 }
 
-/// A number's tokens, braced so that nothing around it joins it (`\\num{1}\\num{000}` is not
+/// A number's tokens, braced so that nothing around it joins it (`\num{1}\num{000}` is not
 /// 1000).
 fn push_number(n: &Number, out: &mut Vec<Tok<'_>>) {
     out.push(Tok::Sym('{'));
@@ -178,8 +178,8 @@ fn push_number(n: &Number, out: &mut Vec<Tok<'_>>) {
     out.push(Tok::Sym('}'));
 }
 
-/// A unit's tokens: `%`, `^\\circ`, `^\\circ C`, or the phrase as the text of `\\mathrm{}`
-/// (`5\\,\\mathrm{kg}`).
+/// A unit's tokens: `%`, `^\circ`, `^\circ C`, or the phrase as the text of `\mathrm{}`
+/// (`5\,\mathrm{kg}`).
 fn push_unit(unit: Unit, out: &mut Vec<Tok<'_>>) {
     match unit {
         Unit::None => {}
@@ -190,7 +190,7 @@ fn push_unit(unit: Unit, out: &mut Vec<Tok<'_>>) {
     }
 }
 
-/// `\\ang{30}` is 30°, `\\ang{1;2;3}` is (1 + 2/60 + 3/3600)° (empty fields are 0; minutes and
+/// `\ang{30}` is 30°, `\ang{1;2;3}` is (1 + 2/60 + 3/3600)° (empty fields are 0; minutes and
 /// seconds whole numbers); `None` otherwise.
 fn push_angle(content: &str, out: &mut Vec<Tok<'_>>) -> Option<()> {
     let fields: Vec<&str> = content.split(';').collect();
@@ -594,7 +594,7 @@ pub fn unit(content: &str) -> Option<Unit> {
             rest = after;
             continue;
         }
-        // `\\degree` and `\\percent` as the lexer renders them.
+        // `\degree` and `\percent` as the lexer renders them.
         if let Some(after) = ["^{\\circ}", "^\\circ"].iter().find_map(|d| rest.strip_prefix(d)) {
             special = Some(Unit::Degree);
             rest = after;
@@ -642,7 +642,7 @@ pub fn unit(content: &str) -> Option<Unit> {
         // Literal units up to the next macro, as written (`m/s^2`, `kg m^{-3}`).
         let len = rest.find('\\').unwrap_or(rest.len());
         let literal: String = rest[..len].chars().filter(|c| !matches!(c, '{' | '}')).collect();
-        // A unit has letters (`\\si{0}` is no unit).
+        // A unit has letters (`\si{0}` is no unit).
         if !prefix.is_empty() || per || power != 1 || !literal.chars().any(char::is_alphabetic) {
             return None;
         }
