@@ -25,7 +25,7 @@ use num_rational::BigRational;
 use super::rational;
 use super::expr::{Constant, Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
-use super::node::{assignments_as_tuple, Node, Ratio, Relation};
+use super::node::{assignments_as_tuple, Node, Ratio, RelOp, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
@@ -204,7 +204,32 @@ fn compare_roots(a: &Node, b: &Node, policy: &Policy) -> Judgement {
         return judgement;
     }
     // `x^2 = 4` and `x = 2 \text{ or } x = -2`: different shapes, one condition on x.
-    solution_set::compare(a, b, policy).unwrap_or(judgement)
+    let judgement = solution_set::compare(a, b, policy).unwrap_or(judgement);
+    if judgement.verdict == Verdict::NotEqual && judgement.reason == Reason::DifferentShape && may_be_alternatives(a, b) {
+        return Judgement::unknown(Reason::AmbiguousNotation);
+    }
+    judgement
+}
+
+/// An equation against a list of equations that each give one name a value in other variables
+/// (`|x| = |y|` against `x = y \text{ or } x = -y`; "or" and "," read alike): the list may be
+/// alternatives whose union is the equation, which shapes cannot tell (with one variable the
+/// solution sets decide first).
+fn may_be_alternatives(a: &Node, b: &Node) -> bool {
+    let alternatives = |items: &[Node]| {
+        let mut name: Option<&str> = None;
+        items.len() >= 2
+            && items.iter().all(|item| {
+                let Node::Relation(r) = item else { return false };
+                let ([RelOp::Eq], [Node::Scalar(lhs), Node::Scalar(value)]) = (r.ops.as_slice(), r.parts.as_slice()) else { return false };
+                let Expr::Sym(symbol) = &lhs.expr else { return false };
+                value.expr.info().free_symbols && *name.get_or_insert(&symbol.name) == symbol.name
+            })
+    };
+    match (a, b) {
+        (Node::Relation(r), Node::List(items)) | (Node::List(items), Node::Relation(r)) => r.ops == [RelOp::Eq] && alternatives(items),
+        _ => false,
+    }
 }
 
 /// A cheap test before [`solution_set::compare`]: relations (or lists of them) on one side,

@@ -616,6 +616,14 @@ fn kinks_must_be_crossed_by_the_points() {
         assert_eq!(unknown(x, y), Reason::OneBranch, "{x} vs {y}");
         assert_eq!(unknown(y, x), Reason::OneBranch, "{y} vs {x}");
     }
+    // An equation against alternatives in other variables ("or" reads as ","): undecided, not
+    // "not equal" by shape; a list of values for different names stays a different shape.
+    for (x, y) in [("|x| = |y|", "x = y \\text{ or } x = -y"), ("x^2 = y^2", "x = y \\text{ or } x = -y")] {
+        assert_eq!(unknown(x, y), Reason::AmbiguousNotation, "{x} vs {y}");
+        assert_eq!(unknown(y, x), Reason::AmbiguousNotation, "{y} vs {x}");
+    }
+    not_equal("x + y = 3", "x = 1, y = 2");
+    equal("|x| = 2", "x = 2 \\text{ or } x = -2");
     // Both branches seen: identities hold.
     equal("|x-3|", "|3-x|");
     equal("|2x-3|", "2|x-1.5|");
