@@ -1353,6 +1353,10 @@ fn prefixed_unit_symbols_keep_their_case() {
     not_equal("5\\,\\mathrm{MPa}", "5\\,\\mathrm{mPa}");
     not_equal("5\\text{ MHz}", "5\\text{ mHz}");
     equal("5\\text{ MHz}", "5\\text{ mhz}");
+    // Bare, they are products of variables, as before (`2 mA` may be 2·m·A).
+    not_equal("2 mA", "2");
+    equal("2 mA", "2 A m");
+    equal("2\\,\\mathrm{mA}", "2");
     equal("2\\text{ MW}", "2\\,\\mathrm{MW}");
     not_equal("3\\,\\mathrm{\\mu s}", "3\\,\\mathrm{ms}");
     equal("3\\,\\mathrm{\\mu s}", "3\\text{ µs}");

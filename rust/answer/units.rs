@@ -37,7 +37,7 @@ const UNITS: &[(&str, &[&str])] = &[
     ("month", &["month"]),
     ("year", &["year", "yr"]),
     ("ms", &["ms", "millisecond"]),
-    ("ns", &["ns", "nanosecond"]),
+    ("ns", &["nanosecond"]),
     // speed
     ("mph", &["mph"]),
     ("kph", &["kph", "kmh", "kmph"]),
@@ -103,6 +103,7 @@ const UNITS: &[(&str, &[&str])] = &[
 /// no micrometre): (canonical name, spellings), matched exactly, before [`UNITS`]. siunitx's
 /// `\milli\ampere` and `\kilo\ohm` typeset these.
 const EXACT_SYMBOLS: &[(&str, &[&str])] = &[
+    ("ns", &["ns"]),
     ("um", &["µm", "μm"]),
     ("us", &["µs", "μs"]),
     ("ug", &["µg", "μg"]),
@@ -181,9 +182,12 @@ fn spelling_matches(spelling: &str, word: &str) -> bool {
 }
 
 /// True for a word that is a unit even written bare after a number (`12 cm`, `45 minutes`):
-/// known units of two letters or more. One-letter units are variables when bare.
+/// known units of two letters or more. One-letter units are variables when bare, and so are
+/// the prefixed symbols whose case is their meaning (`2 mA` may be 2·m·A; `2\text{ mA}` and
+/// `2\,\mathrm{mA}` are milliamperes).
 pub fn is_bare_unit(word: &str) -> bool {
-    word.chars().count() > 1 && canonical_unit(word).is_some() || is_modifier(word)
+    let exact = EXACT_SYMBOLS.iter().any(|(_, spellings)| spellings.contains(&word));
+    word.chars().count() > 1 && !exact && canonical_unit(word).is_some() || is_modifier(word)
 }
 
 /// A letter of a unit symbol: ASCII, `Å`, `Ω` (ohm) and the micro sign `µ` (or Greek `μ`).
