@@ -508,10 +508,11 @@ impl<'a> Lexer<'a> {
             if let Some(wrapper) = wrapper {
                 let at = self.s.len() - rest.len() + wrapper.len();
                 let mut after = Lexer { s: self.s, b: self.b, i: at, bracket_depth: 0 };
-                if let Some(content) = after.peek_braced_argument() {
-                    let unit = format!("µ{}", unit_spacing(content).trim());
+                // The argument as the wrapper reads it (an unclosed `\text{m` too), so that the
+                // rendered form, closed, reads the same.
+                if let Some(content) = after.braced_argument() {
+                    let unit = format!("µ{}", unit_spacing(&content).trim());
                     if super::units::is_unit_phrase(&unit) {
-                        let _ = after.braced_argument();
                         self.i = after.i;
                         out.push(Tok::Text(Cow::Owned(collapse_text(&unit))));
                         return;

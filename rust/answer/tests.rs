@@ -1353,6 +1353,11 @@ fn prefixed_unit_symbols_keep_their_case() {
     not_equal("5\\,\\mathrm{MPa}", "5\\,\\mathrm{mPa}");
     not_equal("5\\text{ MHz}", "5\\text{ mHz}");
     equal("5\\text{ MHz}", "5\\text{ mhz}");
+    // Unclosed groups read as their closed rendering does (hypothesis found these).
+    for text in ["\\mu\\text{m", "\\mu\\mathrm{m", "^(\\num{0", "\\si{$", "\\SI{1}{\\metre"] {
+        let once = normalize(text);
+        assert_eq!(normalize(&once), once, "{text:?}");
+    }
     // Bare, they are products of variables, as before (`2 mA` may be 2·m·A).
     not_equal("2 mA", "2");
     equal("2 mA", "2 A m");
