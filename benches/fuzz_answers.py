@@ -39,7 +39,7 @@ TOKENS = [
     "\\rfloor", "or", "and", "\\emptyset", "\\mathbb{R}", "52_8", "'", "√", "π", "−", "²", "≤", "∞", "\\",
     # siunitx and unit symbols.
     "\\SI{", "\\num{", "\\si{", "\\qty{", "\\ang{", "\\numlist{", "\\kilo", "\\metre", "\\per", "\\squared",
-    "\\tothe{", "\\percent", "\\degreeCelsius", "\\mu", "\\Omega", "\\mathrm{", "µ", "Ω", "MW", "mW", "e3",
+    "\\tothe{", "\\percent", "\\degreeCelsius", "\\mu", "\\Omega", "\\mathrm{", "µ", "Ω", "MW", "mW", "e3", "\\text{m", "\\mathrm{m", "\\rm", "C",
     # Backslashes damaged by string escaping: doubled, or read as control characters.
     "\\\\frac", "\\\\sqrt", "\\\\le", "\x0crac", "\x08inom", "\times", "\neq", "\right)", "\x0c", "\t", "\n",
 ]
