@@ -260,7 +260,7 @@ pub fn escaped_twice(text: &str) -> Option<String> {
 }
 
 /// The tokens of `\frac{num}{den}` for two integer digit strings.
-fn frac_tokens<'a>(num: Cow<'a, str>, den: Cow<'a, str>) -> [Tok<'a>; 7] {
+pub(super) fn frac_tokens<'a>(num: Cow<'a, str>, den: Cow<'a, str>) -> [Tok<'a>; 7] {
     let integer = |int| Tok::Num(Numeral { int, frac: None, exp: None });
     [Tok::Cmd(Cow::Borrowed("frac")), Tok::Sym('{'), integer(num), Tok::Sym('}'), Tok::Sym('{'), integer(den), Tok::Sym('}')]
 }
@@ -496,27 +496,6 @@ impl<'a> Lexer<'a> {
                     let _ = self.braced_argument();
                     out.push(Tok::Text(Cow::Owned(label.trim().to_string())));
                     return;
-                }
-            }
-        }
-        if name == "mu" {
-            // `2\,\mu\mathrm{m}`, `5 \mu \text{s}`: the micro prefix of a unit in text.
-            let rest = self.s[self.i..].trim_start();
-            let wrapper = ["\\mathrm", "\\text", "\\rm"].iter().find(|w| {
-                rest.starts_with(**w) && !rest.as_bytes().get(w.len()).is_some_and(u8::is_ascii_alphabetic)
-            });
-            if let Some(wrapper) = wrapper {
-                let at = self.s.len() - rest.len() + wrapper.len();
-                let mut after = Lexer { s: self.s, b: self.b, i: at, bracket_depth: 0 };
-                // The argument as the wrapper reads it (an unclosed `\text{m` too), so that the
-                // rendered form, closed, reads the same.
-                if let Some(content) = after.braced_argument() {
-                    let unit = format!("µ{}", unit_spacing(&content).trim());
-                    if super::units::is_unit_phrase(&unit) {
-                        self.i = after.i;
-                        out.push(Tok::Text(Cow::Owned(collapse_text(&unit))));
-                        return;
-                    }
                 }
             }
         }

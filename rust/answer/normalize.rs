@@ -87,6 +87,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     }
     tokens.truncate(len);
     braced_colons(&mut tokens);
+    micro_prefixes(&mut tokens);
     scientific_times(&mut tokens);
     subscripts_first(&mut tokens);
     // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
@@ -150,6 +151,34 @@ fn braced_colons(tokens: &mut Vec<Tok>) {
             out.push(std::mem::replace(&mut tokens[i], Tok::RowSep));
             i += 1;
         }
+    }
+    *tokens = out;
+}
+
+/// `2\,\mu\mathrm{m}`, `5 \mu \text{s}`: `\mu` right before a unit in text is the unit's micro
+/// prefix (`µm`, `µs`). Done on tokens, after the wrappers have read their arguments, so that a
+/// form and its rendering read alike (`\mu\text{m$` and `\mu\text{m}`); a bare `\mu m` stays
+/// the product µ·m.
+fn micro_prefixes(tokens: &mut Vec<Tok>) {
+    let joins = |pair: &[Tok]| match pair {
+        [Tok::Cmd(c), Tok::Text(t)] => c == "mu" && super::units::is_unit_phrase(&format!("µ{t}")),
+        _ => false,
+    };
+    if !tokens.windows(2).any(joins) {
+        return;
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        if joins(&tokens[i..tokens.len().min(i + 2)]) {
+            if let Tok::Text(t) = &tokens[i + 1] {
+                out.push(Tok::Text(format!("µ{t}").into()));
+            }
+            i += 2;
+            continue;
+        }
+        out.push(std::mem::replace(&mut tokens[i], Tok::RowSep));
+        i += 1;
     }
     *tokens = out;
 }

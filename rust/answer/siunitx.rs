@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use super::lexer::{collapse_text, render_with, Numeral, Tok};
+use super::lexer::{collapse_text, frac_tokens, render_with, Numeral, Tok};
 
 /// The commands, by what their arguments are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,16 +233,7 @@ fn push_angle(content: &str, out: &mut Vec<Tok<'_>>) -> Option<()> {
         if !first {
             out.push(Tok::Sym('+'));
         }
-        let integer = |s: String| Tok::Num(Numeral { int: Cow::Owned(s), frac: None, exp: None });
-        out.extend([
-            Tok::Cmd(Cow::Borrowed("frac")),
-            Tok::Sym('{'),
-            integer(numerator),
-            Tok::Sym('}'),
-            Tok::Sym('{'),
-            integer(denominator.to_string()),
-            Tok::Sym('}'),
-        ]);
+        out.extend(frac_tokens(Cow::Owned(numerator), Cow::Borrowed(denominator)));
         first = false;
     }
     out.push(Tok::Sym(')'));
@@ -371,9 +362,13 @@ const PREFIXES: &[(&str, &str)] = &[
     ("tera", "T"),
     ("peta", "P"),
     ("exa", "E"),
+    // binary prefixes
+    ("kibi", "Ki"),
+    ("mebi", "Mi"),
+    ("gibi", "Gi"),
 ];
 
-/// Unit macros and the symbols they typeset (siunitx's named units and its abbreviations).
+/// Unit macros and the symbols they typeset (siunitx's named units; [`ABBREVIATIONS`] apart).
 const UNITS: &[(&str, &str)] = &[
     // base and derived SI units
     ("ampere", "A"),
@@ -430,117 +425,33 @@ const UNITS: &[(&str, &str)] = &[
     ("nauticalmile", "M"),
     ("atomicmassunit", "u"),
     ("calorie", "cal"),
-    // abbreviations
-    ("fg", "fg"),
-    ("pg", "pg"),
-    ("ng", "ng"),
-    ("ug", "µg"),
-    ("mg", "mg"),
-    ("g", "g"),
-    ("kg", "kg"),
-    ("pm", "pm"),
-    ("nm", "nm"),
-    ("um", "µm"),
-    ("mm", "mm"),
-    ("cm", "cm"),
-    ("dm", "dm"),
-    ("m", "m"),
-    ("km", "km"),
-    ("as", "as"),
-    ("fs", "fs"),
-    ("ps", "ps"),
-    ("ns", "ns"),
-    ("us", "µs"),
-    ("ms", "ms"),
-    ("s", "s"),
-    ("fmol", "fmol"),
-    ("pmol", "pmol"),
-    ("nmol", "nmol"),
-    ("umol", "µmol"),
-    ("mmol", "mmol"),
-    ("mol", "mol"),
-    ("kmol", "kmol"),
-    ("pA", "pA"),
-    ("nA", "nA"),
-    ("uA", "µA"),
-    ("mA", "mA"),
-    ("A", "A"),
-    ("kA", "kA"),
-    ("ul", "µl"),
-    ("ml", "ml"),
-    ("l", "l"),
-    ("hl", "hl"),
-    ("uL", "µL"),
-    ("mL", "mL"),
-    ("L", "L"),
-    ("hL", "hL"),
-    ("mHz", "mHz"),
-    ("Hz", "Hz"),
-    ("kHz", "kHz"),
-    ("MHz", "MHz"),
-    ("GHz", "GHz"),
-    ("THz", "THz"),
-    ("mN", "mN"),
-    ("N", "N"),
-    ("kN", "kN"),
-    ("MN", "MN"),
-    ("Pa", "Pa"),
-    ("kPa", "kPa"),
-    ("MPa", "MPa"),
-    ("GPa", "GPa"),
-    ("mohm", "mΩ"),
-    ("kohm", "kΩ"),
-    ("Mohm", "MΩ"),
-    ("pV", "pV"),
-    ("nV", "nV"),
-    ("uV", "µV"),
-    ("mV", "mV"),
-    ("V", "V"),
-    ("kV", "kV"),
-    ("W", "W"),
-    ("uW", "µW"),
-    ("mW", "mW"),
-    ("kW", "kW"),
-    ("MW", "MW"),
-    ("GW", "GW"),
-    ("J", "J"),
-    ("uJ", "µJ"),
-    ("mJ", "mJ"),
-    ("kJ", "kJ"),
-    ("eV", "eV"),
-    ("meV", "meV"),
-    ("keV", "keV"),
-    ("MeV", "MeV"),
-    ("GeV", "GeV"),
-    ("TeV", "TeV"),
-    ("kWh", "kWh"),
-    ("F", "F"),
-    ("fF", "fF"),
-    ("pF", "pF"),
-    ("nF", "nF"),
-    ("uF", "µF"),
-    ("mF", "mF"),
-    ("H", "H"),
-    ("fH", "fH"),
-    ("pH", "pH"),
-    ("nH", "nH"),
-    ("mH", "mH"),
-    ("uH", "µH"),
-    ("C", "C"),
-    ("nC", "nC"),
-    ("mC", "mC"),
-    ("uC", "µC"),
-    ("K", "K"),
-    ("dB", "dB"),
-    ("kibi", "Ki"),
-    ("mebi", "Mi"),
-    ("gibi", "Gi"),
 ];
+
+/// siunitx's abbreviations (`\kg`, `\MHz`, `\uA`, `\kohm`): each typesets its own name, with
+/// `u` for the micro sign and `ohm` for Ω ([`abbreviation_symbol`]).
+const ABBREVIATIONS: &[&str] = &[
+    "fg", "pg", "ng", "ug", "mg", "g", "kg", "pm", "nm", "um", "mm", "cm", "dm", "m", "km", "as",
+    "fs", "ps", "ns", "us", "ms", "s", "fmol", "pmol", "nmol", "umol", "mmol", "mol", "kmol", "pA",
+    "nA", "uA", "mA", "A", "kA", "ul", "ml", "l", "hl", "uL", "mL", "L", "hL", "mHz", "Hz", "kHz",
+    "MHz", "GHz", "THz", "mN", "N", "kN", "MN", "Pa", "kPa", "MPa", "GPa", "mohm", "kohm", "Mohm",
+    "pV", "nV", "uV", "mV", "V", "kV", "W", "uW", "mW", "kW", "MW", "GW", "J", "uJ", "mJ", "kJ",
+    "eV", "meV", "keV", "MeV", "GeV", "TeV", "kWh", "F", "fF", "pF", "nF", "uF", "mF", "H", "fH",
+    "pH", "nH", "mH", "uH", "C", "nC", "mC", "uC", "K", "dB",
+];
+
+/// The symbol an abbreviation typesets: `kg` is kg, `uA` µA, `kohm` kΩ.
+fn abbreviation_symbol(name: &str) -> String {
+    let micro = match name.strip_prefix('u') {
+        Some(rest) if !rest.is_empty() => format!("µ{rest}"),
+        _ => name.to_string(),
+    };
+    micro.replace("ohm", "Ω")
+}
 
 /// A unit macro's prefix and symbol parts: `\kilo` gives a prefix, `\gram` a unit.
 enum Macro {
     Prefix(&'static str),
-    Unit(&'static str),
+    Unit(Cow<'static, str>),
     Per,
     PowerNext(i64),
     PowerLast(i64),
@@ -567,7 +478,10 @@ fn unit_macro(name: &str) -> Option<Macro> {
             if let Some((_, p)) = PREFIXES.iter().find(|(n, _)| *n == name) {
                 return Some(Macro::Prefix(p));
             }
-            return UNITS.iter().find(|(n, _)| *n == name).map(|(_, s)| Macro::Unit(s));
+            if let Some((_, symbol)) = UNITS.iter().find(|(n, _)| *n == name) {
+                return Some(Macro::Unit(Cow::Borrowed(symbol)));
+            }
+            return ABBREVIATIONS.contains(&name).then(|| Macro::Unit(Cow::Owned(abbreviation_symbol(name))));
         }
     })
 }

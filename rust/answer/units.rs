@@ -132,6 +132,11 @@ const EXACT_SYMBOLS: &[(&str, &[&str])] = &[
     ("pf", &["pF"]),
 ];
 
+/// The canonical name of a prefixed symbol of [`EXACT_SYMBOLS`], spelled exactly.
+fn exact_symbol(word: &str) -> Option<&'static str> {
+    EXACT_SYMBOLS.iter().find(|(_, spellings)| spellings.contains(&word)).map(|(name, _)| *name)
+}
+
 /// `text` in lower case, except the prefixed symbols whose case is their meaning
 /// ([`EXACT_SYMBOLS`]: `MW` and `mW` stay two units): how text renders in canonical forms.
 pub fn fold_case(text: &str) -> Cow<'_, str> {
@@ -143,7 +148,7 @@ pub fn fold_case(text: &str) -> Cow<'_, str> {
     while let Some(c) = rest.chars().next() {
         let len = if c.is_alphabetic() { rest.find(|ch: char| !ch.is_alphabetic()).unwrap_or(rest.len()) } else { c.len_utf8() };
         let run = &rest[..len];
-        if EXACT_SYMBOLS.iter().any(|(_, spellings)| spellings.contains(&run)) {
+        if exact_symbol(run).is_some() {
             out.push_str(run);
         } else {
             out.push_str(&run.to_lowercase());
@@ -160,7 +165,7 @@ const MODIFIERS: &[&str] = &["square", "sq", "cubic", "cu", "per"];
 /// The canonical unit a word spells, if any. Single letters are matched exactly (`m` is metres,
 /// `M` is not a unit); longer spellings case-insensitively, with an optional plural.
 pub fn canonical_unit(word: &str) -> Option<&'static str> {
-    if let Some((name, _)) = EXACT_SYMBOLS.iter().find(|(_, spellings)| spellings.contains(&word)) {
+    if let Some(name) = exact_symbol(word) {
         return Some(name);
     }
     let find = |w: &str| {
@@ -186,8 +191,7 @@ fn spelling_matches(spelling: &str, word: &str) -> bool {
 /// the prefixed symbols whose case is their meaning (`2 mA` may be 2·m·A; `2\text{ mA}` and
 /// `2\,\mathrm{mA}` are milliamperes).
 pub fn is_bare_unit(word: &str) -> bool {
-    let exact = EXACT_SYMBOLS.iter().any(|(_, spellings)| spellings.contains(&word));
-    word.chars().count() > 1 && !exact && canonical_unit(word).is_some() || is_modifier(word)
+    word.chars().count() > 1 && exact_symbol(word).is_none() && canonical_unit(word).is_some() || is_modifier(word)
 }
 
 /// A letter of a unit symbol: ASCII, `Å`, `Ω` (ohm) and the micro sign `µ` (or Greek `μ`).
