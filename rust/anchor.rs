@@ -897,13 +897,22 @@ struct Digits {
     /// The last three digits, for a number written with thousands separators (`15,625`,
     /// `15{,}625`, `15\,625`, `15 625`); `None` below 1000.
     last_group: Option<memchr::memmem::Finder<'static>>,
+    /// The integer may be written with a scale word ("2 million" for 2000000, "5 dozen" for
+    /// 60): it ends in two zeros or more, or is a multiple of 12.
+    scalable: bool,
 }
+
+/// How scale words are spelled in a sentence (see [`crate::extract::scale`]; "illion" covers
+/// million, billion, trillion, quadrillion, in lower or title case).
+const SCALE_WORD_STEMS: [&str; 7] = ["illion", "hundred", "Hundred", "thousand", "Thousand", "dozen", "Dozen"];
 
 impl Digits {
     fn new(digits: &str) -> Digits {
         let finder = |s: &str| memchr::memmem::Finder::new(s.as_bytes()).into_owned();
         let last_group = (digits.len() > 3).then(|| finder(&digits[digits.len() - 3..]));
-        Digits { finder: finder(digits), last_group }
+        let twelfths = digits.bytes().fold(0u32, |r, d| (r * 10 + u32::from(d - b'0')) % 12);
+        let scalable = digits.ends_with("00") || twelfths == 0;
+        Digits { finder: finder(digits), last_group, scalable }
     }
 
     /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
@@ -946,6 +955,7 @@ impl Digits {
             || self.last_group.as_ref().is_some_and(|group| {
                 group.find_iter(text).any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
             })
+            || (self.scalable && SCALE_WORD_STEMS.iter().any(|stem| memchr::memmem::find(text, stem.as_bytes()).is_some()))
     }
 }
 
@@ -1433,6 +1443,26 @@ mod tests {
     }
 
     #[test]
+    fn a_value_written_with_a_scale_word_states_the_integer() {
+        for (t, reference) in [
+            ("So the population is 2 million.", "2000000"),
+            ("So the total is 2\\text{ million}.", "2000000"),
+            ("So there are 3 hundred thousand.", "300000"),
+            ("So that makes 5 dozen.", "60"),
+            ("So the total is 2 million.", "2\\text{ million}"),
+            // A response that boxes 72 and writes "72 million years" means 72 in millions of
+            // years by its box: the numeral alone is a candidate too (a real Minerva trace).
+            ("Therefore, the time is about 72 million years.", "72"),
+        ] {
+            for mode in [AnchorMode::Paper, AnchorMode::Default] {
+                assert!(locate(t, reference, mode).found, "{t} / {reference}");
+            }
+        }
+        assert!(!locate("So the population is 2 million.", "3000000", AnchorMode::Default).found);
+        assert!(!locate("So the population is 2 million.", "200", AnchorMode::Default).found);
+    }
+
+    #[test]
     fn described_values_are_not_results() {
         // The default mode, whose complexity bound keeps `4*2` itself from matching 8.
         let on = AnchorMode::Default.options();
@@ -1603,6 +1633,7 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(vec![
                 "0", "1", "5", "9", ".", ",", " ", "-", "+", "x = ", "$", "\\(", "\\)", "{", "}", "^", "/",
                 "e", "10", "00", ".0", ".5", "\\frac{", "is ", "\\,", "%", "°", "²",
+                " million", " hundred", " thousand", " dozen", "\\text{ million}",
             ]), 0..12),
             at in 0usize..12,
             separator in proptest::sample::select(vec!["", ",", "{,}", "\\,", "\\ ", ",\\!", " "]),

@@ -169,7 +169,8 @@ latex = st.recursive(latex_atoms, _compose, max_leaves=8)
 noise = st.lists(
     st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%;µΩ") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}", "\\\\frac", "\\\\le",
                                                                               "\\SI{", "\\num{", "\\si{", "\\ang{", "\\kilo", "\\metre", "\\per", "\\squared",
-                                                                              "\\mu", "\\Omega", "\\mathrm{", "[", "MW", "mW", "e3"]),
+                                                                              "\\mu", "\\Omega", "\\mathrm{", "[", "MW", "mW", "e3",
+                                                                              " million", " hundred", "dozen ", "\\text{ billion"]),
     max_size=30,
 ).map("".join)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -244,6 +245,22 @@ def test_siunitx_quantities_are_their_plain_notation(n: int, d: int, unit: int, 
     if unit < 6 and other != unit:
         # Another unit, the prefix's case included (`mW` is not `MW`).
         assert native(quantity, f"{value}\\,{SIUNITX_UNITS[other][1]}").verdict is Verdict.NOT_EQUAL
+
+
+SCALE_WORDS = [("hundred", 10**2), ("thousand", 10**3), ("million", 10**6), ("billion", 10**9), ("dozen", 12)]
+
+
+@FAST
+@given(n=st.integers(1, 10**4), d=st.sampled_from([1, 10, 100]), scale=st.integers(0, len(SCALE_WORDS) - 1),
+       form=st.sampled_from(["{v} {w}", "{v}\\text{{ {w}}}", "{v} {w}s", "\\${v} {w}"]))
+def test_a_scale_word_multiplies_its_numeral(n: int, d: int, scale: int, form: str) -> None:
+    word, factor = SCALE_WORDS[scale]
+    value = _decimal(Fraction(n, d))
+    written = form.format(v=value, w=word)
+    assert native(written, _decimal(Fraction(n * factor, d))).verdict is Verdict.EQUAL, written
+    # The numeral alone is another value (it was "equal", the word dropped as a noun).
+    assert native(written, str(value)).verdict is Verdict.NOT_EQUAL, written
+    assert native(written, _decimal(Fraction((n + 1) * factor, d))).verdict is Verdict.NOT_EQUAL, written
 
 
 @FAST

@@ -88,6 +88,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     tokens.truncate(len);
     braced_colons(&mut tokens);
     micro_prefixes(&mut tokens);
+    scale_words(&mut tokens);
     scientific_times(&mut tokens);
     subscripts_first(&mut tokens);
     // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
@@ -179,6 +180,70 @@ fn micro_prefixes(tokens: &mut Vec<Tok>) {
         }
         out.push(std::mem::replace(&mut tokens[i], Tok::RowSep));
         i += 1;
+    }
+    *tokens = out;
+}
+
+/// `2 million`, `1.5\text{ billion}`, `3 hundred thousand`, `5 dozen`: scale words right after a
+/// numeral multiply it, as `2\cdot10^{6}`, `5\cdot12` (a product, not an exponent of the
+/// numeral: `1/2 million` is half a million). Words after them stay (`2 million dollars` keeps
+/// its noun, which the parser then reads as a unit). Left as words, they were read as such a
+/// noun and dropped: `2 million` was "equal" to `2`. Elsewhere (`2^3 million`, `a million`)
+/// the parser does not read them as units either ([`crate::extract::scale`] words are no
+/// nouns), so the answer stays unparsed.
+fn scale_words(tokens: &mut Vec<Tok>) {
+    use crate::extract::{scale, Scale};
+    let first_word = |t: &Tok| match t {
+        Tok::Word(w) => scale(w),
+        Tok::Text(t) => scale(t.split(' ').next().unwrap_or_default()),
+        _ => None,
+    };
+    if !tokens.windows(2).any(|pair| matches!(pair[0], Tok::Num(_)) && first_word(&pair[1]).is_some()) {
+        return;
+    }
+    let factor = |s: Scale| match s {
+        Scale::PowerOfTen(2) => "\\cdot10^{2}",
+        Scale::PowerOfTen(3) => "\\cdot10^{3}",
+        Scale::PowerOfTen(6) => "\\cdot10^{6}",
+        Scale::PowerOfTen(9) => "\\cdot10^{9}",
+        Scale::PowerOfTen(12) => "\\cdot10^{12}",
+        Scale::PowerOfTen(_) => "\\cdot10^{15}",
+        Scale::Dozen => "\\cdot12",
+    };
+    let mut out: Vec<Tok> = Vec::with_capacity(tokens.len() + 8);
+    // The last token written is a numeral, or a scale word after one.
+    let mut scalable = false;
+    for tok in std::mem::take(tokens) {
+        if scalable {
+            match &tok {
+                Tok::Word(w) => {
+                    if let Some(s) = scale(w) {
+                        out.extend(lex(factor(s)));
+                        continue;
+                    }
+                }
+                Tok::Text(t) => {
+                    let mut words = t.split(' ').peekable();
+                    let mut read = false;
+                    while let Some(s) = words.peek().and_then(|w| scale(w)) {
+                        out.extend(lex(factor(s)));
+                        words.next();
+                        read = true;
+                    }
+                    if read {
+                        let rest: Vec<&str> = words.collect();
+                        if !rest.is_empty() {
+                            out.push(Tok::Text(Cow::Owned(rest.join(" "))));
+                            scalable = false;
+                        }
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+        }
+        scalable = matches!(tok, Tok::Num(_));
+        out.push(tok);
     }
     *tokens = out;
 }

@@ -584,8 +584,9 @@ impl<'t> Parser<'t> {
                     words.push((w.to_string(), None));
                 }
                 Some(Tok::Text(t)) => {
-                    let nouns =
-                        t.split(' ').all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w));
+                    let nouns = t.split(' ').all(|w| {
+                        w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w) && crate::extract::scale(w).is_none()
+                    });
                     if !(units::is_unit_phrase(t) || nouns) {
                         return None;
                     }
@@ -2057,7 +2058,12 @@ fn choice_text(t: &str) -> Option<(char, &str)> {
 
 /// A plain noun trailing a number (`5 apples`, `12 students`): four letters or more.
 fn is_generic_noun(w: &str) -> bool {
-    w.len() >= 4 && !function_name(w) && w != "sqrt" && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w)
+    w.len() >= 4
+        && !function_name(w)
+        && w != "sqrt"
+        && w.chars().all(|c| c.is_ascii_alphabetic())
+        && !is_qualifier(w)
+        && crate::extract::scale(w).is_none()
 }
 
 /// Words after a value that deny, hedge or bound it rather than name what it counts: `10 not`,

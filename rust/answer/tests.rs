@@ -1444,3 +1444,30 @@ fn arithmetic_on_written_out_vectors_and_matrices() {
     // A singular matrix has no inverse.
     assert_ne!(verdict("\\begin{pmatrix}1&2\\\\2&4\\end{pmatrix}^{-1}", "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}"), Verdict::Equal);
 }
+
+#[test]
+fn scale_words_multiply_the_numeral() {
+    // Read as a unit noun and dropped, `2 million` was "equal" to 2 (a checker suite's case).
+    equal("2 million", "2000000");
+    equal("2\\text{ million}", "2 \\times 10^6");
+    equal("1.5 billion", "1500000000");
+    equal("3 hundred thousand", "300000");
+    equal("\\$2.5\\text{ million}", "2500000");
+    equal("5 dozen", "60");
+    equal("2 millions", "2000000");
+    equal("10^6", "1 million");
+    equal("\\frac{1}{2}", "1/2");
+    equal("1/2 million", "500000");
+    equal("2 million dollars", "2000000");
+    equal("2\\text{ million dollars}", "2000000 \\text{ dollars}");
+    for (a, b) in [("2 million", "2"), ("2\\text{ million}", "2"), ("3 thousand", "3"), ("1.5 billion", "1.5"), ("5 dozen", "5"), ("2 million dollars", "2")] {
+        not_equal(a, b);
+    }
+    // Not after a numeral: not a unit noun either, so unread rather than dropped.
+    assert_ne!(verdict("2^3 million", "8"), Verdict::Equal);
+    assert_ne!(verdict("x million", "x"), Verdict::Equal);
+    for form in ["2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million"] {
+        let once = normalize(form);
+        assert_eq!(normalize(&once), once, "{form}");
+    }
+}

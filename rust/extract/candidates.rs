@@ -625,6 +625,9 @@ impl<'t> Scanner<'t> {
         let word = self.slice(i);
         let prev = (i > segment.start).then(|| i - 1);
         let next = (i + 1 < segment.end).then_some(i + 1);
+        if self.scales_numeral(i, segment.start) {
+            return true;
+        }
         if let Some(p) = prev {
             if self.kind(p) == TokenKind::Number {
                 // `2x`, `3n`, `12cm`, `144s²`, but not the ordinal `5th` or the plural `6s`.
@@ -675,6 +678,21 @@ impl<'t> Scanner<'t> {
             })
         };
         glued_to_math(prev, false) || glued_to_math(next, true) || spaced()
+    }
+
+    /// Whether the word at `i` is a scale word after a numeral, directly or after other scale
+    /// words, spaces between: "2 million", "1.5 billion", "3 hundred thousand", "5 dozen"
+    /// ([`number_words::scale`]). It belongs to the value: "2 million" states 2000000, not 2.
+    fn scales_numeral(&self, i: usize, start: usize) -> bool {
+        let mut k = i;
+        while self.kind(k) == TokenKind::Word && number_words::scale(self.slice(k)).is_some() {
+            match self.prev_non_space(k, start) {
+                Some(p) if self.kind(p) == TokenKind::Number && k - p <= 2 => return true,
+                Some(p) if k - p <= 2 => k = p,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".
@@ -739,6 +757,9 @@ impl<'t> Scanner<'t> {
             0 => {}
             1 => return self.ends_operand(left) && self.starts_item(right),
             _ => return false,
+        }
+        if self.kind(right) == Word && self.scales_numeral(right, 0) {
+            return true;
         }
         let function = |k: usize| self.kind(k) == Word && is_function_word(self.slice(k));
         let times = |k: usize| self.kind(k) == Word && matches!(self.slice(k), "x" | "X");
@@ -1148,9 +1169,31 @@ impl<'t> Scanner<'t> {
     /// already).
     fn push_value(&mut self, range: &Range<usize>, kind: CandidateKind) {
         self.push_range(range, kind);
-        if let Some(head) = self.before_units(range) {
+        if let Some(head) = self.before_units(range).or_else(|| self.before_scale_words(range)) {
             self.push_range(&head, kind);
         }
+    }
+
+    /// `range` without the scale words that end it, when a numeral is left: `72 million`
+    /// gives `72` too. The whole is the value (72000000); the numeral alone is what a response
+    /// that boxes `72` and writes "72 million years" means by its box (the scale is then part
+    /// of the unit), so the anchor search may match either, as it may `99.8` of
+    /// `99.8 \, \text{rad/s}`. Equivalence reads the whole only.
+    fn before_scale_words(&self, range: &Range<usize>) -> Option<Range<usize>> {
+        let mut end = range.end;
+        let mut stripped = false;
+        while end > range.start {
+            let t = end - 1;
+            match self.kind(t) {
+                TokenKind::Space => end = t,
+                TokenKind::Word if number_words::scale(self.slice(t)).is_some() => {
+                    end = t;
+                    stripped = true;
+                }
+                _ => break,
+            }
+        }
+        (stripped && end > range.start && self.kind(end - 1) == TokenKind::Number).then_some(range.start..end)
     }
 
     /// `range` without a tail of units: `\text{...}` groups joined by `^`, `/`, `\cdot` and
@@ -1315,7 +1358,8 @@ impl<'t> Scanner<'t> {
                 if self.kind(first) == TokenKind::Operator && matches!(self.slice(first), "-" | "+" | "−") {
                     first += 1;
                 }
-                if first + 1 == range.end && self.kind(first) == TokenKind::Number {
+                let scaled = self.before_scale_words(range).is_some_and(|head| head.start == range.start && head.end == first + 1);
+                if (first + 1 == range.end || scaled) && self.kind(first) == TokenKind::Number {
                     CandidateKind::Number
                 } else {
                     CandidateKind::BareExpression

@@ -3,6 +3,9 @@
 //! The values cover what reasoning traces write in words: 0 to 999 and simple fractions. Larger
 //! numbers ("two million") are written in digits in practice and are left alone. Whether a
 //! word is a statement of a value at all ("one" as a pronoun) is decided by the caller.
+//!
+//! Scale words after a numeral ("2 million", "1.5 billion", "5 dozen") multiply it
+//! ([`scale`]): the answer engine and the candidate extractor read them as part of the value.
 
 /// The value of a single cardinal word, case-insensitive: zero..nineteen, twenty..ninety.
 pub(crate) fn cardinal(word: &str) -> Option<u32> {
@@ -62,9 +65,57 @@ pub(crate) fn phrase_value(words: &[&str]) -> Option<u32> {
     Some(hundreds + below_hundred)
 }
 
+/// What a scale word written after a numeral multiplies it by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scale {
+    /// `hundred` 2, `thousand` 3, `million` 6, `billion` 9, `trillion` 12, `quadrillion` 15.
+    PowerOfTen(u32),
+    /// `dozen`: 12.
+    Dozen,
+}
+
+/// The scale a word names, case-insensitive, singular or plural ("2 millions", a common
+/// non-native form, means 2·10^6 too): `hundred`, `thousand`, `million`, `billion`,
+/// `trillion`, `quadrillion` (short scale, as English writes today) and `dozen`.
+pub(crate) fn scale(word: &str) -> Option<Scale> {
+    const WORDS: [(&str, Scale); 7] = [
+        ("hundred", Scale::PowerOfTen(2)),
+        ("thousand", Scale::PowerOfTen(3)),
+        ("million", Scale::PowerOfTen(6)),
+        ("billion", Scale::PowerOfTen(9)),
+        ("trillion", Scale::PowerOfTen(12)),
+        ("quadrillion", Scale::PowerOfTen(15)),
+        ("dozen", Scale::Dozen),
+    ];
+    // Most words are not scales: reject by length and first letter before comparing.
+    let first = word.as_bytes().first()?.to_ascii_lowercase();
+    if !(5..=12).contains(&word.len()) || !matches!(first, b'h' | b't' | b'm' | b'b' | b'q' | b'd') {
+        return None;
+    }
+    let singular = match word.as_bytes()[word.len() - 1] {
+        b's' | b'S' => &word[..word.len() - 1],
+        _ => word,
+    };
+    WORDS.iter().find(|(w, _)| w.eq_ignore_ascii_case(singular)).map(|&(_, s)| s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scale_words() {
+        assert_eq!(scale("million"), Some(Scale::PowerOfTen(6)));
+        assert_eq!(scale("Millions"), Some(Scale::PowerOfTen(6)));
+        assert_eq!(scale("BILLION"), Some(Scale::PowerOfTen(9)));
+        assert_eq!(scale("hundred"), Some(Scale::PowerOfTen(2)));
+        assert_eq!(scale("dozens"), Some(Scale::Dozen));
+        assert_eq!(scale("mill"), None);
+        assert_eq!(scale("millionth"), None);
+        assert_eq!(scale("hundredth"), None);
+        assert_eq!(scale("s"), None);
+        assert_eq!(scale(""), None);
+    }
 
     #[test]
     fn single_words() {
