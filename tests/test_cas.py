@@ -52,6 +52,25 @@ def test_structures_and_relations(checker: CasChecker) -> None:
     assert checker.check(form("x = \\sin(\\pi)"), form("0"), 30).status == "equal"
 
 
+def test_a_long_decimal_is_a_rounding_window_for_the_cas_too() -> None:
+    # Beyond f64 natively (too_close); exactly the two differ, but the decimal stands for every
+    # value that rounds to it, as natively (a checker suite's case: pi at 14 places).
+    for decimal in ("3.14159265358979", "3.141592653589793", "3.1415926535897932384626433832795028841972"):
+        assert equivalent("\\pi", decimal, cas=False).detail == "too_close"
+        j = equivalent("\\pi", decimal)
+        assert (j.verdict, j.method) == (Verdict.EQUAL, Method.SYMPY), decimal
+        assert "rounds" in j.detail
+        assert equivalent(decimal, "\\pi").verdict is Verdict.EQUAL
+    for decimal in ("3.141592653589794", "3.1415926535897932384626433832795028841971"):
+        assert equivalent("\\pi", decimal).verdict is Verdict.NOT_EQUAL, decimal
+    assert equivalent("x = \\pi", "3.141592653589793").verdict is Verdict.EQUAL
+    assert equivalent("(\\pi, 1)", "(3.141592653589793, 1)").verdict is Verdict.EQUAL
+    # A decimal below the policy's digits is sent as its exact value, not as a window.
+    from apr_fast import _core
+
+    assert "Rounded_" not in (_core.answer_to_sympy("3.141592653589793") or "")
+
+
 def test_equivalent_uses_the_cas_only_when_needed() -> None:
     j = equivalent("\\sin(\\pi)", "0")
     assert (j.verdict, j.method) == (Verdict.EQUAL, Method.SYMPY)

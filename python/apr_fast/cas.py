@@ -213,6 +213,9 @@ class _Worker:
         import sympy
 
         self.sp = sympy
+        # The rule the last comparison was decided by ("rounding" for a long decimal), for
+        # the detail of its answer.
+        self.last_rule: Optional[str] = None
         names = [
             "Integer", "Rational", "pi", "E", "I", "oo", "sqrt", "real_root", "sin", "cos", "tan", "cot",
             "sec", "csc", "asin", "acos", "atan", "sinh", "cosh", "tanh", "log", "exp", "Abs", "floor",
@@ -229,6 +232,7 @@ class _Worker:
             Reals_=lambda: ("union", [("tuple", "()", [-sympy.oo, sympy.oo])]),
             Matrix_=lambda rows, cols, *cells: ("matrix", (rows, cols), list(cells)),
             Rel_=lambda op, lhs, rhs: ("rel", op, lhs, rhs),
+            Rounded_=lambda value, half_ulp: ("rounded", value, half_ulp),
         )
 
     def evaluate(self, form: str) -> Any:
@@ -238,6 +242,17 @@ class _Worker:
 
     def compare(self, a: Any, b: Any) -> Optional[bool]:
         sp = self.sp
+        rounded_a, rounded_b = _is_rounded(a), _is_rounded(b)
+        if rounded_a and rounded_b:
+            # Decimal against decimal is exact, as natively.
+            a, b = a[1], b[1]
+        elif rounded_a or rounded_b:
+            decimal, other = (a, b) if rounded_a else (b, a)
+            if isinstance(other, tuple) and other[0] == "rel":
+                return self.compare_assignment(other, decimal)
+            if isinstance(other, tuple):
+                return False
+            return self.rounds_to(sp.sympify(other), decimal[1], decimal[2])
         if isinstance(a, tuple) and a[0] == "rel" and not (isinstance(b, tuple) and b[0] == "rel"):
             return self.compare_assignment(a, b)
         if isinstance(b, tuple) and b[0] == "rel" and not (isinstance(a, tuple) and a[0] == "rel"):
@@ -258,6 +273,30 @@ class _Worker:
                 return self.compare_relations(a, b)
             return None
         return self.compare_scalars(sp.sympify(a), sp.sympify(b))
+
+    def rounds_to(self, value: Any, decimal: Any, half_ulp: Any) -> Optional[bool]:
+        """Whether ``value`` rounds to ``decimal`` (lies within ``half_ulp`` of it), the rule
+        of ``Policy.decimal_min_sig_digits``, decided at 60 digits; None when that cannot tell
+        (free variables, or a value on the window's edge)."""
+        sp = self.sp
+        if value.free_symbols:
+            return None
+        offset = sp.N(value - decimal, 60)
+        if not offset.is_number:
+            return None
+        self.last_rule = "rounding"
+        # evalf gives the offset to 60 significant digits (it raises the working precision
+        # where the two cancel), so a relative margin of 1e-30 is far beyond its error.
+        real, imaginary = (abs(part) for part in offset.as_real_imag())
+        half = sp.N(half_ulp, 60)
+        tiny = sp.Float(10) ** -30
+        if imaginary > tiny * max(real, half):
+            return False
+        if real <= half * (1 - tiny):
+            return True
+        if real >= half * (1 + tiny):
+            return False
+        return None
 
     def compare_scalars(self, a: Any, b: Any) -> Optional[bool]:
         sp = self.sp
@@ -362,16 +401,26 @@ class _Worker:
         for line in stdin:
             request = json.loads(line)
             try:
+                self.last_rule = None
                 verdict = self.compare(self.evaluate(request["a"]), self.evaluate(request["b"]))
                 status = {True: "equal", False: "not_equal", None: "unknown"}[verdict]
-                detail = {True: "sympy: the difference simplifies to zero", False: "sympy: the values differ",
-                          None: "sympy: undecided"}[verdict]
+                if self.last_rule == "rounding":
+                    detail = {True: "sympy: the value rounds to the decimal (60 digits)",
+                              False: "sympy: the value does not round to the decimal (60 digits)",
+                              None: "sympy: undecided"}[verdict]
+                else:
+                    detail = {True: "sympy: the difference simplifies to zero", False: "sympy: the values differ",
+                              None: "sympy: undecided"}[verdict]
             except MemoryError:
                 status, detail = "error", "sympy ran out of memory (worker memory limit)"
             except Exception as exc:  # any sympy failure is a status, never a crash
                 status, detail = "error", f"sympy failed: {type(exc).__name__}: {exc}"[:500]
             stdout.write(json.dumps({"id": request["id"], "status": status, "detail": detail}) + "\n")
             stdout.flush()
+
+
+def _is_rounded(node: Any) -> bool:
+    return isinstance(node, tuple) and node[0] == "rounded"
 
 
 def _all3(values: Any) -> Optional[bool]:

@@ -128,6 +128,12 @@ impl Answer {
     pub fn to_sympy(&self) -> Option<String> {
         sympy::render(&self.root)
     }
+
+    /// [`Answer::to_sympy`] for a comparison under `policy`: a long decimal is a rounding
+    /// window (see [`sympy::render_rounding`]).
+    pub fn to_sympy_for(&self, policy: &Policy) -> Option<String> {
+        sympy::render_rounding(&self.root, policy.decimal_min_sig_digits)
+    }
 }
 
 /// Compares two parsed answers.

@@ -17,16 +17,36 @@ use super::node::{Node, RelOp};
 
 /// The CAS form of a node, if it has one.
 pub fn render(node: &Node) -> Option<String> {
+    render_rounding(node, u32::MAX)
+}
+
+/// [`render`], with each value that is a decimal of at least `min_digits` significant digits
+/// written `Rounded_(value, half_ulp)`: it stands for every value that rounds to it, as the
+/// native comparison reads it (`Policy::decimal_min_sig_digits`), and the worker compares the
+/// other side at 60 digits against that window instead of exactly (`\pi` against
+/// `3.141592653589793` is beyond f64 natively, and exactly the two differ).
+pub fn render_rounding(node: &Node, min_digits: u32) -> Option<String> {
     let mut out = String::new();
-    node_into(node, &mut out)?;
+    node_into(node, min_digits, &mut out)?;
     Some(out)
 }
 
-fn node_into(node: &Node, out: &mut String) -> Option<()> {
+fn node_into(node: &Node, min_digits: u32, out: &mut String) -> Option<()> {
     match node {
         Node::Scalar(s) => {
             if s.info.plus_minus > 0 {
                 return None;
+            }
+            if let Expr::Decimal(d) = &s.expr {
+                if d.significant_digits >= min_digits {
+                    let half_ulp = d.half_ulp()?;
+                    out.push_str("Rounded_(");
+                    rational_into(&d.value, out);
+                    out.push_str(", ");
+                    rational_into(&half_ulp, out);
+                    out.push(')');
+                    return Some(());
+                }
             }
             expr_into(&s.expr, out)
         }
@@ -42,9 +62,9 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
                 RelOp::In => "in",
             };
             let _ = write!(out, "Rel_('{name}', ");
-            node_into(lhs, out)?;
+            node_into(lhs, min_digits, out)?;
             out.push_str(", ");
-            node_into(rhs, out)?;
+            node_into(rhs, min_digits, out)?;
             out.push(')');
             Some(())
         }
@@ -52,18 +72,18 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
             let _ = write!(out, "Tuple_('{open}{close}'");
             for item in items {
                 out.push_str(", ");
-                node_into(item, out)?;
+                node_into(item, min_digits, out)?;
             }
             out.push(')');
             Some(())
         }
         Node::Ratio(r) if !r.clock_like => match &r.quotient {
-            Some(quotient) => node_into(quotient, out),
+            Some(quotient) => node_into(quotient, min_digits, out),
             None => None,
         },
-        Node::Set(items) => container("Set_", items, out),
-        Node::List(items) => container("List_", items, out),
-        Node::Union(items) => container("Union_", items, out),
+        Node::Set(items) => container("Set_", items, min_digits, out),
+        Node::List(items) => container("List_", items, min_digits, out),
+        Node::Union(items) => container("Union_", items, min_digits, out),
         Node::EmptySet => {
             out.push_str("Set_()");
             Some(())
@@ -76,7 +96,7 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
             let _ = write!(out, "Matrix_({rows}, {cols}");
             for cell in cells {
                 out.push_str(", ");
-                node_into(cell, out)?;
+                node_into(cell, min_digits, out)?;
             }
             out.push(')');
             Some(())
@@ -85,14 +105,14 @@ fn node_into(node: &Node, out: &mut String) -> Option<()> {
     }
 }
 
-fn container(name: &str, items: &[Node], out: &mut String) -> Option<()> {
+fn container(name: &str, items: &[Node], min_digits: u32, out: &mut String) -> Option<()> {
     out.push_str(name);
     out.push('(');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        node_into(item, out)?;
+        node_into(item, min_digits, out)?;
     }
     out.push(')');
     Some(())
@@ -243,6 +263,18 @@ mod tests {
 
     fn cas(s: &str) -> Option<String> {
         Answer::parse(s).to_sympy()
+    }
+
+    #[test]
+    fn long_decimals_are_rounding_windows_under_a_policy() {
+        let rounded = |s: &str, digits: u32| super::render_rounding(Answer::parse(s).node(), digits);
+        let pi = "Rounded_(Rational(314159265358979, 100000000000000), Rational(1, 200000000000000))";
+        assert_eq!(rounded("3.14159265358979", 6).as_deref(), Some(pi));
+        assert_eq!(rounded("x = 3.14159265358979", 6).as_deref(), Some(&*format!("Rel_('eq', S_('x'), {pi})")));
+        // Below the digits, inside an expression, and without a policy: the exact value.
+        assert_eq!(rounded("3.14159265358979", 20).as_deref(), Some("Rational(314159265358979, 100000000000000)"));
+        assert_eq!(rounded("2 \\cdot 0.333333", 6).as_deref(), cas("2 \\cdot 0.333333").as_deref());
+        assert!(!cas("3.14159265358979").unwrap().contains("Rounded_"));
     }
 
     #[test]

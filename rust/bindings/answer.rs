@@ -57,9 +57,9 @@ pub(crate) fn method_name(m: Method) -> &'static str {
     }
 }
 
-fn judgement_tuple(j: Judgement, a: &Answer, b: &Answer) -> JudgementTuple {
+fn judgement_tuple(j: Judgement, a: &Answer, b: &Answer, policy: &Policy) -> JudgementTuple {
     let cas = j.verdict == Verdict::Unknown && j.reason.cas_may_help();
-    let (sa, sb) = if cas { (a.to_sympy(), b.to_sympy()) } else { (None, None) };
+    let (sa, sb) = if cas { (a.to_sympy_for(policy), b.to_sympy_for(policy)) } else { (None, None) };
     (verdict_name(j.verdict), method_name(j.method), j.reason.name().to_string(), sa, sb)
 }
 
@@ -84,7 +84,7 @@ fn answer_equivalent(
     let result = py.allow_threads(|| {
         guarded(|| {
             let (a, b) = (Answer::parse(a), Answer::parse(b));
-            judgement_tuple(answer::compare(&a, &b, &policy), &a, &b)
+            judgement_tuple(answer::compare(&a, &b, &policy), &a, &b, &policy)
         })
     });
     Ok(result.unwrap_or_else(|message| internal_error(&message)))
@@ -142,7 +142,7 @@ fn answer_equivalent_batch(
         let pair_ids: Vec<usize> = pairs.iter().map(|&(a, b)| numbered.id((distinct.id(a), distinct.id(b)))).collect();
         let parsed = distinct.parse(threads);
         let judged: Vec<JudgementTuple> = map_items(numbered.keys(), threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
-            (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b),
+            (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b, &policy),
             (Err(panic), _) | (_, Err(panic)) => internal_error(&panic.0),
         })
         .into_iter()
