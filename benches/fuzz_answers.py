@@ -177,7 +177,9 @@ def deep_and_long(stats: Stats) -> None:
     for s in ["{" * 100_000 + "}" * 100_000, "(" * 100_000, "\\frac" * 50_000, "-" * 200_000 + "1",
               "1+" * 300_000 + "1", "x" * 1_000_000, "\\sqrt{" * 100_000, "9" * 1_000_000, "a" * 10_000_000,
               # siunitx commands whose groups never close, nested, and many in a row.
-              "\\SI{1}{" * 100_000, "\\num{" * 100_000 + "}" * 100_000, "\\SI{1}{\\metre}" * 100_000]:
+              "\\SI{1}{" * 100_000, "\\num{" * 100_000 + "}" * 100_000, "\\SI{1}{\\metre}" * 100_000,
+              # A numeral followed by 100k scale words.
+              "2" + " million" * 100_000]:
         stats.check(s, "1")
 
 
@@ -206,7 +208,7 @@ def main() -> int:
         print(f"mutated golds: {stats.inputs - before} input pairs in {time.perf_counter() - t0:.0f} s")
     t0 = time.perf_counter()
     deep_and_long(stats)
-    print(f"past the limits (100k-deep nesting, 1-10 MB strings): 12 inputs in {time.perf_counter() - t0:.1f} s")
+    print(f"past the limits (100k-deep nesting, 1-10 MB strings): 13 inputs in {time.perf_counter() - t0:.1f} s")
 
     print(f"\ninputs: {stats.inputs}   caught native panics: {len(stats.panics)}   "
           f"calls over {SLOW_CALL_S:.0f} s: {len(stats.slow)}   property violations: {len(stats.violations)}   "

@@ -149,6 +149,8 @@ ADVERSARIAL = {
     # Markdown emphasis marks with no partner: each looks a bounded way along its line.
     "' _x' repeated (emphasis, no partner)": " _x",
     "' _x_ the answer is _1_.' repeated": " _x_ the answer is _1_.",
+    # A numeral then scale words: each word looks back a bounded chain ("3 hundred thousand").
+    "'2' then ' million' repeated": " million",
     "random fragments": "",
 }
 
@@ -158,6 +160,8 @@ def adversarial(name: str, unit: str | None, size: int, rng: random.Random) -> s
         return "{" * (size // 2) + "x" + "}" * (size // 2)
     if unit == "<answer>":
         return unit + "1</answer>" * max(1, size // 10)
+    if unit == " million":
+        return "So it is 2" + unit * max(1, size // len(unit))
     if not unit:
         parts, total = [], 0
         while total < size:

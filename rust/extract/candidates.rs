@@ -40,6 +40,9 @@ use super::math_regions::find_math_regions;
 use super::number_words;
 use crate::text::restatements::precedes_operation_word;
 
+/// The most scale words after a numeral that still make a value ([`Scanner::scales_numeral`]).
+const MAX_SCALE_WORDS: usize = 4;
+
 /// How many tokens back [`Scanner::inside_function_call`] looks for the call's `(`.
 const FUNCTION_CALL_LOOKBACK: usize = 16;
 
@@ -685,7 +688,12 @@ impl<'t> Scanner<'t> {
     /// ([`number_words::scale`]). It belongs to the value: "2 million" states 2000000, not 2.
     fn scales_numeral(&self, i: usize, start: usize) -> bool {
         let mut k = i;
-        while self.kind(k) == TokenKind::Word && number_words::scale(self.slice(k)).is_some() {
+        // "3 hundred thousand million" is as long as a chain gets; a longer one is no value
+        // (and walking it back from each of its words would be quadratic).
+        for _ in 0..MAX_SCALE_WORDS {
+            if !(self.kind(k) == TokenKind::Word && number_words::scale(self.slice(k)).is_some()) {
+                return false;
+            }
             match self.prev_non_space(k, start) {
                 Some(p) if self.kind(p) == TokenKind::Number && k - p <= 2 => return true,
                 Some(p) if k - p <= 2 => k = p,
