@@ -170,7 +170,7 @@ noise = st.lists(
     st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%;µΩ") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}", "\\\\frac", "\\\\le",
                                                                               "\\SI{", "\\num{", "\\si{", "\\ang{", "\\kilo", "\\metre", "\\per", "\\squared",
                                                                               "\\mu", "\\Omega", "\\mathrm{", "[", "MW", "mW", "e3",
-                                                                              " million", " hundred", "dozen ", "\\text{ billion"]),
+                                                                              " million", " hundred", "dozen ", "\\text{ billion", " squared", " thirds"]),
     max_size=30,
 ).map("".join)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -261,6 +261,22 @@ def test_a_scale_word_multiplies_its_numeral(n: int, d: int, scale: int, form: s
     # The numeral alone is another value (it was "equal", the word dropped as a noun).
     assert native(written, str(value)).verdict is Verdict.NOT_EQUAL, written
     assert native(written, _decimal(Fraction((n + 1) * factor, d))).verdict is Verdict.NOT_EQUAL, written
+
+
+VALUE_WORDS = [("squared", lambda n: Fraction(n**2)), ("cubed", lambda n: Fraction(n**3)),
+               ("thirds", lambda n: Fraction(n, 3)), ("tenths", lambda n: Fraction(n, 10)),
+               ("hundredths", lambda n: Fraction(n, 100))]
+
+
+@FAST
+@given(n=st.integers(2, 10**4), word=st.integers(0, len(VALUE_WORDS) - 1), text=st.booleans())
+def test_power_and_fraction_words_change_the_numeral(n: int, word: int, text: bool) -> None:
+    name, value = VALUE_WORDS[word]
+    written = f"{n}\\text{{ {name}}}" if text else f"{n} {name}"
+    q = value(n)
+    assert native(written, f"\\frac{{{q.numerator}}}{{{q.denominator}}}").verdict is Verdict.EQUAL, written
+    # It was "equal" to the bare numeral, the word dropped as a noun.
+    assert native(written, str(n)).verdict is Verdict.NOT_EQUAL, written
 
 
 @FAST

@@ -88,7 +88,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     tokens.truncate(len);
     braced_colons(&mut tokens);
     micro_prefixes(&mut tokens);
-    scale_words(&mut tokens);
+    number_words_after_numerals(&mut tokens);
     scientific_times(&mut tokens);
     subscripts_first(&mut tokens);
     // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
@@ -184,49 +184,83 @@ fn micro_prefixes(tokens: &mut Vec<Tok>) {
     *tokens = out;
 }
 
-/// `2 million`, `1.5\text{ billion}`, `3 hundred thousand`, `5 dozen`: scale words right after a
-/// numeral multiply it, as `2\cdot10^{6}`, `5\cdot12` (a product, not an exponent of the
-/// numeral: `1/2 million` is half a million). Words after them stay (`2 million dollars` keeps
-/// its noun, which the parser then reads as a unit). Left as words, they were read as such a
-/// noun and dropped: `2 million` was "equal" to `2`. Elsewhere (`2^3 million`, `a million`)
-/// the parser does not read them as units either ([`crate::extract::scale`] words are no
-/// nouns), so the answer stays unparsed.
-fn scale_words(tokens: &mut Vec<Tok>) {
-    use crate::extract::{scale, Scale};
+/// Number words right after a numeral that change its value: scale words multiply it
+/// (`2 million`, `1.5\text{ billion}`, `3 hundred thousand`, `5 dozen` are `2\cdot10^{6}`, ...,
+/// `5\cdot12`: a product, not an exponent of the numeral, so `1/2 million` is half a million),
+/// power words raise it (`5 squared` is `5^{2}`, `2 cubed` `2^{3}`), fraction words divide it
+/// (`2 thirds` is `2/3`, `3 tenths` `3/10`, `5 hundredths` `5/100`; not `quarter`, which after a
+/// count is as often a coin, nor `half`). Words after them stay (`2 million dollars` keeps its
+/// noun, which the parser then reads as a unit). Left as words, they were read as such a noun
+/// and dropped: `2 million`, `2 squared` and `2 thirds` were "equal" to 2. Elsewhere
+/// (`2^3 million`, `x squared`) such words are no nouns either (see the parser's
+/// `is_generic_noun`), so the answer stays unparsed.
+fn number_words_after_numerals(tokens: &mut Vec<Tok>) {
+    use crate::extract::{denominator, power_word, scale, Scale};
+    /// What a word after a numeral does to it, as the tokens that write it.
+    fn rewrite(word: &str) -> Option<&'static str> {
+        if let Some(s) = scale(word) {
+            return Some(match s {
+                Scale::PowerOfTen(2) => "\\cdot10^{2}",
+                Scale::PowerOfTen(3) => "\\cdot10^{3}",
+                Scale::PowerOfTen(6) => "\\cdot10^{6}",
+                Scale::PowerOfTen(9) => "\\cdot10^{9}",
+                Scale::PowerOfTen(12) => "\\cdot10^{12}",
+                Scale::PowerOfTen(_) => "\\cdot10^{15}",
+                Scale::Dozen => "\\cdot12",
+            });
+        }
+        if let Some(p) = power_word(word) {
+            return Some(if p == 2 { "^{2}" } else { "^{3}" });
+        }
+        let lower = word.to_ascii_lowercase();
+        if lower.starts_with("half") || lower.starts_with("halve") || lower.starts_with("quarter") {
+            return None;
+        }
+        Some(match denominator(word)? {
+            3 => "/3",
+            4 => "/4",
+            5 => "/5",
+            6 => "/6",
+            7 => "/7",
+            8 => "/8",
+            9 => "/9",
+            10 => "/10",
+            12 => "/12",
+            100 => "/100",
+            1000 => "/1000",
+            _ => return None,
+        })
+    }
+    // Only a scale word may follow another rewritten word ("3 hundred thousand").
+    let chains = |rewritten: &str| rewritten.starts_with("\\cdot");
     let first_word = |t: &Tok| match t {
-        Tok::Word(w) => scale(w),
-        Tok::Text(t) => scale(t.split(' ').next().unwrap_or_default()),
+        Tok::Word(w) => rewrite(w),
+        Tok::Text(t) => rewrite(t.split(' ').next().unwrap_or_default()),
         _ => None,
     };
     if !tokens.windows(2).any(|pair| matches!(pair[0], Tok::Num(_)) && first_word(&pair[1]).is_some()) {
         return;
     }
-    let factor = |s: Scale| match s {
-        Scale::PowerOfTen(2) => "\\cdot10^{2}",
-        Scale::PowerOfTen(3) => "\\cdot10^{3}",
-        Scale::PowerOfTen(6) => "\\cdot10^{6}",
-        Scale::PowerOfTen(9) => "\\cdot10^{9}",
-        Scale::PowerOfTen(12) => "\\cdot10^{12}",
-        Scale::PowerOfTen(_) => "\\cdot10^{15}",
-        Scale::Dozen => "\\cdot12",
-    };
     let mut out: Vec<Tok> = Vec::with_capacity(tokens.len() + 8);
     // The last token written is a numeral, or a scale word after one.
-    let mut scalable = false;
+    let mut open = false;
     for tok in std::mem::take(tokens) {
-        if scalable {
+        if open {
             match &tok {
                 Tok::Word(w) => {
-                    if let Some(s) = scale(w) {
-                        out.extend(lex(factor(s)));
+                    if let Some(r) = rewrite(w) {
+                        out.extend(lex(r));
+                        open = chains(r);
                         continue;
                     }
                 }
                 Tok::Text(t) => {
                     let mut words = t.split(' ').peekable();
                     let mut read = false;
-                    while let Some(s) = words.peek().and_then(|w| scale(w)) {
-                        out.extend(lex(factor(s)));
+                    while open {
+                        let Some(r) = words.peek().and_then(|w| rewrite(w)) else { break };
+                        out.extend(lex(r));
+                        open = chains(r);
                         words.next();
                         read = true;
                     }
@@ -234,7 +268,7 @@ fn scale_words(tokens: &mut Vec<Tok>) {
                         let rest: Vec<&str> = words.collect();
                         if !rest.is_empty() {
                             out.push(Tok::Text(Cow::Owned(rest.join(" "))));
-                            scalable = false;
+                            open = false;
                         }
                         continue;
                     }
@@ -242,7 +276,7 @@ fn scale_words(tokens: &mut Vec<Tok>) {
                 _ => {}
             }
         }
-        scalable = matches!(tok, Tok::Num(_));
+        open = matches!(tok, Tok::Num(_));
         out.push(tok);
     }
     *tokens = out;

@@ -577,7 +577,9 @@ impl<'t> Parser<'t> {
                     // A one-letter unit is a unit in a phrase of units: after another one, or
                     // before a longer one (`J mol^{-1}`, `J/(mol K)`; `m/s` stays m over s).
                     let context = after_joiner || after_degree || !words.is_empty() || self.longer_unit_follows(k + 1);
-                    let known = units::is_bare_unit(w) || (context && units::canonical_unit(w).is_some());
+                    let known = units::is_bare_unit(w)
+                        || (context && units::canonical_unit(w).is_some())
+                        || (!words.is_empty() && crate::extract::power_word(w).is_some());
                     if !(known || is_generic_noun(w)) {
                         return None;
                     }
@@ -585,7 +587,7 @@ impl<'t> Parser<'t> {
                 }
                 Some(Tok::Text(t)) => {
                     let nouns = t.split(' ').all(|w| {
-                        w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w) && crate::extract::scale(w).is_none()
+                        w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w) && !changes_a_value(w)
                     });
                     if !(units::is_unit_phrase(t) || nouns) {
                         return None;
@@ -2063,7 +2065,16 @@ fn is_generic_noun(w: &str) -> bool {
         && w != "sqrt"
         && w.chars().all(|c| c.is_ascii_alphabetic())
         && !is_qualifier(w)
-        && crate::extract::scale(w).is_none()
+        && !changes_a_value(w)
+}
+
+/// A word after a value that is no noun it counts but changes it: a scale ("million"), a
+/// power ("squared"), an operation ("times", "inverse") or a fraction ("thirds", "halves"; not
+/// "quarters", often coins). The normalizer rewrites those right after a numeral; elsewhere
+/// they leave the answer unparsed rather than dropped.
+fn changes_a_value(w: &str) -> bool {
+    use crate::extract::{denominator, is_operation_word, scale};
+    scale(w).is_some() || is_operation_word(w) || (denominator(w).is_some() && !w.to_ascii_lowercase().starts_with("quarter"))
 }
 
 /// Words after a value that deny, hedge or bound it rather than name what it counts: `10 not`,

@@ -1466,7 +1466,23 @@ fn scale_words_multiply_the_numeral() {
     // Not after a numeral: not a unit noun either, so unread rather than dropped.
     assert_ne!(verdict("2^3 million", "8"), Verdict::Equal);
     assert_ne!(verdict("x million", "x"), Verdict::Equal);
-    for form in ["2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million"] {
+    // Power and fraction words after a numeral: read, no longer dropped as nouns.
+    equal("2 squared", "4");
+    equal("2 cubed", "8");
+    equal("2\\text{ squared}", "4");
+    equal("2 thirds", "\\frac{2}{3}");
+    equal("3 tenths", "0.3");
+    equal("5 hundredths", "0.05");
+    equal("5 twelfths", "\\frac{5}{12}");
+    for (a, b) in [("2 squared", "2"), ("2 cubed", "2"), ("2 thirds", "2"), ("3 tenths", "3"), ("2 halves", "2"), ("2 times", "2"), ("2 inverse", "2"), ("5 factorial", "5"), ("x squared", "x")] {
+        assert_ne!(verdict(a, b), Verdict::Equal, "{a} vs {b}");
+    }
+    // After a unit a power word is the unit's; "quarters" after a count is a noun (coins).
+    equal("3 cm squared", "3\\text{ cm}^2");
+    equal("3\\text{ cm squared}", "3 \\text{ square cm}");
+    not_equal("3 cm squared", "3\\text{ cm}");
+    equal("3 quarters", "3");
+    for form in ["2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million", "2 squared", "2\\text{ thirds of it}", "3 cm squared"] {
         let once = normalize(form);
         assert_eq!(normalize(&once), once, "{form}");
     }

@@ -211,7 +211,7 @@ pub fn is_unit_phrase(phrase: &str) -> bool {
         if word.is_empty() {
             continue;
         }
-        if is_modifier(word) {
+        if is_modifier(word) || (units > 0 && crate::extract::power_word(word).is_some()) {
             continue;
         }
         if canonical_unit(word).is_none() {
@@ -253,6 +253,14 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
             match lower.as_str() {
                 "square" | "sq" => power = 2,
                 "cubic" | "cu" => power = 3,
+                // After its unit: `cm squared` is `cm^2`.
+                "squared" | "cubed" => {
+                    if let Some((k, exponent)) = last {
+                        let n = if lower == "squared" { 2 } else { 3 };
+                        factors[k].1 += exponent * (n - 1);
+                        last = Some((k, exponent * n));
+                    }
+                }
                 "per" => divide_next = true,
                 _ => {
                     let name = canonical_unit(word).map_or(lower, str::to_string);

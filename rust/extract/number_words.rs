@@ -33,8 +33,12 @@ pub(crate) fn denominator(word: &str) -> Option<u32> {
     ];
     let lower = word.to_ascii_lowercase();
     let singular = lower.strip_suffix('s').filter(|s| *s != "halve").unwrap_or(&lower);
-    if singular == "tenth" {
-        return Some(10);
+    match singular {
+        "tenth" => return Some(10),
+        "twelfth" => return Some(12),
+        "hundredth" => return Some(100),
+        "thousandth" => return Some(1000),
+        _ => {}
     }
     WORDS.iter().find(|(w, _)| *w == singular || *w == lower).map(|&(_, v)| v)
 }
@@ -99,6 +103,27 @@ pub(crate) fn scale(word: &str) -> Option<Scale> {
     WORDS.iter().find(|(w, _)| w.eq_ignore_ascii_case(singular)).map(|&(_, s)| s)
 }
 
+/// The power a word after a value raises it to: "squared" 2, "cubed" 3 ("5 squared" is 25).
+pub(crate) fn power_word(word: &str) -> Option<u32> {
+    if word.eq_ignore_ascii_case("squared") {
+        Some(2)
+    } else if word.eq_ignore_ascii_case("cubed") {
+        Some(3)
+    } else {
+        None
+    }
+}
+
+/// Words that name an operation: after a value they continue or change it ("2 times", "2
+/// minus", "5 factorial", "2 inverse"), so they are never the noun a value counts.
+pub(crate) fn is_operation_word(word: &str) -> bool {
+    const WORDS: [&str; 14] = [
+        "times", "minus", "plus", "over", "divided", "inverse", "reciprocal", "factorial", "root", "power", "mod",
+        "modulo", "choose", "squared",
+    ];
+    WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) || power_word(word).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +170,7 @@ mod tests {
         assert_eq!(denominator("Quarters"), Some(4));
         assert_eq!(denominator("tenths"), Some(10));
         assert_eq!(denominator("second"), None);
+        assert_eq!(denominator("hundredths"), Some(100));
+        assert_eq!(denominator("twelfth"), Some(12));
     }
 }
