@@ -2078,10 +2078,12 @@ fn changes_a_value(w: &str) -> bool {
 }
 
 /// Words after a value that deny, hedge or bound it rather than name what it counts: `10 not`,
-/// `7 or more`, `3 is impossible`, `5 at most` are no `5 apples`.
+/// `7 or more`, `3 is impossible`, `5 at most`, `5 degrees below zero` are no `5 apples`.
 const QUALIFIERS: &[&str] = &[
     "not", "never", "none", "nothing", "impossible", "wrong", "incorrect", "false", "invalid", "undefined",
     "unknown", "more", "less", "fewer", "least", "most", "maybe", "possibly", "probably", "perhaps",
+    // `5 \text{ degrees below zero}` is -5.
+    "below", "above",
 ];
 
 fn is_qualifier(w: &str) -> bool {

@@ -1482,6 +1482,7 @@ fn scale_words_multiply_the_numeral() {
     equal("3\\text{ cm squared}", "3 \\text{ square cm}");
     not_equal("3 cm squared", "3\\text{ cm}");
     equal("3 quarters", "3");
+    assert_ne!(verdict("5 \\text{ degrees below zero}", "5"), Verdict::Equal);
     for form in ["2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million", "2 squared", "2\\text{ thirds of it}", "3 cm squared"] {
         let once = normalize(form);
         assert_eq!(normalize(&once), once, "{form}");
