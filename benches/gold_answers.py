@@ -246,7 +246,8 @@ def is_zero(gold: str) -> bool:
 
 def perturbations(gold: str) -> Iterator[tuple[str, str]]:
     """Non-equivalent variants of `gold`: a digit changed, a sign flipped, an interval's brackets
-    swapped, a term added, a letter changed. None of them may be judged equal."""
+    swapped, a term added, a number word appended, a letter changed. None of them may be judged
+    equal."""
     core = gold.strip()
     m = re.search(r"\d", core)
     if m:
@@ -263,6 +264,11 @@ def perturbations(gold: str) -> Iterator[tuple[str, str]]:
         yield "plus one", f"{core.strip('$')} + 1"
         if not is_zero(core):
             yield "doubled", f"2\\left({core.strip('$')}\\right)"
+    # A number word after a plain number changes it (they were once dropped as nouns).
+    number = re.fullmatch(r"\$?(-?\d+(?:\.\d+)?)\$?", core)
+    if number and float(number.group(1)) not in (0.0, 1.0, -1.0):
+        for word in ("million", "squared", "thirds"):
+            yield f"'{word}' appended", f"{number.group(1)} {word}"
     m = re.search(r"\\text\{\s*([a-zA-Z])", core)
     if m and len(core) > 12:
         letter = "b" if m.group(1).lower() == "a" else "a"
