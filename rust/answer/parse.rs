@@ -651,7 +651,9 @@ impl<'t> Parser<'t> {
             k += 1;
         }
         let last_is_joiner = words.last().is_some_and(|(w, _)| w == "/");
-        (!words.is_empty() && !last_is_joiner && self.is_item_end_at(k)).then(|| (k - start, units::canonical_phrase(&words)))
+        // Modifiers alone name nothing: `5 square` is no `5 square units` (nor 5).
+        let names_something = words.iter().any(|(w, _)| !units::is_modifier(w) && w != "/" && w != "(" && w != ")");
+        (names_something && !last_is_joiner && self.is_item_end_at(k)).then(|| (k - start, units::canonical_phrase(&words)))
     }
 
     /// Whether a unit word of two letters or more follows at `k`, after an optional exponent

@@ -1483,6 +1483,11 @@ fn scale_words_multiply_the_numeral() {
     not_equal("3 cm squared", "3\\text{ cm}");
     equal("3 quarters", "3");
     assert_ne!(verdict("5 \\text{ degrees below zero}", "5"), Verdict::Equal);
+    // Unit modifiers alone name no unit.
+    assert_ne!(verdict("5 square", "5"), Verdict::Equal);
+    assert_ne!(verdict("5 per", "5"), Verdict::Equal);
+    equal("5 square units", "5");
+    equal("5 \\text{ sq ft}", "5\\text{ ft}^2");
     for form in ["2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million", "2 squared", "2\\text{ thirds of it}", "3 cm squared"] {
         let once = normalize(form);
         assert_eq!(normalize(&once), once, "{form}");
