@@ -71,6 +71,19 @@ def test_a_long_decimal_is_a_rounding_window_for_the_cas_too() -> None:
     assert "Rounded_" not in (_core.answer_to_sympy("3.141592653589793") or "")
 
 
+def test_a_rounding_window_inside_relations_and_sets_is_its_exact_value(checker: CasChecker) -> None:
+    # A relation's side or an interval's end is an expression: no window there, and no error.
+    third = "Rounded_(Rational(333333, 1000000), Rational(1, 2000000))"
+    for a, b in [(f"Rel_('gt', S_('x'), {third})", form("x > 1/3")),
+                 (f"Union_(Tuple_('(]', {third}, Integer(1)), Tuple_('[]', Integer(2), Integer(3)))",
+                  form("(\\frac{1}{3}, 1] \\cup [2, 3]")),
+                 (f"Set_({third}, Integer(2))", form("\\{2, \\sin(\\pi) + \\frac{1}{3}\\}"))]:
+        assert checker.check(a, b, 30).status != "error", a
+    assert checker.check(f"Set_({third}, Integer(2))", form("\\{2, \\sin(\\pi) + \\frac{1}{3}\\}"), 30).status == "equal"
+    union = f"Union_(Tuple_('(]', {third}, Integer(1)), Tuple_('[]', Integer(2), Integer(3)))"
+    assert checker.check(union, form("(0.333333, 1] \\cup [2, 3]"), 30).status == "equal"
+
+
 def test_equivalent_uses_the_cas_only_when_needed() -> None:
     j = equivalent("\\sin(\\pi)", "0")
     assert (j.verdict, j.method) == (Verdict.EQUAL, Method.SYMPY)

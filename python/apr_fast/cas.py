@@ -352,6 +352,9 @@ class _Worker:
     def compare_relations(self, a: Any, b: Any) -> Optional[bool]:
         sp = self.sp
         flip = {"gt": "lt", "ge": "le"}
+        # Sides are compared as expressions: a long decimal is its exact value there.
+        a = (a[0], a[1], _exact(a[2]), _exact(a[3]))
+        b = (b[0], b[1], _exact(b[2]), _exact(b[3]))
         op_a, op_b = flip.get(a[1], a[1]), flip.get(b[1], b[1])
         if op_a != op_b or isinstance(a[2], tuple) or isinstance(b[2], tuple):
             return False if op_a != op_b else None
@@ -385,10 +388,10 @@ class _Worker:
             parts = []
             for part in node[1]:
                 if part[0] == "tuple" and len(part[2]) == 2:
-                    lo, hi = part[2]
+                    lo, hi = (_exact(end) for end in part[2])
                     parts.append(sp.Interval(lo, hi, part[1][0] == "(", part[1][1] == ")"))
                 elif part[0] == "multiset":
-                    parts.append(sp.FiniteSet(*part[1]))
+                    parts.append(sp.FiniteSet(*(_exact(item) for item in part[1])))
                 else:
                     raise ValueError("unsupported set")
             return sp.Union(*parts)
@@ -421,6 +424,12 @@ class _Worker:
 
 def _is_rounded(node: Any) -> bool:
     return isinstance(node, tuple) and node[0] == "rounded"
+
+
+def _exact(node: Any) -> Any:
+    """A long decimal's exact value, where it is read as an expression (a relation's side, an
+    interval's end); anything else unchanged."""
+    return node[1] if _is_rounded(node) else node
 
 
 def _all3(values: Any) -> Optional[bool]:
