@@ -628,7 +628,7 @@ impl<'t> Scanner<'t> {
         let word = self.slice(i);
         let prev = (i > segment.start).then(|| i - 1);
         let next = (i + 1 < segment.end).then_some(i + 1);
-        if self.scales_numeral(i, segment.start) {
+        if self.scales_numeral(i, segment.start) || self.powers_numeral(i, segment.start) {
             return true;
         }
         if let Some(p) = prev {
@@ -703,6 +703,15 @@ impl<'t> Scanner<'t> {
         false
     }
 
+    /// Whether the word at `i` is "squared" or "cubed" right after a numeral ("5 squared is
+    /// 25"): the value is the power, and the numeral alone is no candidate (it is the base of
+    /// a computation, not a result).
+    fn powers_numeral(&self, i: usize, start: usize) -> bool {
+        self.kind(i) == TokenKind::Word
+            && number_words::power_word(self.slice(i)).is_some()
+            && self.prev_non_space(i, start).is_some_and(|p| self.kind(p) == TokenKind::Number && i - p <= 2)
+    }
+
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".
     fn is_times_sign(&self, i: usize, segment: &Range<usize>) -> bool {
         let spaced_number = |j: Option<usize>, gap: usize| {
@@ -766,7 +775,7 @@ impl<'t> Scanner<'t> {
             1 => return self.ends_operand(left) && self.starts_item(right),
             _ => return false,
         }
-        if self.kind(right) == Word && self.scales_numeral(right, 0) {
+        if self.kind(right) == Word && (self.scales_numeral(right, 0) || self.powers_numeral(right, 0)) {
             return true;
         }
         let function = |k: usize| self.kind(k) == Word && is_function_word(self.slice(k));
@@ -2008,6 +2017,21 @@ mod tests {
         assert!(has(r"\(D = 1.29 \times 10^{-5} \, \text{cm}^2/\text{s}\)", r"1.29 \times 10^{-5}"));
         assert_eq!(texts(r"\(\text{Evelyn}\)"), vec![r"\text{Evelyn}"]);
         assert_eq!(texts(r"\(\mathbf{w_1} - \mathbf{w_2}\) and \(x - \text{cm}\)"), vec![r"\mathbf{w_1} - \mathbf{w_2}", r"x - \text{cm}"]);
+    }
+
+    #[test]
+    fn number_words_after_a_numeral_belong_to_the_value() {
+        // A scale word: the whole, and the numeral a box may mean with the scale as its unit.
+        assert_eq!(found("So the population is 2 million."), vec![("2 million".to_string(), "number"), ("2".to_string(), "number")]);
+        assert_eq!(texts("So it is 3 hundred thousand."), vec!["3 hundred thousand", "3"]);
+        assert_eq!(texts("around 100 billion to 400 billion"), vec!["100 billion", "100", "400 billion", "400"]);
+        // A chain is at most four words long.
+        assert_eq!(texts("So 2 million million million million million."), vec!["2 million million million million", "2"]);
+        // A power word: the power only; the base is no result.
+        assert_eq!(texts("So 5 squared is 25."), vec!["5 squared", "25"]);
+        assert_eq!(texts("So it is 3 cubed."), vec!["3 cubed"]);
+        // Not after a numeral: prose.
+        assert!(texts("a million reasons").is_empty());
     }
 
     #[test]
