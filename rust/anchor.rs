@@ -393,8 +393,9 @@ impl AnchorSearch<'_> {
     ///
     /// This is part of the rule, not only a shortcut: what it excludes are values computed by
     /// a function that is not counted as an operation (`\cos 0` or `0!` for 1, `\log_8 2` for
-    /// 1/3, `\sin 30°` for 1/2), or written without a numeral (`\cos\pi` for -1). Such a
-    /// sentence computes the value; it is not an anchor.
+    /// 1/3, `\sin 30°` for 1/2, `5 dozen` for 60), or written without a numeral (`\cos\pi` for
+    /// -1). Such a sentence computes the value; it is not an anchor. A scale word is a way of
+    /// writing an integer that ends in zeros (`2 million`), so it passes for such an integer.
     fn prefilters(&self, references: &[Answer]) -> Option<Vec<Prefilter>> {
         if self.options.max_extra_complexity != Some(0) || self.options.number_words || references.is_empty() {
             return None;
@@ -897,22 +898,25 @@ struct Digits {
     /// The last three digits, for a number written with thousands separators (`15,625`,
     /// `15{,}625`, `15\,625`, `15 625`); `None` below 1000.
     last_group: Option<memchr::memmem::Finder<'static>>,
-    /// The integer may be written with a scale word ("2 million" for 2000000, "5 dozen" for
-    /// 60): it ends in two zeros or more, or is a multiple of 12.
-    scalable: bool,
+    /// When the integer may be written with a scale word ("2 million" for 2000000: a nonzero
+    /// integer ending in two zeros or more), a finder of each of [`SCALE_WORD_STEMS`]. ("5
+    /// dozen" for 60 is left out: every twelfth integer and 0 would search every sentence for
+    /// the words, 2% of the reward's instructions, for a form traces do not use.)
+    scale_words: Vec<memchr::memmem::Finder<'static>>,
 }
 
-/// How scale words are spelled in a sentence (see [`crate::extract::scale`]; "illion" covers
-/// million, billion, trillion, quadrillion, in lower or title case).
-const SCALE_WORD_STEMS: [&str; 7] = ["illion", "hundred", "Hundred", "thousand", "Thousand", "dozen", "Dozen"];
+/// How scale words are spelled in a sentence (see [`crate::extract::scale`]), without their
+/// first letter so that title case is found too: "illion" covers million, billion, trillion
+/// and quadrillion.
+const SCALE_WORD_STEMS: [&str; 3] = ["illion", "undred", "housand"];
 
 impl Digits {
     fn new(digits: &str) -> Digits {
         let finder = |s: &str| memchr::memmem::Finder::new(s.as_bytes()).into_owned();
         let last_group = (digits.len() > 3).then(|| finder(&digits[digits.len() - 3..]));
-        let twelfths = digits.bytes().fold(0u32, |r, d| (r * 10 + u32::from(d - b'0')) % 12);
-        let scalable = digits.ends_with("00") || twelfths == 0;
-        Digits { finder: finder(digits), last_group, scalable }
+        let scalable = digits.len() > 2 && digits.ends_with("00") && !digits.starts_with('0');
+        let scale_words = if scalable { SCALE_WORD_STEMS.iter().map(|stem| finder(stem)).collect() } else { Vec::new() };
+        Digits { finder: finder(digits), last_group, scale_words }
     }
 
     /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
@@ -955,7 +959,7 @@ impl Digits {
             || self.last_group.as_ref().is_some_and(|group| {
                 group.find_iter(text).any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
             })
-            || (self.scalable && SCALE_WORD_STEMS.iter().any(|stem| memchr::memmem::find(text, stem.as_bytes()).is_some()))
+            || self.scale_words.iter().any(|stem| stem.find(text).is_some())
     }
 }
 
@@ -1448,7 +1452,6 @@ mod tests {
             ("So the population is 2 million.", "2000000"),
             ("So the total is 2\\text{ million}.", "2000000"),
             ("So there are 3 hundred thousand.", "300000"),
-            ("So that makes 5 dozen.", "60"),
             ("So the total is 2 million.", "2\\text{ million}"),
             // A response that boxes 72 and writes "72 million years" means 72 in millions of
             // years by its box: the numeral alone is a candidate too (a real Minerva trace).
@@ -1633,7 +1636,7 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(vec![
                 "0", "1", "5", "9", ".", ",", " ", "-", "+", "x = ", "$", "\\(", "\\)", "{", "}", "^", "/",
                 "e", "10", "00", ".0", ".5", "\\frac{", "is ", "\\,", "%", "°", "²",
-                " million", " hundred", " thousand", " dozen", "\\text{ million}",
+                " million", " hundred", " thousand", "\\text{ million}",
             ]), 0..12),
             at in 0usize..12,
             separator in proptest::sample::select(vec!["", ",", "{,}", "\\,", "\\ ", ",\\!", " "]),

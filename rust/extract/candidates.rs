@@ -628,7 +628,7 @@ impl<'t> Scanner<'t> {
         let word = self.slice(i);
         let prev = (i > segment.start).then(|| i - 1);
         let next = (i + 1 < segment.end).then_some(i + 1);
-        if self.scales_numeral(i, segment.start) || self.powers_numeral(i, segment.start) {
+        if self.number_word_after_numeral(i, segment.start) {
             return true;
         }
         if let Some(p) = prev {
@@ -681,6 +681,17 @@ impl<'t> Scanner<'t> {
             })
         };
         glued_to_math(prev, false) || glued_to_math(next, true) || spaced()
+    }
+
+    /// Whether the token at `i` is a scale or power word after a numeral ([`Self::scales_numeral`],
+    /// [`Self::powers_numeral`]). Asked of every word of prose: most are rejected by their
+    /// length and first letter.
+    fn number_word_after_numeral(&self, i: usize, start: usize) -> bool {
+        let word = self.slice(i).as_bytes();
+        let candidate = self.kind(i) == TokenKind::Word
+            && (5..=12).contains(&word.len())
+            && matches!(word[0] | 0x20, b'h' | b't' | b'm' | b'b' | b'q' | b'd' | b's' | b'c');
+        candidate && (self.scales_numeral(i, start) || self.powers_numeral(i, start))
     }
 
     /// Whether the word at `i` is a scale word after a numeral, directly or after other scale
@@ -775,7 +786,7 @@ impl<'t> Scanner<'t> {
             1 => return self.ends_operand(left) && self.starts_item(right),
             _ => return false,
         }
-        if self.kind(right) == Word && (self.scales_numeral(right, 0) || self.powers_numeral(right, 0)) {
+        if self.number_word_after_numeral(right, 0) {
             return true;
         }
         let function = |k: usize| self.kind(k) == Word && is_function_word(self.slice(k));
