@@ -86,26 +86,35 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         len += 1;
     }
     tokens.truncate(len);
+    // Before the braced colon, which a dropped period may reveal (`{:.}` is `{:}`), and again
+    // after the passes that move tokens.
+    drop_closing_periods(&mut tokens);
     braced_colons(&mut tokens);
     micro_prefixes(&mut tokens);
     number_words_after_numerals(&mut tokens);
     scientific_times(&mut tokens);
     subscripts_first(&mut tokens);
-    // A sentence period cannot precede a closing bracket (`\boxed{5.}`): drop every period whose
-    // next kept token closes (scanning backwards reaches the fixed point in one pass).
-    if tokens.contains(&Tok::Sym('.')) {
-        let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
-        let mut kept: Vec<Tok> = Vec::with_capacity(tokens.len());
-        for tok in tokens.into_iter().rev() {
-            if tok == Tok::Sym('.') && closes(kept.last()) {
-                continue;
-            }
-            kept.push(tok);
-        }
-        kept.reverse();
-        tokens = kept;
-    }
+    drop_closing_periods(&mut tokens);
     strip_ends(tokens)
+}
+
+/// A sentence period cannot precede a closing bracket (`\boxed{5.}`) or end the answer: drop
+/// every period whose next kept token closes (scanning backwards reaches the fixed point in one
+/// pass).
+fn drop_closing_periods(tokens: &mut Vec<Tok>) {
+    if !tokens.contains(&Tok::Sym('.')) {
+        return;
+    }
+    let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
+    let mut kept: Vec<Tok> = Vec::with_capacity(tokens.len());
+    for tok in std::mem::take(tokens).into_iter().rev() {
+        if tok == Tok::Sym('.') && closes(kept.last()) {
+            continue;
+        }
+        kept.push(tok);
+    }
+    kept.reverse();
+    *tokens = kept;
 }
 
 /// How many brace groups enclose the whole token stream (`{{x, y}}` has 2), up to 4.
@@ -399,6 +408,16 @@ fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
     }
     tokens.truncate(hi);
     tokens.drain(..lo);
+    // Minutes keep their leading zero after a colon (`12:05`); with the colon stripped they are
+    // a numeral like any other (`:05` is `5`, as its rendering `05` reads).
+    if lo > 0 {
+        if let Some(Tok::Num(n)) = tokens.first_mut() {
+            if n.int.len() > 1 && n.int.starts_with('0') {
+                let digits = n.int.trim_start_matches('0');
+                n.int = Cow::Owned(if digits.is_empty() && n.frac.is_none() { "0".to_string() } else { digits.to_string() });
+            }
+        }
+    }
     tokens
 }
 

@@ -1446,6 +1446,17 @@ fn arithmetic_on_written_out_vectors_and_matrices() {
 }
 
 #[test]
+fn a_period_dropped_before_a_closer_may_reveal_a_braced_colon() {
+    // Found by the idempotence property in CI (`{:.}ዀ` normalized to `{:}ዀ`, then to `ዀ`).
+    // And a colon stripped from the front leaves minutes' leading zero (`:00` gave `00`, then `0`).
+    for s in ["{:.}ዀ", "{:.}x", "4{:.}30", "{-.}13", "{:.}", ":00", ":05", ": 05", ":00.5", ":0"] {
+        let once = normalize(s);
+        assert_eq!(normalize(&once), once, "{s}");
+    }
+    assert_eq!(normalize("4{:.}30"), normalize("4:30"));
+}
+
+#[test]
 fn scale_words_multiply_the_numeral() {
     // Read as a unit noun and dropped, `2 million` was "equal" to 2 (a checker suite's case).
     equal("2 million", "2000000");
