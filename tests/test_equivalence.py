@@ -170,7 +170,8 @@ noise = st.lists(
     st.sampled_from(list("\\{}()[]^_$,.=+-*/ 0123456789abcxyzπ√∞²−°%;µΩ") + ["\\frac", "\\left", "\\text{", "\\sqrt", "\\,", "{,}", "\\\\frac", "\\\\le",
                                                                               "\\SI{", "\\num{", "\\si{", "\\ang{", "\\kilo", "\\metre", "\\per", "\\squared",
                                                                               "\\mu", "\\Omega", "\\mathrm{", "[", "MW", "mW", "e3",
-                                                                              " million", " hundred", "dozen ", "\\text{ billion", " squared", " thirds"]),
+                                                                              " million", " hundred", "dozen ", "\\text{ billion", " squared", " thirds",
+                                                                              "{:}", ":0", " below", " square"]),
     max_size=30,
 ).map("".join)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -151,15 +151,19 @@ fn braced_colons(tokens: &mut Vec<Tok>) {
         return;
     }
     let mut out: Vec<Tok> = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        let script = matches!(out.last(), Some(Tok::Sym('^' | '_')));
-        if braced(&tokens[i..(i + 3).min(tokens.len())]) && !(script && tokens[i + 1] != Tok::Sym(':')) {
-            out.push(std::mem::replace(&mut tokens[i + 1], Tok::RowSep));
-            i += 3;
-        } else {
-            out.push(std::mem::replace(&mut tokens[i], Tok::RowSep));
-            i += 1;
+    for tok in std::mem::take(tokens) {
+        out.push(tok);
+        // Collapsed as soon as it closes, so that nested groups collapse in turn (`{{:}}`).
+        while out.len() >= 3 && braced(&out[out.len() - 3..]) {
+            let n = out.len();
+            let script = n >= 4 && matches!(out[n - 4], Tok::Sym('^' | '_'));
+            if script && out[n - 2] != Tok::Sym(':') {
+                break;
+            }
+            out.truncate(n - 1);
+            let sign = out.pop().unwrap_or(Tok::Sym(':'));
+            out.pop();
+            out.push(sign);
         }
     }
     *tokens = out;
@@ -240,11 +244,16 @@ fn number_words_after_numerals(tokens: &mut Vec<Tok>) {
             _ => return None,
         })
     }
-    // Only a scale word may follow another rewritten word ("3 hundred thousand").
-    let chains = |rewritten: &str| rewritten.starts_with("\\cdot");
+    // What may follow a rewritten word: after a scale another one ("3 hundred thousand"), and
+    // after anything that ends in a numeral (`2/3`) what may follow a numeral, as a second pass
+    // over the rendering reads it (idempotence); not after an exponent (`2^{2}`).
+    let chains = |rewritten: &str| rewritten.starts_with("\\cdot") || rewritten.ends_with(|c: char| c.is_ascii_digit());
+    // A text is read when its words are all letters: the words left after the rewritten ones
+    // stay a text, which must read back as one (`\text{(}` would read as a bracket).
+    let plain = |t: &str| t.split(' ').all(|w| w.bytes().all(|b| b.is_ascii_alphabetic()));
     let first_word = |t: &Tok| match t {
         Tok::Word(w) => rewrite(w),
-        Tok::Text(t) => rewrite(t.split(' ').next().unwrap_or_default()),
+        Tok::Text(t) if plain(t) => rewrite(t.split(' ').next().unwrap_or_default()),
         _ => None,
     };
     if !tokens.windows(2).any(|pair| matches!(pair[0], Tok::Num(_)) && first_word(&pair[1]).is_some()) {
@@ -263,7 +272,7 @@ fn number_words_after_numerals(tokens: &mut Vec<Tok>) {
                         continue;
                     }
                 }
-                Tok::Text(t) => {
+                Tok::Text(t) if plain(t) => {
                     let mut words = t.split(' ').peekable();
                     let mut read = false;
                     while open {
