@@ -274,6 +274,7 @@ impl AnchorSearch<'_> {
                 .skip_unreduced_forms
                 .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect()),
             prefilters: self.prefilters(references),
+            scale_words: ScaleWords::of(thinking),
         };
         let holds_needle = |text: &str| targets.may_match(text);
         let mut undecided = 0;
@@ -507,6 +508,45 @@ struct Targets<'r> {
     unreduced: Option<Vec<usize>>,
     /// See [`AnchorSearch::prefilters`].
     prefilters: Option<Vec<Prefilter>>,
+    /// Where the thinking holds a scale word's stem ([`SCALE_WORD_STEMS`]), in order: a
+    /// sentence of it holds one when one of these offsets falls inside it (one search per
+    /// thinking instead of one per sentence).
+    scale_words: ScaleWords<'r>,
+}
+
+/// The scale words of one thinking ([`Targets::scale_words`]).
+struct ScaleWords<'t> {
+    thinking: &'t str,
+    at: Vec<usize>,
+}
+
+impl<'t> ScaleWords<'t> {
+    fn of(thinking: &'t str) -> ScaleWords<'t> {
+        let mut at: Vec<usize> = Vec::new();
+        if has_scale_word(thinking.as_bytes()) {
+            for stem in SCALE_WORD_STEMS {
+                at.extend(memchr::memmem::find_iter(thinking.as_bytes(), stem.as_bytes()));
+            }
+            at.sort_unstable();
+        }
+        ScaleWords { thinking, at }
+    }
+
+    /// Whether `text` holds a scale word: by the offsets when it is a slice of the thinking (a
+    /// sentence), by a search otherwise (a candidate's own text).
+    fn in_text(&self, text: &str) -> bool {
+        if self.at.is_empty() {
+            return false;
+        }
+        let base = self.thinking.as_ptr() as usize;
+        let start = (text.as_ptr() as usize).wrapping_sub(base);
+        if start <= self.thinking.len() && start + text.len() <= self.thinking.len() {
+            let first = self.at.partition_point(|&p| p < start);
+            self.at.get(first).is_some_and(|&p| p < start + text.len())
+        } else {
+            has_scale_word(text.as_bytes())
+        }
+    }
 }
 
 impl Targets<'_> {
@@ -518,7 +558,10 @@ impl Targets<'_> {
 
     /// Whether `text` passes any reference's prefilter (always, without prefilters).
     fn may_match(&self, text: &str) -> bool {
-        self.prefilters.as_ref().map_or(true, |fs| fs.iter().any(|f| f.may_match(text)))
+        self.prefilters.as_ref().map_or(true, |fs| {
+            let mut scale_words = None;
+            fs.iter().any(|f| f.may_match_with(text, || *scale_words.get_or_insert_with(|| self.scale_words.in_text(text))))
+        })
     }
 }
 
@@ -898,25 +941,26 @@ struct Digits {
     /// The last three digits, for a number written with thousands separators (`15,625`,
     /// `15{,}625`, `15\,625`, `15 625`); `None` below 1000.
     last_group: Option<memchr::memmem::Finder<'static>>,
-    /// When the integer may be written with a scale word ("2 million" for 2000000: a nonzero
-    /// integer ending in two zeros or more), a finder of each of [`SCALE_WORD_STEMS`]. ("5
-    /// dozen" for 60 is left out: every twelfth integer and 0 would search every sentence for
-    /// the words, 2% of the reward's instructions, for a form traces do not use.)
-    scale_words: Vec<memchr::memmem::Finder<'static>>,
 }
 
-/// How scale words are spelled in a sentence (see [`crate::extract::scale`]), without their
-/// first letter so that title case is found too: "illion" covers million, billion, trillion
-/// and quadrillion.
+/// How scale words are spelled (see [`crate::extract::scale`]), without their first letter so
+/// that title case is found too: "illion" covers million, billion, trillion and quadrillion.
+/// Any integer may be written with one ("2 million" for 2000000, "1.25 thousand" for 1250;
+/// "5 dozen" for 60 is a computation for the prefilter, like `\cos 0` for 1).
 const SCALE_WORD_STEMS: [&str; 3] = ["illion", "undred", "housand"];
+
+/// Whether `text` holds a scale word's stem ([`SCALE_WORD_STEMS`]).
+fn has_scale_word(text: &[u8]) -> bool {
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    let finders = FINDERS.get_or_init(|| SCALE_WORD_STEMS.iter().map(|s| memchr::memmem::Finder::new(s.as_bytes()).into_owned()).collect());
+    finders.iter().any(|f| f.find(text).is_some())
+}
 
 impl Digits {
     fn new(digits: &str) -> Digits {
         let finder = |s: &str| memchr::memmem::Finder::new(s.as_bytes()).into_owned();
         let last_group = (digits.len() > 3).then(|| finder(&digits[digits.len() - 3..]));
-        let scalable = digits.len() > 2 && digits.ends_with("00") && !digits.starts_with('0');
-        let scale_words = if scalable { SCALE_WORD_STEMS.iter().map(|stem| finder(stem)).collect() } else { Vec::new() };
-        Digits { finder: finder(digits), last_group, scale_words }
+        Digits { finder: finder(digits), last_group }
     }
 
     /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
@@ -959,7 +1003,6 @@ impl Digits {
             || self.last_group.as_ref().is_some_and(|group| {
                 group.find_iter(text).any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
             })
-            || self.scale_words.iter().any(|stem| stem.find(text).is_some())
     }
 }
 
@@ -1013,9 +1056,18 @@ impl Prefilter {
         (reference.is_mathematical() && has_numeral(reference.canonical())).then_some(Prefilter::Numerals)
     }
 
+    /// `scale_words`: whether `text` holds a scale word (asked only when needed), so a text
+    /// without the integer's digits may still state it with one.
+    fn may_match_with(&self, text: &str, mut scale_words: impl FnMut() -> bool) -> bool {
+        match self {
+            Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()) || scale_words(),
+            other => other.may_match(text),
+        }
+    }
+
     fn may_match(&self, text: &str) -> bool {
         match self {
-            Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()),
+            Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()) || has_scale_word(text.as_bytes()),
             Prefilter::RationalMarks => has_rational_mark(text),
             Prefilter::Numerals => has_numeral(text),
         }
