@@ -276,7 +276,10 @@ impl AnchorSearch<'_> {
             prefilters: self.prefilters(references),
             scale_words: ScaleWords::of(thinking),
         };
-        let holds_needle = |text: &str| targets.may_match(text);
+        let holds_needle = |i: usize| {
+            let sentence = &sentences[i];
+            targets.may_match(text_of(i), || targets.scale_words.in_range(sentence.start, sentence.content_end))
+        };
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
@@ -286,7 +289,7 @@ impl AnchorSearch<'_> {
         if !references.is_empty() {
             for i in 0..n {
                 let text = text_of(i);
-                if !holds_needle(text) {
+                if !holds_needle(i) {
                     continue;
                 }
                 let in_context = match self.options.context {
@@ -312,7 +315,7 @@ impl AnchorSearch<'_> {
         }
         // The thinking's last sentence ends it: with backtracking, a value stated there is
         // a match even without a cue, and the walk back starts from it.
-        if found.is_none() && self.options.backtrack && n > 0 && holds_needle(text_of(n - 1)) {
+        if found.is_none() && self.options.backtrack && n > 0 && holds_needle(n - 1) {
             found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
         }
         let Some((mut k, mut matched)) = found else {
@@ -347,7 +350,7 @@ impl AnchorSearch<'_> {
                 if is_answer_heading(text) {
                     continue;
                 }
-                let m = if holds_needle(text) {
+                let m = if holds_needle(i) {
                     search.first_match(text, &targets, problem, &mut memo, &mut undecided)
                 } else {
                     None
@@ -425,7 +428,8 @@ impl AnchorSearch<'_> {
                 continue;
             }
             // What holds for the sentence holds for each candidate's own text: most fail here.
-            if !targets.may_match(&candidate.text) {
+            let scale_word = || targets.scale_words.any() && has_scale_word(candidate.text.as_bytes());
+            if !targets.may_match(&candidate.text, scale_word) {
                 continue;
             }
             if !self.options.list_items && enumerations.get_or_insert_with(|| Enumerations::of(&candidates)).enclose(candidate) {
@@ -508,44 +512,36 @@ struct Targets<'r> {
     unreduced: Option<Vec<usize>>,
     /// See [`AnchorSearch::prefilters`].
     prefilters: Option<Vec<Prefilter>>,
-    /// Where the thinking holds a scale word's stem ([`SCALE_WORD_STEMS`]), in order: a
-    /// sentence of it holds one when one of these offsets falls inside it (one search per
-    /// thinking instead of one per sentence).
-    scale_words: ScaleWords<'r>,
+    /// Where the thinking holds a scale word's stem ([`SCALE_WORD_STEMS`]): a sentence holds
+    /// one when one of these offsets falls inside it (one search per thinking, not per
+    /// sentence).
+    scale_words: ScaleWords,
 }
 
-/// The scale words of one thinking ([`Targets::scale_words`]).
-struct ScaleWords<'t> {
-    thinking: &'t str,
+/// Where one thinking holds a scale word's stem ([`Targets::scale_words`]).
+struct ScaleWords {
+    /// Byte offsets, in order.
     at: Vec<usize>,
 }
 
-impl<'t> ScaleWords<'t> {
-    fn of(thinking: &'t str) -> ScaleWords<'t> {
+impl ScaleWords {
+    fn of(thinking: &str) -> ScaleWords {
         let mut at: Vec<usize> = Vec::new();
-        if has_scale_word(thinking.as_bytes()) {
-            for stem in SCALE_WORD_STEMS {
-                at.extend(memchr::memmem::find_iter(thinking.as_bytes(), stem.as_bytes()));
-            }
-            at.sort_unstable();
+        for stem in SCALE_WORD_STEMS {
+            at.extend(memchr::memmem::find_iter(thinking.as_bytes(), stem.as_bytes()));
         }
-        ScaleWords { thinking, at }
+        at.sort_unstable();
+        ScaleWords { at }
     }
 
-    /// Whether `text` holds a scale word: by the offsets when it is a slice of the thinking (a
-    /// sentence), by a search otherwise (a candidate's own text).
-    fn in_text(&self, text: &str) -> bool {
-        if self.at.is_empty() {
-            return false;
-        }
-        let base = self.thinking.as_ptr() as usize;
-        let start = (text.as_ptr() as usize).wrapping_sub(base);
-        if start <= self.thinking.len() && start + text.len() <= self.thinking.len() {
-            let first = self.at.partition_point(|&p| p < start);
-            self.at.get(first).is_some_and(|&p| p < start + text.len())
-        } else {
-            has_scale_word(text.as_bytes())
-        }
+    fn any(&self) -> bool {
+        !self.at.is_empty()
+    }
+
+    /// Whether a stem starts in `start..end` (a sentence's bytes).
+    fn in_range(&self, start: usize, end: usize) -> bool {
+        let first = self.at.partition_point(|&p| p < start);
+        self.at.get(first).is_some_and(|&p| p < end)
     }
 }
 
@@ -556,11 +552,12 @@ impl Targets<'_> {
         self.unreduced.as_ref().is_some_and(|forms| *own.get_or_insert_with(|| unreduced_forms(text)) > forms[k])
     }
 
-    /// Whether `text` passes any reference's prefilter (always, without prefilters).
-    fn may_match(&self, text: &str) -> bool {
+    /// Whether `text` passes any reference's prefilter (always, without prefilters);
+    /// `scale_word` tells, when asked, whether it holds a scale word.
+    fn may_match(&self, text: &str, scale_word: impl Fn() -> bool) -> bool {
         self.prefilters.as_ref().map_or(true, |fs| {
-            let mut scale_words = None;
-            fs.iter().any(|f| f.may_match_with(text, || *scale_words.get_or_insert_with(|| self.scale_words.in_text(text))))
+            let mut holds = None;
+            fs.iter().any(|f| f.may_match_with(text, || *holds.get_or_insert_with(&scale_word)))
         })
     }
 }
