@@ -4,6 +4,7 @@
 //! (final answer -> equivalence) feeds the reward and stands alone for outcome-only use.
 //! Every module here is pure Rust; `bindings` (feature `python`) is the only one that knows Python.
 
+pub mod alloc;
 pub mod anchor;
 pub mod answer;
 pub mod extract;
@@ -16,3 +17,10 @@ pub mod tokens;
 
 #[cfg(feature = "python")]
 mod bindings;
+
+/// The extension (and the core's own tests) allocate through [`alloc::ThreadCaching`] on Linux
+/// with glibc (see that module); a Rust program that links the core as a library keeps its own
+/// allocator.
+#[cfg(all(any(feature = "python", test), target_os = "linux", target_env = "gnu"))]
+#[global_allocator]
+static ALLOCATOR: alloc::ThreadCaching = alloc::ThreadCaching;
