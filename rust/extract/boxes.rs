@@ -62,6 +62,11 @@ fn trim_range(text: &str, range: Range<usize>) -> Range<usize> {
     start..end.max(start)
 }
 
+/// Whether `b` ends the content of a brace-less box.
+fn is_braceless_delimiter(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'$' | b'{' | b'}' | b'\\')
+}
+
 /// The content of a brace-less box (`\boxed 5`, `\boxed5`, `\boxed -2.5`): a number, up to
 /// white space, `$`, a brace or a backslash, without a trailing `.`, `,` or `;`. Words after
 /// `\boxed` ("\boxed wait" in a looping trace) are no answer.
@@ -72,7 +77,7 @@ fn braceless_content(bytes: &[u8], from: usize, limit: usize) -> Range<usize> {
         return from..from;
     }
     let mut end = from;
-    while end < limit && !matches!(bytes[end], b' ' | b'\t' | b'\n' | b'\r' | b'$' | b'{' | b'}' | b'\\') {
+    while end < limit && !is_braceless_delimiter(bytes[end]) {
         end += 1;
     }
     while end > from && matches!(bytes[end - 1], b'.' | b',' | b';') {
@@ -85,13 +90,50 @@ fn braceless_content(bytes: &[u8], from: usize, limit: usize) -> Range<usize> {
 /// to the outer one). Unclosed boxes are skipped; a box nested in an unclosed one still counts.
 pub(crate) fn outermost_boxes(text: &str, range: Range<usize>) -> Vec<BoxSpan> {
     match first_box_scan_start(text.as_bytes(), &range) {
-        Some(start) => outermost_boxes_from(text, range, start),
+        Some(start) => outermost_boxes_from(text, range, start).boxes,
         None => Vec::new(),
     }
 }
 
+/// The longest text between two boxes of one row (`\boxed{2}, \boxed{3}`).
+pub(crate) const MAX_ROW_GAP: usize = 64;
+
+/// The outermost boxes of `text[range]` when they and the rows they form are the same in any
+/// region that ends where `range` ends and starts earlier, whatever that earlier text holds;
+/// `None` otherwise. `range` must start after a byte that is no backslash (after `</think>`).
+///
+/// A scan of the longer region differs only through what starts before `range`:
+/// - a brace-less box (`\boxed 8`) running into `range`: its content runs to the first
+///   delimiter and holds a digit, so the run of other bytes right before `range` holds one;
+/// - a brace opened before `range` and closed by a `}` of it. Closed before the first box of
+///   `range`, it can end a box whose row joins that first box, so no `}` may lie within
+///   [`MAX_ROW_GAP`] bytes before that box; closed after it, it could enclose boxes, so every
+///   `}` from the first box on must close a brace opened there. (A box opened before `range`
+///   and never closed stays unclosed, and a box inside an unclosed one still counts.)
+pub(crate) fn self_contained_boxes(text: &str, range: Range<usize>) -> Option<Vec<BoxSpan>> {
+    let start = range.start;
+    let bytes = text.as_bytes();
+    let run = bytes[..start].iter().rev().take_while(|b| !is_braceless_delimiter(**b));
+    if run.clone().any(u8::is_ascii_digit) {
+        return None;
+    }
+    let Some(scan_start) = first_box_scan_start(bytes, &range) else { return Some(Vec::new()) };
+    if memchr::memchr(b'}', &bytes[scan_start.saturating_sub(MAX_ROW_GAP + 1).max(start)..scan_start]).is_some() {
+        return None;
+    }
+    let scan = outermost_boxes_from(text, range, scan_start);
+    (!scan.closes_outside).then_some(scan.boxes)
+}
+
+struct BoxScan {
+    boxes: Vec<BoxSpan>,
+    /// A `}` closed nothing opened in the scanned region.
+    closes_outside: bool,
+}
+
 /// [`outermost_boxes`], scanning from `start` (in `range`).
-fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> Vec<BoxSpan> {
+fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> BoxScan {
+    let mut closes_outside = false;
     let bytes = text.as_bytes();
     // Open braces; the brace that opens a box holds (command start, content start).
     let mut open: Vec<Option<(usize, usize)>> = Vec::new();
@@ -138,11 +180,15 @@ fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> Vec<Bo
                 i += 1;
             }
             b'}' => {
-                if let Some(Some((command_start, content_start))) = open.pop() {
-                    let content = trim_range(text, content_start..i);
-                    if !content.is_empty() {
-                        closed.push(BoxSpan { command_start, content, end: i + 1 });
+                match open.pop() {
+                    Some(Some((command_start, content_start))) => {
+                        let content = trim_range(text, content_start..i);
+                        if !content.is_empty() {
+                            closed.push(BoxSpan { command_start, content, end: i + 1 });
+                        }
                     }
+                    Some(None) => {}
+                    None => closes_outside = true,
                 }
                 i += 1;
             }
@@ -158,7 +204,7 @@ fn outermost_boxes_from(text: &str, range: Range<usize>, start: usize) -> Vec<Bo
             outermost.push(b);
         }
     }
-    outermost
+    BoxScan { boxes: outermost, closes_outside }
 }
 
 #[cfg(test)]
@@ -179,8 +225,42 @@ mod tests {
         ) {
             let text = parts.concat();
             let start = cut.min(text.len());
-            proptest::prop_assert_eq!(outermost_boxes(&text, start..text.len()), outermost_boxes_from(&text, start..text.len(), start));
+            proptest::prop_assert_eq!(outermost_boxes(&text, start..text.len()), outermost_boxes_from(&text, start..text.len(), start).boxes);
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        /// What `self_contained_boxes` finds in a tail is what a scan of the whole text finds
+        /// there, whatever comes before the tail (the tail starts after a `>`, as after
+        /// `</think>`).
+        #[test]
+        fn self_contained_boxes_of_a_tail_are_those_of_the_whole(
+            head in proptest::collection::vec(proptest::sample::select(vec![
+                "\\boxed{", "\\fbox{", "{", "}", "\\", "\\{", "x", " ", "\\boxed{1}", "\\boxed 4", "5",
+            ]), 0..12),
+            tail in proptest::collection::vec(proptest::sample::select(vec![
+                "\\boxed", "\\boxed{", "\\", "\\{", "\\}", "{", "}", " ", "5", ", ", "\\boxed{2}", "\\boxed 3",
+            ]), 0..16),
+        ) {
+            let text = format!("{}>{}", head.concat(), tail.concat());
+            let from = head.concat().len() + 1;
+            if let Some(boxes) = self_contained_boxes(&text, from..text.len()) {
+                let whole: Vec<BoxSpan> = outermost_boxes(&text, 0..text.len()).into_iter().filter(|b| b.command_start >= from).collect();
+                proptest::prop_assert_eq!(boxes, whole);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tail_with_a_brace_closed_from_before_is_not_self_contained() {
+        let text = "\\boxed{3 >} , \\boxed{4}";
+        let from = text.find('>').unwrap() + 1;
+        assert!(self_contained_boxes(text, from..text.len()).is_none());
+        let text = "x > \\boxed{4}, \\boxed{5}";
+        let from = text.find('>').unwrap() + 1;
+        let boxes = self_contained_boxes(text, from..text.len()).unwrap();
+        assert_eq!(boxes.len(), 2);
     }
 
     #[test]

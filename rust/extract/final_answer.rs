@@ -34,7 +34,7 @@ use std::ops::Range;
 
 use crate::hash::FastSet;
 
-use super::boxes::{outermost_boxes, BoxSpan};
+use super::boxes::{outermost_boxes, self_contained_boxes, BoxSpan, MAX_ROW_GAP};
 use super::candidates::{extract_candidates, Candidate};
 
 /// The tag that ends the thinking.
@@ -119,7 +119,27 @@ pub struct FinalAnswer {
 
 /// The final answer of `response`, or `None` when it states none (see the module docs).
 pub fn extract_final(response: &str) -> Option<FinalAnswer> {
-    let (thinking, after) = match memchr::memmem::find(response.as_bytes(), THINK_CLOSE.as_bytes()) {
+    let bytes = response.as_bytes();
+    // The common case reads only the tail: a box after the last `</think>` that no brace from
+    // before that tag encloses is the last box after the first one too (the text in between
+    // cannot join it into a row of boxes: `</think>` is no separator). So a response is
+    // searched from the end, and read whole only when its tail has no such box.
+    let last_close = last_think_close(bytes);
+    if let Some(q) = last_close {
+        let tail = q + THINK_CLOSE.len()..response.len();
+        if let Some(a) = self_contained_boxes(response, tail).and_then(|boxes| answer_of_boxes(response, &boxes)) {
+            return Some(FinalAnswer { text: a.0, start: a.1.start, end: a.1.end, rule: FinalRule::BoxedAfterThink, in_thinking: false });
+        }
+    }
+    let first_close = last_close.and_then(|q| memchr::memmem::find(&bytes[..q + THINK_CLOSE.len()], THINK_CLOSE.as_bytes()));
+    extract_final_reading_all(response, first_close)
+}
+
+/// [`extract_final`] by the rules as the module docs state them, reading the whole response;
+/// `first_close` is where the first `</think>` starts.
+fn extract_final_reading_all(response: &str, first_close: Option<usize>) -> Option<FinalAnswer> {
+    let bytes = response.as_bytes();
+    let (thinking, after) = match first_close {
         Some(p) => (0..p, Some(p + THINK_CLOSE.len()..response.len())),
         None => (0..response.len(), None),
     };
@@ -132,7 +152,6 @@ pub fn extract_final(response: &str) -> Option<FinalAnswer> {
             in_thinking,
         }
     };
-    let bytes = response.as_bytes();
     // Tags and phrases both start at the word "answer": each region is searched for it once.
     let mut after_words = Vec::new();
     if let Some(after) = &after {
@@ -363,7 +382,27 @@ fn hash_marker_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Op
 
 /// The last group of boxes in `region`: its joined text and span.
 fn boxed_answer(text: &str, region: Range<usize>) -> Option<(String, Range<usize>)> {
-    let boxes = outermost_boxes(text, region);
+    answer_of_boxes(text, &outermost_boxes(text, region))
+}
+
+/// Where the last `</think>` starts: found from the end with the vectorised reverse byte
+/// search for its `>` (memchr's reverse substring search is scalar), so a response is read
+/// only back to it.
+fn last_think_close(bytes: &[u8]) -> Option<usize> {
+    let mut end = bytes.len();
+    while let Some(k) = memchr::memrchr(b'>', &bytes[..end]) {
+        if bytes[..=k].ends_with(THINK_CLOSE.as_bytes()) {
+            return Some(k + 1 - THINK_CLOSE.len());
+        }
+        end = k;
+    }
+    None
+}
+
+/// The last of `boxes` with the boxes right before it that form one answer with it
+/// ([`is_box_separator`]): their contents joined, and the span from the first content to the
+/// last.
+fn answer_of_boxes(text: &str, boxes: &[BoxSpan]) -> Option<(String, Range<usize>)> {
     let last = boxes.len().checked_sub(1)?;
     let mut first = last;
     while first > 0 && is_box_separator(&text[boxes[first - 1].end..boxes[first].command_start]) {
@@ -386,7 +425,7 @@ fn is_box_separator(gap: &str) -> bool {
         ",", ";", "$", "\\(", "\\)", "\\[", "\\]", "\\qquad", "\\quad", "\\,", "\\;", "\\ ", "~",
         "&", "\\\\", "\\text{", "\\mbox{", "\\textrm{", "}", "and", "or",
     ];
-    if gap.len() > 64 {
+    if gap.len() > MAX_ROW_GAP {
         return false;
     }
     let mut rest = gap;
@@ -605,6 +644,33 @@ mod tests {
 
     fn text_of(response: &str) -> Option<String> {
         extract_final(response).map(|f| f.text)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        /// Reading from the end finds what reading the whole response finds, with any number
+        /// of `</think>` tags, braces spanning them and boxes on either side.
+        #[test]
+        fn reading_from_the_end_finds_what_reading_all_finds(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "</think>", "\\boxed{", "\\boxed{7}", "\\fbox{B}", "{", "}", "\\", ", ", " and ", "x",
+                "The answer is 5.", "<answer>6</answer>", "\\boxed 8", "$", "\n", "#### 9",
+            ]), 0..24),
+        ) {
+            let response = parts.concat();
+            let first_close = memchr::memmem::find(response.as_bytes(), THINK_CLOSE.as_bytes());
+            proptest::prop_assert_eq!(extract_final(&response), extract_final_reading_all(&response, first_close));
+        }
+    }
+
+    #[test]
+    fn a_brace_open_across_the_last_think_close_is_read_whole() {
+        // The box opened before the second `</think>` closes after it: reading all of the
+        // response finds it, with the box after it in one row.
+        let r = r"x</think> \boxed{3 </think>} , \boxed{4}";
+        assert_eq!(text_of(r).as_deref(), Some("3 </think>, 4"));
+        let r = r"x</think> \boxed{3} </think> \boxed{4}";
+        assert_eq!(final_of(r), Some(("4".into(), FinalRule::BoxedAfterThink, false)));
     }
 
     #[test]
