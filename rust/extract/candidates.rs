@@ -690,7 +690,7 @@ impl<'t> Scanner<'t> {
         let word = self.slice(i).as_bytes();
         let candidate = self.kind(i) == TokenKind::Word
             && (5..=12).contains(&word.len())
-            && matches!(word[0] | 0x20, b'h' | b't' | b'm' | b'b' | b'q' | b'd' | b's' | b'c');
+            && matches!(word[0] | 0x20, b'h' | b't' | b'm' | b'b' | b'q' | b'd' | b's' | b'c' | b'f' | b'e' | b'n');
         candidate && (self.scales_numeral(i, start) || self.powers_numeral(i, start))
     }
 
@@ -714,13 +714,21 @@ impl<'t> Scanner<'t> {
         false
     }
 
-    /// Whether the word at `i` is "squared" or "cubed" right after a numeral ("5 squared is
-    /// 25"): the value is the power, and the numeral alone is no candidate (it is the base of
-    /// a computation, not a result).
+    /// Whether the word at `i` is a power word ("squared", "cubed") or a fraction word ("thirds",
+    /// "tenths", "twelfth"; not "half" or "quarter", as the answer engine's `normalize` reads
+    /// them) right after a numeral: "5 squared is 25", "2 thirds of them". The value is the
+    /// power or the quotient, and the numeral alone is no candidate (the base of a computation,
+    /// a numerator).
     fn powers_numeral(&self, i: usize, start: usize) -> bool {
+        let word = self.slice(i);
+        let fraction = || {
+            let lower = word.to_ascii_lowercase();
+            !(lower.starts_with("half") || lower.starts_with("halve") || lower.starts_with("quarter"))
+                && number_words::denominator(word).is_some()
+        };
         self.kind(i) == TokenKind::Word
-            && number_words::power_word(self.slice(i)).is_some()
             && self.prev_non_space(i, start).is_some_and(|p| self.kind(p) == TokenKind::Number && i - p <= 2)
+            && (number_words::power_word(word).is_some() || fraction())
     }
 
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".
@@ -2041,6 +2049,11 @@ mod tests {
         // A power word: the power only; the base is no result.
         assert_eq!(texts("So 5 squared is 25."), vec!["5 squared", "25"]);
         assert_eq!(texts("So it is 3 cubed."), vec!["3 cubed"]);
+        // A fraction word: the quotient only; the numerator is no result.
+        assert_eq!(texts("So 2 thirds of them passed, and 3 tenths failed."), vec!["2 thirds", "3 tenths"]);
+        assert_eq!(texts("So it is 1 third."), vec!["1 third"]);
+        // Half and quarter stay nouns after a count (3 quarters is as often coins).
+        assert_eq!(texts("So 3 quarters are left."), vec!["3"]);
         // Not after a numeral: prose.
         assert!(texts("a million reasons").is_empty());
     }
