@@ -98,11 +98,17 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
     strip_ends(tokens)
 }
 
+/// Whether `tokens` hold the symbol `c` (a match on the variant: `contains` would call the
+/// derived comparison of every token, strings included, out of line).
+fn has_sym(tokens: &[Tok], c: char) -> bool {
+    tokens.iter().any(|t| matches!(t, Tok::Sym(s) if *s == c))
+}
+
 /// A sentence period cannot precede a closing bracket (`\boxed{5.}`) or end the answer: drop
 /// every period whose next kept token closes (scanning backwards reaches the fixed point in one
 /// pass).
 fn drop_closing_periods(tokens: &mut Vec<Tok>) {
-    if !tokens.contains(&Tok::Sym('.')) {
+    if !has_sym(tokens, '.') {
         return;
     }
     let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
@@ -326,7 +332,7 @@ const MAX_SWAPPED_SCRIPT: usize = 32;
 /// made `^{0}^{0}_{0}` into `^{0}_{0}^{0}`, and that into `_{0}^{0}^{0}`. Only short groups
 /// are moved, so the pass stays linear.
 fn subscripts_first(tokens: &mut [Tok]) {
-    if !tokens.contains(&Tok::Sym('^')) || !tokens.contains(&Tok::Sym('_')) {
+    if !has_sym(tokens, '^') || !has_sym(tokens, '_') {
         return;
     }
     let group_end = |tokens: &[Tok], open: usize| -> Option<usize> {
@@ -383,7 +389,7 @@ fn subscripts_first(tokens: &mut [Tok]) {
 fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
     // Partner of every `{` that closes (none to find without a `{`).
     let mut partner = Vec::new();
-    if tokens.contains(&Tok::Sym('{')) {
+    if has_sym(&tokens, '{') {
         partner = vec![usize::MAX; tokens.len()];
         let mut open = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
