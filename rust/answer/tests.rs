@@ -1347,6 +1347,27 @@ fn siunitx_quantities_read_as_their_notation() {
 }
 
 #[test]
+fn energy_and_other_physics_units() {
+    // A kilowatt-hour is a kilowatt times an hour, however it is written.
+    equal("5 kWh", "\\SI{5}{\\kilo\\watt\\hour}");
+    equal("5\\text{ kWh}", "5 kWh");
+    equal("5\\text{ kWh}", "5\\text{ kW h}");
+    equal("\\SI{2}{\\mega\\watt\\hour}", "2\\text{ MWh}");
+    equal("3\\text{ kWh}^2", "3\\text{ kW}^2\\text{h}^2");
+    equal("5 kWh", "5");
+    not_equal("5 kWh", "5 kW");
+    not_equal("5\\text{ kWh}", "5\\text{ Wh}");
+    not_equal("2\\text{ MWh}", "2\\text{ mWh}");
+    // A tesla in text is a unit; `T` alone is still a text answer (true/false).
+    equal("\\SI{0.5}{\\tesla}", "0.5\\text{ T}");
+    equal("0.5\\text{ T}", "0.5");
+    not_equal("\\text{T}", "\\text{F}");
+    equal("1 bar", "1");
+    equal("60 dB", "60");
+    not_equal("760 mmHg", "760 torr");
+}
+
+#[test]
 fn prefixed_unit_symbols_keep_their_case() {
     // `mW` is a milliwatt and `MW` a megawatt: case is the prefix.
     not_equal("2\\text{ MW}", "2\\text{ mW}");

@@ -79,6 +79,17 @@ const UNITS: &[(&str, &[&str])] = &[
     ("kcal", &["kcal"]),
     ("w", &["W", "watt"]),
     ("kw", &["kw", "kilowatt"]),
+    // Energy as power times time: [`COMPOUNDS`] writes them as their factors.
+    ("kwh", &["kwh", "kilowatthour"]),
+    ("wh", &["wh", "watthour"]),
+    ("tesla", &["T", "tesla"]),
+    ("wb", &["wb", "weber"]),
+    ("psi", &["psi"]),
+    ("bar", &["bar"]),
+    ("torr", &["torr"]),
+    ("mmhg", &["mmhg"]),
+    ("db", &["db", "decibel"]),
+    ("tev", &["tev"]),
     ("v", &["V", "volt"]),
     ("a", &["A", "ampere", "amp"]),
     ("ohm", &["ohm"]),
@@ -98,6 +109,18 @@ const UNITS: &[(&str, &[&str])] = &[
     ("student", &["student"]),
     ("item", &["item"]),
 ];
+
+/// Units that are products of others, by canonical name: `kWh` is what siunitx's
+/// `\kilo\watt\hour` typesets as `kW h`.
+const COMPOUNDS: &[(&str, &[&str])] = &[("kwh", &["kw", "h"]), ("wh", &["w", "h"]), ("mwh_mega", &["mw_mega", "h"])];
+
+/// The canonical units `name` is the product of: itself unless it is one of [`COMPOUNDS`].
+fn factors_of(name: &str) -> Vec<String> {
+    match COMPOUNDS.iter().find(|(n, _)| *n == name) {
+        Some((_, parts)) => parts.iter().map(|p| p.to_string()).collect(),
+        None => vec![name.to_string()],
+    }
+}
 
 /// Prefixed symbols whose case is the prefix (`mW` is a milliwatt, `MW` a megawatt; `µM` is
 /// no micrometre): (canonical name, spellings), matched exactly, before [`UNITS`]. siunitx's
@@ -123,6 +146,7 @@ const EXACT_SYMBOLS: &[(&str, &[&str])] = &[
     ("mj_mega", &["MJ"]),
     ("mw_milli", &["mW"]),
     ("mw_mega", &["MW"]),
+    ("mwh_mega", &["MWh"]),
     ("ohm", &["Ω"]),
     ("kohm", &["kΩ"]),
     ("mohm_mega", &["MΩ"]),
@@ -240,8 +264,9 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
         flat.push(' ');
     }
     let mut factors: Vec<(String, i64)> = Vec::new();
-    // The factor the last unit added (its exponent before a `^` applies).
-    let mut last: Option<(usize, i64)> = None;
+    // The factors the last unit added, with their exponents before a `^` applies (a compound
+    // unit adds several: `kWh^2` is `kW^2 h^2`).
+    let mut last: Vec<(usize, i64)> = Vec::new();
     let (mut power, mut divide_next, mut divided_group, mut depth) = (1i64, false, false, 0usize);
     let mut rest = flat.as_str();
     while let Some(c) = rest.chars().next() {
@@ -255,10 +280,10 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
                 "cubic" | "cu" => power = 3,
                 // After its unit: `cm squared` is `cm^2`.
                 "squared" | "cubed" => {
-                    if let Some((k, exponent)) = last {
-                        let n = if lower == "squared" { 2 } else { 3 };
-                        factors[k].1 += exponent * (n - 1);
-                        last = Some((k, exponent * n));
+                    let n = if lower == "squared" { 2 } else { 3 };
+                    for (k, exponent) in &mut last {
+                        factors[*k].1 += *exponent * (n - 1);
+                        *exponent *= n;
                     }
                 }
                 "per" => divide_next = true,
@@ -266,12 +291,15 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
                     let name = canonical_unit(word).map_or(lower, str::to_string);
                     let sign = if divide_next || divided_group { -1 } else { 1 };
                     let exponent = sign * power;
-                    let k = factors.iter().position(|(n, _)| *n == name).unwrap_or_else(|| {
-                        factors.push((name, 0));
-                        factors.len() - 1
-                    });
-                    factors[k].1 += exponent;
-                    last = Some((k, exponent));
+                    last.clear();
+                    for name in factors_of(&name) {
+                        let k = factors.iter().position(|(n, _)| *n == name).unwrap_or_else(|| {
+                            factors.push((name, 0));
+                            factors.len() - 1
+                        });
+                        factors[k].1 += exponent;
+                        last.push((k, exponent));
+                    }
                     (power, divide_next) = (1, false);
                 }
             }
@@ -283,10 +311,12 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
                 let digits = rest.trim_start_matches('{');
                 let sign_len = usize::from(digits.starts_with(['-', '+']));
                 let len = sign_len + digits[sign_len..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(digits.len() - sign_len);
-                if let (Ok(n), Some((k, exponent))) = (digits[..len].parse::<i64>(), last) {
+                if let Ok(n) = digits[..len].parse::<i64>() {
                     // The exponent applies to the unit before it: replace its contribution.
-                    factors[k].1 += exponent * (n - 1);
-                    last = Some((k, exponent * n));
+                    for (k, exponent) in &mut last {
+                        factors[*k].1 += *exponent * (n - 1);
+                        *exponent *= n;
+                    }
                 }
                 rest = digits[len..].trim_start_matches('}');
             }
@@ -374,5 +404,12 @@ mod tests {
         assert_eq!(phrase(&[("ft", Some("2"))]), "foot^2");
         assert_ne!(phrase(&[("m/s", None)]), phrase(&[("m", None), ("s", None)]));
         assert_eq!(phrase(&[("degree", None), ("C", None)]), "degree c");
+        // A compound unit is the product of its factors, powers included.
+        assert_eq!(phrase(&[("kWh", None)]), phrase(&[("kW", None), ("h", None)]));
+        assert_eq!(phrase(&[("kWh", Some("2"))]), "kw^2 h^2");
+        assert_eq!(phrase(&[("kWh", None), ("squared", None)]), "kw^2 h^2");
+        assert_eq!(phrase(&[("MWh", None)]), "mw_mega h");
+        assert_ne!(phrase(&[("kWh", None)]), phrase(&[("Wh", None)]));
+        assert_eq!(phrase(&[("kW", None), ("/", None), ("h", None)]), "kw h^-1");
     }
 }
