@@ -214,7 +214,7 @@ fn micro_prefixes(tokens: &mut Vec<Tok>) {
 /// (`2^3 million`, `x squared`) such words are no nouns either (see the parser's
 /// `is_generic_noun`), so the answer stays unparsed.
 fn number_words_after_numerals(tokens: &mut Vec<Tok>) {
-    use crate::extract::{denominator, power_word, scale, Scale};
+    use crate::extract::{counted_fraction, power_word, scale, Scale};
     /// What a word after a numeral does to it, as the tokens that write it.
     fn rewrite(word: &str) -> Option<&'static str> {
         if let Some(s) = scale(word) {
@@ -231,11 +231,7 @@ fn number_words_after_numerals(tokens: &mut Vec<Tok>) {
         if let Some(p) = power_word(word) {
             return Some(if p == 2 { "^{2}" } else { "^{3}" });
         }
-        let lower = word.to_ascii_lowercase();
-        if lower.starts_with("half") || lower.starts_with("halve") || lower.starts_with("quarter") {
-            return None;
-        }
-        Some(match denominator(word)? {
+        Some(match counted_fraction(word)? {
             3 => "/3",
             4 => "/4",
             5 => "/5",

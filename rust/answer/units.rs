@@ -114,12 +114,9 @@ const UNITS: &[(&str, &[&str])] = &[
 /// `\kilo\watt\hour` typesets as `kW h`.
 const COMPOUNDS: &[(&str, &[&str])] = &[("kwh", &["kw", "h"]), ("wh", &["w", "h"]), ("mwh_mega", &["mw_mega", "h"])];
 
-/// The canonical units `name` is the product of: itself unless it is one of [`COMPOUNDS`].
-fn factors_of(name: &str) -> Vec<String> {
-    match COMPOUNDS.iter().find(|(n, _)| *n == name) {
-        Some((_, parts)) => parts.iter().map(|p| p.to_string()).collect(),
-        None => vec![name.to_string()],
-    }
+/// The canonical units `name` is the product of, when it is one of [`COMPOUNDS`].
+fn compound_factors(name: &str) -> Option<&'static [&'static str]> {
+    COMPOUNDS.iter().find(|(n, _)| *n == name).map(|(_, parts)| *parts)
 }
 
 /// Prefixed symbols whose case is the prefix (`mW` is a milliwatt, `MW` a megawatt; `µM` is
@@ -292,13 +289,17 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
                     let sign = if divide_next || divided_group { -1 } else { 1 };
                     let exponent = sign * power;
                     last.clear();
-                    for name in factors_of(&name) {
-                        let k = factors.iter().position(|(n, _)| *n == name).unwrap_or_else(|| {
-                            factors.push((name, 0));
+                    let mut add = |name: &str| {
+                        let k = factors.iter().position(|(n, _)| n == name).unwrap_or_else(|| {
+                            factors.push((name.to_string(), 0));
                             factors.len() - 1
                         });
                         factors[k].1 += exponent;
                         last.push((k, exponent));
+                    };
+                    match compound_factors(&name) {
+                        Some(parts) => parts.iter().for_each(|p| add(p)),
+                        None => add(&name),
                     }
                     (power, divide_next) = (1, false);
                 }

@@ -714,21 +714,16 @@ impl<'t> Scanner<'t> {
         false
     }
 
-    /// Whether the word at `i` is a power word ("squared", "cubed") or a fraction word ("thirds",
-    /// "tenths", "twelfth"; not "half" or "quarter", as the answer engine's `normalize` reads
-    /// them) right after a numeral: "5 squared is 25", "2 thirds of them". The value is the
+    /// Whether the word at `i` is a power word ("squared", "cubed") or a fraction word that
+    /// counts after a numeral ("thirds", "tenths", "twelfth"; [`number_words::counted_fraction`],
+    /// as the answer engine's `normalize` reads them) right after a numeral: "5 squared is 25", "2 thirds of them". The value is the
     /// power or the quotient, and the numeral alone is no candidate (the base of a computation,
     /// a numerator).
     fn powers_numeral(&self, i: usize, start: usize) -> bool {
         let word = self.slice(i);
-        let fraction = || {
-            let lower = word.to_ascii_lowercase();
-            !(lower.starts_with("half") || lower.starts_with("halve") || lower.starts_with("quarter"))
-                && number_words::denominator(word).is_some()
-        };
         self.kind(i) == TokenKind::Word
             && self.prev_non_space(i, start).is_some_and(|p| self.kind(p) == TokenKind::Number && i - p <= 2)
-            && (number_words::power_word(word).is_some() || fraction())
+            && (number_words::power_word(word).is_some() || number_words::counted_fraction(word).is_some())
     }
 
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".

@@ -17,7 +17,7 @@ pub(crate) mod repeating_decimal;
 pub use candidates::{extract_candidates, extract_candidates_with, Candidate, CandidateKind, WordValues};
 pub use final_answer::{extract_final, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES, THINK_CLOSE};
 pub use lexer::MAX_TEXT_BYTES;
-pub(crate) use number_words::{cardinal, denominator, is_operation_word, power_word, scale, Scale};
+pub(crate) use number_words::{cardinal, counted_fraction, denominator, is_operation_word, power_word, scale, Scale};
 
 /// The values a problem statement states, so that a candidate copied from the problem ("We
 /// are told the perimeter is 12") can be told apart from a derived one.

@@ -43,6 +43,17 @@ pub(crate) fn denominator(word: &str) -> Option<u32> {
     WORDS.iter().find(|(w, _)| *w == singular || *w == lower).map(|&(_, v)| v)
 }
 
+/// The denominator of a fraction word that counts after a numeral (`2 thirds` is 2/3, `3
+/// tenths` 3/10): [`denominator`], except `half` and `quarter`, which after a count are as
+/// often the noun it counts (`3 quarters` in coins) and stay words.
+pub(crate) fn counted_fraction(word: &str) -> Option<u32> {
+    let starts = |prefix: &str| word.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
+    if starts("half") || starts("halve") || starts("quarter") {
+        return None;
+    }
+    denominator(word)
+}
+
 /// The value a number phrase spells, given its words in order: `["twenty", "one"]`,
 /// `["three", "hundred", "and", "five"]`. `None` unless all the words form one number.
 pub(crate) fn phrase_value(words: &[&str]) -> Option<u32> {
