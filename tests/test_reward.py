@@ -554,6 +554,17 @@ def test_a_padded_batch_scores_as_its_rows(hf_tokenizer) -> None:
     assert scorer.score_token_ids(batch, gts, lengths=np.array(lengths), threads=1) == expected
     torch = pytest.importorskip("torch")
     assert scorer.score_token_ids(torch.from_numpy(batch), gts, lengths=torch.tensor(lengths)) == expected
+    # One torch row view per rollout: int64 CPU rows cross as numpy views of their memory in one
+    # step; other dtypes and strided rows are converted row by row; all score alike.
+    wide = torch.from_numpy(batch.astype(np.int64))
+    views = [wide[k, :n] for k, n in enumerate(lengths)]
+    assert scorer.score_token_ids(views, gts, threads=2) == expected
+    assert scorer.score_token_ids([v.to(torch.int32) for v in views], gts) == expected
+    assert scorer.score_token_ids([torch.repeat_interleave(v, 2)[::2] for v in views], gts) == expected
+    assert scorer.score_token_ids(views[:1] + [v.to(torch.int32) for v in views[1:2]] + views[2:], gts) == expected
+    # A bad id in a row view is that row's status, as for the same ids in a list.
+    bad = [torch.tensor([-1, 5], dtype=torch.int64)] + views[1:]
+    assert scorer.score_token_ids(bad, gts) == scorer.score_token_ids([[-1, 5]] + [list(i) for i in ids[1:]], gts)
     # Without lengths every row is read whole, junk included.
     assert scorer.score_token_ids(batch, gts) != expected
 

@@ -139,14 +139,28 @@ def _native_ids(ids: object, what: str) -> _NativeIds:
 def _native_id_list(batch: Sequence[Any], what: str) -> list[_NativeIds]:
     """:func:`_native_ids` for every item of a batch (``what[i]`` names item i in errors). A
     batch of 1-D C-contiguous native int64 numpy arrays (what the other forms become) is
-    passed on as it is, after one cheap look at each array: no per-row conversion call."""
+    passed on as it is, after one cheap look at each array: no per-row conversion call; so is a
+    batch of CPU int64 torch rows (VeRL's row views), as the numpy views of their memory."""
     items = list(batch)
     numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        ndarray, int64 = numpy.ndarray, numpy.dtype(numpy.int64)
-        if all(type(a) is ndarray and (a.dtype is int64 or a.dtype == int64) and a.ndim == 1 and a.flags.c_contiguous
-               for a in items):
-            return items
+    if numpy is None:
+        return [_native_ids(ids, f"{what}[{i}]") for i, ids in enumerate(items)]
+    ndarray, int64 = numpy.ndarray, numpy.dtype(numpy.int64)
+
+    def native_int64(arrays: list[Any]) -> bool:
+        return all(type(a) is ndarray and (a.dtype is int64 or a.dtype == int64) and a.ndim == 1 and a.flags.c_contiguous
+                   for a in arrays)
+
+    if native_int64(items):
+        return items
+    torch = sys.modules.get("torch")
+    if torch is not None and items and all(type(t) is torch.Tensor for t in items):
+        try:
+            views = [t.numpy() for t in items]
+        except (RuntimeError, TypeError):  # a tensor on an accelerator: converted row by row below
+            views = None
+        if views is not None and native_int64(views):
+            return views
     return [_native_ids(ids, f"{what}[{i}]") for i, ids in enumerate(items)]
 
 
