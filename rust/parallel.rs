@@ -24,13 +24,22 @@ struct PoolEntry {
 
 static POOLS: Mutex<Vec<PoolEntry>> = Mutex::new(Vec::new());
 
-/// The thread count used when the caller gives none.
+/// The thread count used when the caller gives none: the environment variable (read on every
+/// call, so a change takes effect), else [`cpu_count`].
 pub fn default_threads() -> usize {
     std::env::var(THREADS_ENV)
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or_else(cpu_count)
+}
+
+/// The number of CPUs this process may use, read once per process: `available_parallelism`
+/// reads the affinity mask and the cgroup quota files on every call (11 system calls, ~35 µs
+/// here), which a call scoring one rollout (verl's per-sample `compute_score`) paid each time.
+pub fn cpu_count() -> usize {
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// `requested` if given and positive, else [`default_threads`].
@@ -95,7 +104,7 @@ where
     F: Fn(&T) -> R + Sync + Send,
 {
     let guarded = |item: &T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
-    let n = resolve_threads(threads).min(items.len().max(1));
+    let n = if items.len() <= 1 { 1 } else { resolve_threads(threads).min(items.len()) };
     if n <= 1 {
         return items.iter().map(guarded).collect();
     }
