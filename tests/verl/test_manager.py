@@ -283,6 +283,31 @@ def test_compute_score_string_path(rows) -> None:
     assert compute_score("math", echo, "1024", {"index": 3})["acc"] == 1.0
 
 
+def test_compute_score_parses_each_reward_kwargs_once() -> None:
+    """verl passes the same reward_kwargs with every sample: they are parsed once per distinct
+    value (by value and type), and what cannot be keyed is parsed per call, to the same result."""
+    np = pytest.importorskip("numpy")
+    from apr_fast.verl import compute_score as module
+
+    kwargs = {"beta": 5e-4, "anchor_options": {"skip_problem_values": False}, "cue_languages": ["en"]}
+    assert module._settings(kwargs) is module._settings(dict(kwargs))
+    assert module._settings(kwargs) is not module._settings({**kwargs, "beta": 1e-3})
+    assert module._frozen({"cas": 1}) != module._frozen({"cas": True})
+    response = "<think>So x = 2. Let me check it again: 2 + 2 = 4, yes.</think> \\boxed{2}"
+    small, large = (module.compute_score("math", response, "2", None, beta=b) for b in (1e-3, 2e-3))
+    assert small["acc"] == large["acc"] == 1.0 and small["l_ast"] > 0
+    assert 1.0 - small["score"] == pytest.approx((1.0 - large["score"]) / 2)
+    # A numpy scalar is no plain value: parsed per call, same score.
+    assert module.compute_score("math", response, "2", None, beta=np.float64(1e-3)) == small
+    # A list from YAML (cue_languages=[en,zh]) is a hashable setting like a tuple (it raised
+    # "unhashable type: 'list'" here before).
+    both = module.compute_score("math", response, "2", None, cue_languages=["en", "zh"])
+    assert both == module.compute_score("math", response, "2", None, cue_languages=("en", "zh"))
+    for _ in range(2):  # an error is not cached away
+        with pytest.raises(apr_fast.ConfigError, match="unknown APR reward_kwargs"):
+            module.compute_score("x", "y", "1", None, betta=1.0)
+
+
 def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:
     code = ("import verl\n"
             "from verl.experimental.reward_loop.reward_manager import get_reward_manager_cls\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Hashable, Mapping
 from typing import Any, Optional
 
 from apr_fast.errors import ConfigError
@@ -43,6 +44,43 @@ def _scorer(settings: APRRewardSettings, tokenizer: Optional[str]) -> APRScorer:
     return APRScorer(settings.reward_config(), tokenizer=load_tokenizer(tokenizer) if tokenizer else None)
 
 
+class _Unhashable(Exception):
+    pass
+
+
+def _frozen(value: Any) -> Hashable:
+    """A hashable copy of a reward_kwargs value: mappings as sorted items, sequences as tuples,
+    each scalar with its type (``1`` and ``True`` stay apart); `_Unhashable` for anything else."""
+    if isinstance(value, Mapping):
+        return ("mapping", tuple(sorted((str(k), _frozen(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)) or type(value).__name__ == "ListConfig":
+        return ("sequence", tuple(_frozen(v) for v in value))
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return (type(value).__name__, value)
+    raise _Unhashable
+
+
+_SETTINGS: dict[Hashable, APRRewardSettings] = {}
+_MAX_SETTINGS = 32
+
+
+def _settings(kwargs: Mapping[str, Any]) -> APRRewardSettings:
+    """The settings of ``kwargs``, parsed and validated once per distinct reward_kwargs: verl
+    passes the same ones with every sample, and parsing them took longer than scoring."""
+    try:
+        key = _frozen(kwargs)
+    except _Unhashable:
+        return APRRewardSettings.from_mapping(kwargs, ignore=_VERL_EXTRAS)
+    settings = _SETTINGS.get(key)
+    if settings is None:
+        settings = APRRewardSettings.from_mapping(kwargs, ignore=_VERL_EXTRAS)
+        with _lock:
+            if len(_SETTINGS) >= _MAX_SETTINGS:
+                _SETTINGS.clear()
+            _SETTINGS[key] = settings
+    return settings
+
+
 def compute_score(
     data_source: Any,
     solution_str: str,
@@ -56,7 +94,7 @@ def compute_score(
     ``score`` (the reward), ``acc``, ``pred`` and the anchor figures (the keys of
     :data:`~apr_fast.verl.rows.REWARD_EXTRA_KEYS`). Other keyword arguments are APR settings
     (:class:`~apr_fast.verl.settings.APRRewardSettings`)."""
-    settings = APRRewardSettings.from_mapping(kwargs, ignore=_VERL_EXTRAS)
+    settings = _settings(kwargs)
     if settings.overlong_buffer_cfg.enable:
         # verl's manager calls this with the decoded text only; the response's token length is
         # the manager's to know, and its DAPO manager applies the shaping itself.

@@ -81,6 +81,8 @@ class APRRewardSettings:
             raise ConfigError(f"reward_kwargs.anchor_options must be a mapping of option names to values, "
                               f"got {type(self.anchor_options).__name__}")
         object.__setattr__(self, "anchor_options", options)
+        if isinstance(self.cue_languages, list):  # from YAML or the command line: hashable too
+            object.__setattr__(self, "cue_languages", tuple(self.cue_languages))
         if self.mode not in ANCHOR_MODES:
             raise ConfigError(f"reward_kwargs.mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
         if self.max_batch < 1:
