@@ -11,7 +11,7 @@ use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
 use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
 use crate::hash::FastMap;
-use crate::parallel::{map_items, ItemPanic};
+use crate::parallel::{map_cheap_items, ItemPanic};
 
 /// One response to check.
 #[derive(Debug, Clone, Copy)]
@@ -146,7 +146,7 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// accepted answers is judged once (a training step's rollouts of one prompt share its ground
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
-    let finals = map_items(queries, threads, |q| final_answer_of(q.response, rules.require_answer_after_think));
+    let finals = map_cheap_items(queries, threads, |q| final_answer_of(q.response, rules.require_answer_after_think));
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();
     // Per query: the number of its (final answer, accepted answers) pair; None without a final
@@ -163,11 +163,11 @@ pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, thread
     let answer = |id: usize| parsed[id].as_ref().unwrap_or_else(|panic| panic!("answer parsing failed: {}", panic.0));
     // A panic in an earlier stage fails the queries that need its result only (map_items
     // catches it again there).
-    let judged = map_items(pairs.keys(), threads, |(final_id, gt_ids)| {
+    let judged = map_cheap_items(pairs.keys(), threads, |(final_id, gt_ids)| {
         judge_alternatives(answer(*final_id), gt_ids.iter().map(|&id| answer(id)), &rules.policy)
     });
     let jobs: Vec<usize> = (0..queries.len()).collect();
-    map_items(&jobs, threads, |&i| {
+    map_cheap_items(&jobs, threads, |&i| {
         let final_answer = finals[i].clone().unwrap_or_else(|panic| panic!("final-answer extraction failed: {}", panic.0));
         let judgements = match pair_of[i] {
             Some(p) => judged[p].clone().unwrap_or_else(|panic| panic!("{}", panic.0)),

@@ -5,7 +5,7 @@ use std::hash::Hash;
 
 use super::equivalence::Answer;
 use crate::hash::FastMap;
-use crate::parallel::{map_items, ItemPanic};
+use crate::parallel::{map_cheap_items, ItemPanic};
 
 /// Keys numbered in order of first sight, so that work keyed by them is done once per
 /// distinct key.
@@ -51,7 +51,7 @@ impl<'s> DistinctTexts<'s> {
     /// Every distinct text parsed, on `threads` workers, indexed by [`Self::id`]; a text whose
     /// parse panics gives its `Err`.
     pub fn parse(&self, threads: Option<usize>) -> Vec<Result<Answer, ItemPanic>> {
-        map_items(self.0.keys(), threads, |text| Answer::parse(text))
+        map_cheap_items(self.0.keys(), threads, |text| Answer::parse(text))
     }
 }
 

@@ -10,7 +10,7 @@ use pyo3::types::{PyList, PyTuple};
 
 use super::{borrow_str, sequence_items, threads_arg};
 use crate::answer::{self, Answer, DistinctTexts, Judgement, Method, Numbering, PercentPolicy, Policy, UnitsPolicy, Verdict};
-use crate::parallel::map_items;
+use crate::parallel::{map_cheap_items, map_items};
 
 type JudgementTuple = (&'static str, &'static str, String, Option<String>, Option<String>);
 
@@ -141,7 +141,7 @@ fn answer_equivalent_batch(
         let mut numbered: Numbering<(usize, usize)> = Numbering::default();
         let pair_ids: Vec<usize> = pairs.iter().map(|&(a, b)| numbered.id((distinct.id(a), distinct.id(b)))).collect();
         let parsed = distinct.parse(threads);
-        let judged: Vec<JudgementTuple> = map_items(numbered.keys(), threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
+        let judged: Vec<JudgementTuple> = map_cheap_items(numbered.keys(), threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
             (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b, &policy),
             (Err(panic), _) | (_, Err(panic)) => internal_error(&panic.0),
         })

@@ -9,7 +9,7 @@ use pyo3::types::{PyString, PyTuple};
 
 use super::{borrow_str, borrow_str_list, char_lengths, threads_arg};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
-use crate::parallel::{map_items, ItemPanic};
+use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
 
 /// The final answer of a response.
@@ -213,7 +213,7 @@ fn extract_final_batch(py: Python<'_>, responses: &PyAny, threads: Option<i64>) 
     let threads = threads_arg(threads)?;
     let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
     let results = py.allow_threads(|| {
-        map_items(&items, threads, |&(r, chars)| extract::extract_final(r).map(|f| PyFinalAnswer::with_chars(r, chars, f)))
+        map_cheap_items(&items, threads, |&(r, chars)| extract::extract_final(r).map(|f| PyFinalAnswer::with_chars(r, chars, f)))
     });
     unwrap_items(py, results, || None)
 }
@@ -239,7 +239,7 @@ fn extract_candidates(py: Python<'_>, text: &PyAny) -> PyResult<Vec<PyCandidate>
 fn extract_candidates_batch(py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<Vec<PyCandidate>>> {
     let texts = borrow_str_list(texts, "texts")?;
     let threads = threads_arg(threads)?;
-    let results = py.allow_threads(|| map_items(&texts, threads, |t| candidates_with_chars(t)));
+    let results = py.allow_threads(|| map_cheap_items(&texts, threads, |t| candidates_with_chars(t)));
     unwrap_items(py, results, Vec::new)
 }
 
