@@ -12,6 +12,8 @@
   checks the context rule first so it parses only sentences that could be the anchor (the
   cheap order; the paper's rule is the intersection, so the result is the same). Slow: it runs
   on a subset;
+* apr-fast's own ``compute_score`` for verl's ``custom_reward_function`` (one call per decoded
+  sample, lengths in characters);
 * verl's outcome-only ``math_dapo.compute_score`` (no anchor at all: the floor of what any
   reward costs), twice: on the decoded text alone, and as verl's reward managers run it, where
   each rollout's token ids are first decoded with the tokenizer (``tokenizers``' own decode,
@@ -114,6 +116,11 @@ def main(argv: list[str] | None = None) -> int:
         by_text = apr_fast.APRScorer(config, tokenizer=hf)
         timed[f"apr-fast APR reward, {mode} mode, text + HF tokenizer"] = (
             lambda s=by_text: s.score_batch(responses, gts, threads=1), n)
+    # verl's custom_reward_function path: one call per decoded sample, lengths in characters
+    # (with a tokenizer it is mostly HF encoding, as the text rows show).
+    from apr_fast.verl.compute_score import compute_score
+    timed["apr-fast via verl compute_score, one call per decoded sample (default, characters)"] = (
+        lambda: [compute_score("math", r, g, None, beta=args.beta, cas=False) for r, g in zip(responses, gts)], n)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
