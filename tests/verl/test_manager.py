@@ -283,6 +283,21 @@ def test_compute_score_string_path(rows) -> None:
     assert compute_score("math", echo, "1024", {"index": 3})["acc"] == 1.0
 
 
+def test_the_vocabulary_cache_holds_each_tokenizer_object() -> None:
+    """One vocabulary per tokenizer object; an id that a collected tokenizer left behind (ids are
+    reused) is not taken for another tokenizer's."""
+    from tokenizers import Tokenizer
+
+    from apr_fast.verl.manager import APRRewardManager
+
+    a, b = Tokenizer.from_file(str(TOKENIZER)), Tokenizer.from_file(str(TOKENIZER))
+    va = APRRewardManager.vocabulary_for(a)
+    assert APRRewardManager.vocabulary_for(a) is va
+    APRRewardManager._vocabularies[id(b)] = (a, va)  # as if b had taken a dead tokenizer's id
+    vb = APRRewardManager.vocabulary_for(b)
+    assert vb is not va and APRRewardManager.vocabulary_for(b) is vb
+
+
 def test_compute_score_parses_each_reward_kwargs_once() -> None:
     """verl passes the same reward_kwargs with every sample: they are parsed once per distinct
     value (by value and type), and what cannot be keyed is parsed per call, to the same result."""

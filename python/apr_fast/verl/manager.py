@@ -54,8 +54,9 @@ def _row_name(data: DataProto) -> Optional[str]:
 class APRRewardManager(RewardManagerBase):
     """Anchor-based Process Reward for verl's reward loop (settings: ``reward.reward_kwargs``)."""
 
-    # One vocabulary per tokenizer per process (the tokenizer.json is 7 MB; load it once).
-    _vocabularies: ClassVar[dict[int, Vocabulary]] = {}
+    # One vocabulary per tokenizer per process (the tokenizer.json is 7 MB; load it once). The
+    # tokenizer is kept with it: a collected tokenizer's id could be reused by another one.
+    _vocabularies: ClassVar[dict[int, tuple[Any, Vocabulary]]] = {}
     reward_extra_keys: ClassVar[tuple[str, ...]] = REWARD_EXTRA_KEYS
 
     def __init__(
@@ -86,11 +87,10 @@ class APRRewardManager(RewardManagerBase):
     @classmethod
     def vocabulary_for(cls, tokenizer: Any) -> Vocabulary:
         """The native vocabulary of ``tokenizer``, built once per process."""
-        key = id(tokenizer)
-        vocabulary = cls._vocabularies.get(key)
-        if vocabulary is None:
-            vocabulary = cls._vocabularies[key] = Vocabulary.from_hf(tokenizer)
-        return vocabulary
+        entry = cls._vocabularies.get(id(tokenizer))
+        if entry is None or entry[0] is not tokenizer:
+            entry = cls._vocabularies[id(tokenizer)] = (tokenizer, Vocabulary.from_hf(tokenizer))
+        return entry[1]
 
     def _score_batch(self, items: Sequence[tuple[Any, Any, Optional[str], Optional[str]]]) -> list[RolloutScore]:
         ids, ground_truths, problems, names = (list(column) for column in zip(*items))
