@@ -595,3 +595,16 @@ def test_a_padded_batch_rejects_bad_lengths(hf_tokenizer) -> None:
     with pytest.raises(TypeError, match="lengths goes with a 2-D"):
         scorer.score_token_ids([[1, 2]], ["1"], lengths=[2])
     assert scorer.score_token_ids(np.zeros((0, 4), dtype=np.int64), [], lengths=[]) == []
+
+
+def test_the_one_call_score_keeps_a_bounded_cache_of_scorers() -> None:
+    """apr_fast.score caches a scorer per (config, tokenizer); a sweep over many configs does not
+    keep one for each (a scorer may hold a 7 MB vocabulary)."""
+    from apr_fast import reward
+
+    response = "<think>So x = 2. Let me check: 2 + 2 = 4, yes.</think> \\boxed{2}"
+    for k in range(3 * reward._MAX_DEFAULT_SCORERS):
+        beta = 1e-3 * (k + 1)
+        s = apr_fast.score(response, "2", config=RewardConfig(beta=beta))
+        assert s.reward == pytest.approx(1.0 - beta * s.l_ast) and s.l_ast > 0
+        assert len(reward._default_scorers) <= reward._MAX_DEFAULT_SCORERS

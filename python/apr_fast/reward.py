@@ -560,6 +560,7 @@ def _replace(s: RolloutScore, **changes: Any) -> RolloutScore:
 
 
 _default_scorers: dict[tuple[RewardConfig, int], APRScorer] = {}
+_MAX_DEFAULT_SCORERS = 16
 
 
 def score(
@@ -572,8 +573,11 @@ def score(
 ) -> RolloutScore:
     """Scores one response with a cached :class:`APRScorer` (see :meth:`APRScorer.score`)."""
     config = RewardConfig() if config is None else config
+    # The scorer keeps its tokenizer alive, so the tokenizer's id stays its own while cached.
     key = (config, id(tokenizer))
     scorer = _default_scorers.get(key)
     if scorer is None:
+        if len(_default_scorers) >= _MAX_DEFAULT_SCORERS:  # one per config, each maybe with a vocabulary
+            _default_scorers.clear()
         scorer = _default_scorers[key] = APRScorer(config, tokenizer=tokenizer)
     return scorer.score(response, ground_truth, problem=problem)
