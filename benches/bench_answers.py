@@ -5,7 +5,7 @@ rollout and per core, side by side in one process on the real traces.
 * apr-fast: ``APRScorer.score_batch`` is the whole reward; for this issue's comparison the
   outcome check alone is ``is_correct_batch`` (final-answer extraction + equivalence with every
   ground-truth alternative in one native call; 1 thread, CAS off so every rollout is decided
-  natively or counted as undecided);
+  natively or counted as undecided); ``is_correct`` one rollout per call shows the per-call cost;
 * verl ``math_dapo.compute_score`` (the outcome reward of verl's DAPO recipe, last 300
   characters, string comparison after normalisation);
 * HuggingFace math-verify ``parse`` + ``verify`` on the whole response (subset: it is slow).
@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         "apr-fast outcome check (is_correct_batch, native)": (apr_outcome, n),
         "apr-fast full APR reward (anchor + reward, characters)": (
             lambda: scorer.score_batch(responses, gts, threads=1), n),
+        # An evaluation loop that checks one response at a time: the per-call cost.
+        "apr-fast is_correct, one call per rollout": (
+            lambda: [apr_fast.is_correct(r, g, cas=False).correct for r, g in zip(responses, gts)], n),
     }
     dapo_name = "verl math_dapo.compute_score"
     try:
