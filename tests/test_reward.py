@@ -363,6 +363,21 @@ def test_a_bad_ground_truth_is_that_rollout_s_status_not_a_failed_batch(hf_token
         assert "NoneType" in scores[1].error and "empty" in scores[2].error
 
 
+def test_rollouts_the_cas_leaves_undecided_are_logged_once_per_batch(caplog) -> None:
+    """A status per rollout, and one log line per batch (not one per rollout): how many, and the
+    first, by its row name."""
+    scorer = APRScorer(RewardConfig(cas=True))
+    responses = ["<think>So x = 5.</think> \\boxed{5}", "So it is 52.</think>\\boxed{52}", "So 61.</think>\\boxed{61}"]
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        scores = scorer.score_batch(responses, ["5", "52_8", "61_8"], row_names=["a", "b", "c"])
+    assert [s.status for s in scores] == ["ok", "correctness_unknown", "correctness_unknown"]
+    assert [s.reward for s in scores[1:]] == [0.0, 0.0]
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 1, messages
+    assert "2 rollout(s) scored 0 with correctness undecided" in messages[0]
+    assert "the first, b: final answer '52' against ['52_8']" in messages[0]
+
+
 def test_the_log_names_a_bad_ground_truth_s_row_as_the_caller_names_it(caplog) -> None:
     response = "<think>So x = 5.</think> \\boxed{5}"
     scorer = APRScorer(RewardConfig(cas=False))

@@ -371,7 +371,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
                 gts.append(lookup(row, gk) if gk else "")
                 problem = lookup(row, pk) if pk else None
                 problems.append(problem if isinstance(problem, str) else None)
-            scores = scorer.score_batch(responses, gts, problems=problems, threads=args.threads)
+            # Log lines name a rollout by its file and row, as the output does.
+            names = [f"{path} row {i}" for path, i, _ in batch]
+            scores = scorer.score_batch(responses, gts, problems=problems, threads=args.threads, row_names=names)
             for s, response, (path, i, _) in zip(scores, responses, batch):
                 if fmt == "table":
                     print_file_heading(args.files, path, i, out)

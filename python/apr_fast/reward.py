@@ -477,7 +477,7 @@ class APRScorer:
             )
         offsets = _token_offsets(self.tokenizer, responses) if self.tokenizer is not None else None
         scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore)
-        return self._finish(_mark_bad_ground_truths(scores, bad, names), gts)
+        return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
     def score_token_ids(
         self,
@@ -520,14 +520,30 @@ class APRScorer:
         names = _row_names_list(row_names, n)
         gts, bad = _alternatives_list(ground_truths, n, probs)
         scores = self._native.score_ids(payload, gts, probs, threads, False, row_lengths, RolloutScore)
-        return self._finish(_mark_bad_ground_truths(scores, bad, names), gts)
+        return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
-    def _finish(self, scores: list[RolloutScore], gts: list[list[str]]) -> list[RolloutScore]:
-        """The native scores, with what the native engine left undecided settled by sympy."""
-        if self.config.cas:
-            for i, s in enumerate(scores):
-                if s.status == "correctness_unknown" and s.final_answer is not None:
-                    scores[i] = self._decide_with_cas(s, gts[i])
+    def _finish(
+        self, scores: list[RolloutScore], gts: list[list[str]], row_names: Optional[list[Optional[str]]] = None
+    ) -> list[RolloutScore]:
+        """The native scores, with what the native engine left undecided settled by sympy. What
+        stays undecided is logged once per batch (a training step must not log a line per
+        rollout): how many, and the first, named by ``row_names`` when given."""
+        if not self.config.cas:
+            return scores
+        undecided: list[int] = []
+        for i, s in enumerate(scores):
+            if s.status == "correctness_unknown" and s.final_answer is not None:
+                scores[i] = self._decide_with_cas(s, gts[i])
+                if scores[i].status != "ok":
+                    undecided.append(i)
+        if undecided:
+            first = scores[undecided[0]]
+            name = row_names[undecided[0]] if row_names is not None else None
+            where = name if name is not None else f"rollout {undecided[0]} of the batch"
+            logger.warning("%d rollout(s) scored 0 with correctness undecided after the CAS (status correctness_unknown, "
+                           "cas_timeout or cas_error); the first, %s: final answer %r against %r (%s: %s)",
+                           len(undecided), where, first.final_answer, gts[undecided[0]],
+                           first.correctness_method, first.correctness_detail)
         return scores
 
     def _decide_with_cas(self, s: RolloutScore, alternatives: list[str]) -> RolloutScore:
@@ -543,7 +559,6 @@ class APRScorer:
         if decided is None:
             j = next(j for j in judgements if j.verdict is Verdict.UNKNOWN)
             status = {"timeout": "cas_timeout", "error": "cas_error"}.get(j.method.value, "correctness_unknown")
-            logger.warning("correctness of %r undecided (%s: %s); scored 0", s.final_answer, j.method.value, j.detail)
             return _replace(s, status=status, correctness_method=j.method.value, correctness_detail=j.detail)
         correct = decided.verdict is Verdict.EQUAL
         reward = apr_reward(correct, s.has_think_close, s.l_ast, self.config.beta, self.config.floor)
