@@ -191,6 +191,54 @@ def test_cue_languages_reach_the_reward_config() -> None:
     assert strict.require_answer_after_think and not APRRewardSettings().reward_config().require_answer_after_think
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "read"),
+    [
+        ({"beta": "2e-4"}, {"beta": 2e-4}),  # YAML 1.1 reads an exponent without a dot as a string
+        ({"max_batch": "64", "threads": "2", "max_wait_ms": "5"}, {"max_batch": 64, "threads": 2, "max_wait_ms": 5.0}),
+        ({"max_batch": 64.0, "floor": 0}, {"max_batch": 64, "floor": 0.0}),
+        ({"threads": None, "floor": None}, {"threads": None, "floor": None}),
+        ({"max_resp_len": "200", "overlong_buffer_cfg": {"enable": True, "len": "100", "penalty_factor": "0.5"}},
+         {"max_resp_len": 200}),
+    ],
+)
+def test_numbers_written_as_strings_are_read_as_numbers(kwargs, read) -> None:
+    np = pytest.importorskip("numpy")
+    from apr_fast.verl.settings import APRRewardSettings
+
+    settings = APRRewardSettings.from_mapping(kwargs)
+    assert {k: getattr(settings, k) for k in read} == read
+    assert all(type(getattr(settings, k)) is type(v) for k, v in read.items())
+    assert APRRewardSettings.from_mapping({"max_batch": np.int64(8)}).max_batch == 8
+    o = APRRewardSettings.from_mapping({"max_resp_len": 200, "overlong_buffer_cfg": {"enable": True, "len": "100"}})
+    assert (o.overlong_buffer_cfg.len, o.overlong_buffer_cfg.penalty(200, 200)) == (100, -1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"cas": "false"}, "reward_kwargs.cas must be true or false, got 'false' (a string"),
+        ({"cas": 0}, "reward_kwargs.cas must be true or false"),
+        ({"reject_problem_echo": "no"}, "reward_kwargs.reject_problem_echo must be true or false"),
+        ({"max_batch": "lots"}, "reward_kwargs.max_batch must be an integer, got 'lots'"),
+        ({"max_batch": 1.5}, "reward_kwargs.max_batch must be an integer"),
+        ({"threads": True}, "reward_kwargs.threads must be an integer or null"),
+        ({"beta": None}, "reward_kwargs.beta must be a number, got None"),
+        ({"max_wait_ms": [5]}, "reward_kwargs.max_wait_ms must be a number"),
+        ({"max_resp_len": 100, "overlong_buffer_cfg": {"enable": True, "len": "x"}}, "overlong_buffer_cfg.len must be an integer"),
+        ({"max_resp_len": 100, "overlong_buffer_cfg": {"enable": "yes", "len": 5}}, "overlong_buffer_cfg.enable must be true or false"),
+    ],
+)
+def test_settings_of_the_wrong_type_are_errors_naming_the_key(kwargs, words) -> None:
+    """Never a raw TypeError, and never a silent truthiness: "false" would have turned the CAS on."""
+    import apr_fast
+    from apr_fast.verl.settings import APRRewardSettings
+
+    with pytest.raises(apr_fast.ConfigError) as e:
+        APRRewardSettings.from_mapping(kwargs)
+    assert words in str(e.value)
+
+
 def test_anchor_options_reach_the_scorer(tokenizer) -> None:
     import apr_fast
     from apr_fast.verl.settings import APRRewardSettings

@@ -8,6 +8,7 @@ must not silently train with the default β.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field, fields
 from typing import Any, Mapping, Optional, Union
 
@@ -74,6 +75,21 @@ class APRRewardSettings:
     max_resp_len: Optional[int] = None
 
     def __post_init__(self) -> None:
+        # YAML and hand-made dicts give strings, floats for ints and the like: a number written
+        # as a string is read as one; anything else is an error naming the key, never a raw
+        # TypeError, and never a silent truthiness ("false" is a non-empty string).
+        for name, kind, optional in _NUMBERS:
+            object.__setattr__(self, name, _number(f"reward_kwargs.{name}", getattr(self, name), kind, optional))
+        for name in _FLAGS:
+            _flag(f"reward_kwargs.{name}", getattr(self, name))
+        o = self.overlong_buffer_cfg
+        if not isinstance(o, OverlongBuffer):
+            raise ConfigError(f"reward_kwargs.overlong_buffer_cfg must be a mapping, got {type(o).__name__}")
+        _flag("overlong_buffer_cfg.enable", o.enable)
+        _flag("overlong_buffer_cfg.log", o.log)
+        object.__setattr__(self, "overlong_buffer_cfg", OverlongBuffer(
+            enable=o.enable, log=o.log, len=_number("overlong_buffer_cfg.len", o.len, int, False),
+            penalty_factor=_number("overlong_buffer_cfg.penalty_factor", o.penalty_factor, float, False)))
         options = _plain(self.anchor_options) if self.anchor_options is not None else ()
         if isinstance(options, Mapping):
             options = tuple(sorted(options.items()))  # hashable: scorers are cached per settings
@@ -149,6 +165,44 @@ class APRRewardSettings:
             if kwargs is not None:
                 return cls.from_mapping(kwargs)
         return cls()
+
+
+# (field, int or float, may be None)
+_NUMBERS: tuple[tuple[str, type, bool], ...] = (
+    ("beta", float, False), ("floor", float, True), ("cas_timeout", float, False),
+    ("max_wait_ms", float, False), ("max_batch", int, False), ("threads", int, True),
+    ("max_resp_len", int, True),
+)
+_FLAGS = ("cas", "reject_problem_echo", "require_answer_after_think")
+
+
+def _number(name: str, value: Any, kind: type, optional: bool) -> Any:
+    """``value`` as an int or float (``kind``): numbers, numpy scalars and numbers written as
+    strings (``"2e-4"``: YAML 1.1 reads an exponent without a dot as a string); ``ConfigError``
+    naming the key otherwise."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, bool):
+        if isinstance(value, str):
+            try:
+                value = float(value.strip()) if kind is float else int(value.strip())
+            except ValueError:
+                pass
+        if kind is int and isinstance(value, numbers.Integral):
+            return int(value)
+        if kind is int and isinstance(value, numbers.Real) and float(value).is_integer():
+            return int(float(value))
+        if kind is float and isinstance(value, numbers.Real):
+            return float(value)
+    what = "an integer" if kind is int else "a number"
+    raise ConfigError(f"{name} must be {what}{' or null' if optional else ''}, got {value!r}")
+
+
+def _flag(name: str, value: Any) -> None:
+    """``ConfigError`` unless ``value`` is a bool: the string ``"false"`` would read as true."""
+    if not isinstance(value, bool):
+        hint = " (a string: write true or false without quotes)" if isinstance(value, str) else ""
+        raise ConfigError(f"{name} must be true or false, got {value!r}{hint}")
 
 
 def _get(node: Any, key: str) -> Any:
