@@ -52,7 +52,8 @@ def _frozen(value: Any) -> Hashable:
     """A hashable copy of a reward_kwargs value: mappings as sorted items, sequences as tuples,
     each scalar with its type (``1`` and ``True`` stay apart); `_Unhashable` for anything else."""
     if isinstance(value, Mapping):
-        return ("mapping", tuple(sorted((str(k), _frozen(v)) for k, v in value.items())))
+        items = ((type(k).__name__, str(k), _frozen(v)) for k, v in value.items())
+        return ("mapping", tuple(sorted(items, key=lambda item: item[:2])))
     if isinstance(value, (list, tuple)) or type(value).__name__ == "ListConfig":
         return ("sequence", tuple(_frozen(v) for v in value))
     if value is None or isinstance(value, (str, int, float, bool)):
