@@ -623,3 +623,16 @@ def test_the_one_call_score_keeps_a_bounded_cache_of_scorers() -> None:
         s = apr_fast.score(response, "2", config=RewardConfig(beta=beta))
         assert s.reward == pytest.approx(1.0 - beta * s.l_ast) and s.l_ast > 0
         assert len(reward._default_scorers) <= reward._MAX_DEFAULT_SCORERS
+
+
+def test_to_dict_is_what_asdict_gives() -> None:
+    """The shallow to_dict equals dataclasses.asdict, in field order, for scores built natively
+    (ok, truncated, no answer, bad ground truth) and for scores the CAS step rebuilt."""
+    import dataclasses
+
+    scorer = APRScorer(RewardConfig(cas=True))
+    responses = ["<think>So x = 2. Let me check.</think> \\boxed{2}", "<think>So x = 2.", "<think>Hmm.</think> done",
+                 "<think>So x = 2.</think> \\boxed{2}", "So it is \\pi/2.</think>\\boxed{\\frac{\\pi}{2}}"]
+    for s in scorer.score_batch(responses, ["2", "2", "2", None, "1.5707963267948966"]):
+        assert s.to_dict() == dataclasses.asdict(s)
+        assert list(s.to_dict()) == [f.name for f in dataclasses.fields(s)]

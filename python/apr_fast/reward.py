@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import math
 import warnings
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Literal, Mapping, Optional, Sequence, Union
 
 from apr_fast import _core
@@ -290,8 +290,12 @@ class RolloutScore:
     error: Optional[str]
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields as a plain dict (JSON-serialisable)."""
-        return asdict(self)
+        """All fields as a plain dict (JSON-serialisable), in field order. Every field is a
+        scalar or a tuple of ints, so a shallow copy is what ``dataclasses.asdict`` gives, at a
+        twentieth of its cost (asdict recursed into every field; it was most of ``apr-fast
+        score``'s own time)."""
+        values = self.__dict__
+        return {name: values[name] for name in _ROLLOUT_SCORE_FIELDS}
 
     def metrics(self) -> dict[str, float]:
         """The numeric fields, for logging (VeRL's reward_extra_info)."""
@@ -571,8 +575,10 @@ class APRScorer:
 def _replace(s: RolloutScore, **changes: Any) -> RolloutScore:
     if "status" in changes:
         changes["status_code"] = STATUS_CODES[changes["status"]]
-    return RolloutScore(**{**asdict(s), **changes})
+    return replace(s, **changes)
 
+
+_ROLLOUT_SCORE_FIELDS = tuple(f.name for f in fields(RolloutScore))
 
 _default_scorers: dict[tuple[RewardConfig, int], APRScorer] = {}
 _MAX_DEFAULT_SCORERS = 16
