@@ -1579,14 +1579,15 @@ impl<'t> Scanner<'t> {
     }
 
     /// The denominator when the word at `word` makes `numerator` a fraction: "one half",
-    /// "two thirds", "three-quarters"; not "two quarter-circles" (singular after a plural
-    /// numerator, or an adjective).
+    /// "two thirds", "three-quarters", "three halves"; not "two quarter-circles" (singular after
+    /// a plural numerator, or an adjective), and not "the two halves" or "three thirds", which
+    /// count the parts of a whole (a whole number of wholes is no fraction stated).
     fn fraction_denominator(&self, numerator: u32, word: usize, segment: &Range<usize>) -> Option<u32> {
         let name = self.slice(word);
         let d = number_words::denominator(name)?;
         let plural = name.ends_with('s') || name.eq_ignore_ascii_case("halves");
         let adjective = word + 1 < segment.end && self.slice(word + 1) == "-";
-        (numerator > 0 && (numerator == 1) != plural && !adjective).then_some(d)
+        (numerator > 0 && (numerator == 1) != plural && !adjective && numerator % d != 0).then_some(d)
     }
 
     fn one_is_stated(&self, i: usize, segment: &Range<usize>) -> bool {
@@ -1937,6 +1938,11 @@ mod tests {
         assert_eq!(texts("one half"), vec!["1/2"]);
         assert!(texts("two quarter-circles").iter().all(|t| t != "2/4"));
         assert!(texts("a three-digit number, non-zero").is_empty());
+        assert_eq!(texts("three halves"), vec!["3/2"]);
+        assert_eq!(texts("three quarters of the pie"), vec!["3/4"]);
+        // The parts of a whole are counted, not a fraction stated ("2 halves" is 2 too).
+        assert_eq!(texts("split it into the two halves"), vec!["2"]);
+        assert_eq!(texts("all three thirds"), vec!["3"]);
     }
 
     #[test]
