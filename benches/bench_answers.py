@@ -11,7 +11,8 @@ rollout and per core, side by side in one process on the real traces.
 * HuggingFace math-verify ``parse`` + ``verify`` on the whole response (subset: it is slow).
 
 Times are process CPU time, best of ``--repeat`` runs (robust when other processes share the
-machine). Agreement between the checkers is reported too: speed only matters if the answers
+machine); the thread scaling of ``is_correct_batch`` is wall time, 1 and 2 workers in turns with
+a machine check. Agreement between the checkers is reported too: speed only matters if the answers
 are right.
 
     .venv/bin/python benches/bench_answers.py [--repeat 3] [--math-verify-rollouts 300]
@@ -25,13 +26,18 @@ import warnings
 
 from typing import Any, Callable
 
-from _common import interleaved_best, load_traces, responses_and_truths, traces_missing
+from _common import (
+    ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+    responses_and_truths, traces_missing,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--math-verify-rollouts", type=int, default=300)
+    parser.add_argument("--thread-repeat", type=int, default=15,
+                        help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
     args = parser.parse_args(argv)
     if traces_missing():
         return 2
@@ -92,6 +98,15 @@ def main(argv: list[str] | None = None) -> int:
     dapo_correct = [bool(o["acc"]) for o in times[dapo_name][1]] if dapo_name in times else None
     mv_correct = dict(zip(subset, times[mv_name][1])) if mv_name is not None else None
 
+    # Thread scaling of the whole call (wall time, in turns with the machine check): its
+    # serial parts are the Python wrapper, reading the arguments, building the result objects,
+    # numbering the distinct texts and freeing them.
+    by_workers = interleaved_wall_best(args.thread_repeat, {
+        "1": lambda: apr_fast.is_correct_batch(responses, gts, cas=False, threads=1),
+        "2": lambda: apr_fast.is_correct_batch(responses, gts, cas=False, threads=2),
+        **machine_scaling_fns(),
+    })
+
     base = t_apr / n
     print(f"{n} real rollouts, {mb:.1f} MB; os.cpu_count()={os.cpu_count()}; "
           f"load {os.getloadavg()[0]:.2f}; CPU time, 1 thread, best of {args.repeat}\n")
@@ -101,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         per = t / count
         print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {per / base:,.1f}x faster |")
 
+    print(f"\nThreads (is_correct_batch, all {n} rollouts, wall time, best of {args.thread_repeat} rounds in "
+          f"turns): 1 worker {by_workers['1'] * 1e3:.1f} ms, 2 workers {by_workers['2'] * 1e3:.1f} ms, "
+          f"speed-up {by_workers['1'] / by_workers['2']:.2f}x")
+    print(ceiling_note(by_workers))
     print("\nAgreement (rollouts judged correct):")
     print(f"- apr-fast: {sum(apr_correct)} / {n}")
     print(f"- apr-fast full reward (correct): {sum(s.correct for s in scores)} / {n}")
