@@ -368,6 +368,12 @@ def _row_names_list(row_names: Optional[Sequence[Optional[str]]], n: int) -> Opt
     return _per_row_strings(row_names, n, "row_names")
 
 
+def _rollout_name(i: int, row_names: Optional[list[Optional[str]]]) -> str:
+    """How a log line names rollout ``i`` of a batch: its row name when the caller gave one."""
+    name = row_names[i] if row_names is not None else None
+    return name if name is not None else f"rollout {i} of the batch"
+
+
 def _mark_bad_ground_truths(
     scores: list[RolloutScore], bad: dict[int, str], row_names: Optional[list[Optional[str]]] = None
 ) -> list[RolloutScore]:
@@ -377,10 +383,8 @@ def _mark_bad_ground_truths(
     rollout by ``row_names`` when the caller gave one (a dataset row), else by its position."""
     if bad:  # one line per batch: a dataset with many empty answers must not flood the log
         first = min(bad)
-        name = row_names[first] if row_names is not None else None
-        where = name if name is not None else f"rollout {first} of the batch"
         logger.warning("%d rollout(s) scored 0 for an unreadable or empty ground truth (status invalid_input); "
-                       "the first, %s: %s", len(bad), where, bad[first])
+                       "the first, %s: %s", len(bad), _rollout_name(first, row_names), bad[first])
     for i, why in bad.items():
         scores[i] = _replace(
             scores[i], status="invalid_input", error=why, reward=0.0, correct=False,
@@ -541,13 +545,11 @@ class APRScorer:
                 if scores[i].status != "ok":
                     undecided.append(i)
         if undecided:
-            first = scores[undecided[0]]
-            name = row_names[undecided[0]] if row_names is not None else None
-            where = name if name is not None else f"rollout {undecided[0]} of the batch"
+            k = undecided[0]
             logger.warning("%d rollout(s) scored 0 with correctness undecided after the CAS (status correctness_unknown, "
                            "cas_timeout or cas_error); the first, %s: final answer %r against %r (%s: %s)",
-                           len(undecided), where, first.final_answer, gts[undecided[0]],
-                           first.correctness_method, first.correctness_detail)
+                           len(undecided), _rollout_name(k, row_names), scores[k].final_answer, gts[k],
+                           scores[k].correctness_method, scores[k].correctness_detail)
         return scores
 
     def _decide_with_cas(self, s: RolloutScore, alternatives: list[str]) -> RolloutScore:

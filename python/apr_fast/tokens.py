@@ -70,12 +70,17 @@ class DecodedIds(NamedTuple):
     error: str | None
 
 
+def _read_in_place(array: Any, int64: Any, ndim: int = 1) -> bool:
+    """Whether the native side reads numpy ``array`` in place: C-contiguous, native int64
+    (``int64``, numpy's dtype, passed in so that this module does not import numpy), ``ndim``
+    dimensions. One look per array: a per-row batch pays it once per row."""
+    return (array.dtype is int64 or array.dtype == int64) and array.ndim == ndim and array.flags.c_contiguous
+
+
 def _numpy_ids(array: Any, what: str, ndim: int = 1) -> Any:
     import numpy as np  # already imported by whoever made the array
 
-    # What the native side reads in place, passed on after one look (a per-row batch of
-    # thousands of arrays pays this once per row).
-    if array.ndim == ndim and array.dtype == np.int64 and array.flags.c_contiguous:
+    if _read_in_place(array, np.dtype(np.int64), ndim):
         return array
     if array.ndim != ndim:
         raise ValueError(f"{what} must be {ndim}-D, got shape {tuple(array.shape)}")
@@ -148,8 +153,7 @@ def _native_id_list(batch: Sequence[Any], what: str) -> list[_NativeIds]:
     ndarray, int64 = numpy.ndarray, numpy.dtype(numpy.int64)
 
     def native_int64(arrays: list[Any]) -> bool:
-        return all(type(a) is ndarray and (a.dtype is int64 or a.dtype == int64) and a.ndim == 1 and a.flags.c_contiguous
-                   for a in arrays)
+        return all(type(a) is ndarray and _read_in_place(a, int64) for a in arrays)
 
     if native_int64(items):
         return items

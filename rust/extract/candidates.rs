@@ -716,14 +716,21 @@ impl<'t> Scanner<'t> {
 
     /// Whether the word at `i` is a power word ("squared", "cubed") or a fraction word that
     /// counts after a numeral ("thirds", "tenths", "twelfth"; [`number_words::counted_fraction`],
-    /// as the answer engine's `normalize` reads them) right after a numeral: "5 squared is 25", "2 thirds of them". The value is the
-    /// power or the quotient, and the numeral alone is no candidate (the base of a computation,
-    /// a numerator).
+    /// as the answer engine's `normalize` reads them) right after a numeral: "5 squared is 25",
+    /// "2 thirds of them". The value is the power or the quotient, and the numeral alone is no
+    /// candidate (the base of a computation, a numerator). A whole number of wholes ("all 3
+    /// thirds") states no fraction ([`number_words::states_fraction`]): the count stays.
     fn powers_numeral(&self, i: usize, start: usize) -> bool {
+        if self.kind(i) != TokenKind::Word {
+            return false;
+        }
+        let Some(p) = self.prev_non_space(i, start).filter(|&p| self.kind(p) == TokenKind::Number && i - p <= 2) else {
+            return false;
+        };
         let word = self.slice(i);
-        self.kind(i) == TokenKind::Word
-            && self.prev_non_space(i, start).is_some_and(|p| self.kind(p) == TokenKind::Number && i - p <= 2)
-            && (number_words::power_word(word).is_some() || number_words::counted_fraction(word).is_some())
+        number_words::power_word(word).is_some()
+            || number_words::counted_fraction(word)
+                .is_some_and(|d| self.slice(p).parse::<u64>().map_or(true, |n| number_words::states_fraction(n, d)))
     }
 
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".
@@ -1587,7 +1594,7 @@ impl<'t> Scanner<'t> {
         let d = number_words::denominator(name)?;
         let plural = name.ends_with('s') || name.eq_ignore_ascii_case("halves");
         let adjective = word + 1 < segment.end && self.slice(word + 1) == "-";
-        (numerator > 0 && (numerator == 1) != plural && !adjective && numerator % d != 0).then_some(d)
+        ((numerator == 1) != plural && !adjective && number_words::states_fraction(u64::from(numerator), d)).then_some(d)
     }
 
     fn one_is_stated(&self, i: usize, segment: &Range<usize>) -> bool {
@@ -2055,6 +2062,9 @@ mod tests {
         assert_eq!(texts("So it is 1 third."), vec!["1 third"]);
         // Half and quarter stay nouns after a count (3 quarters is as often coins).
         assert_eq!(texts("So 3 quarters are left."), vec!["3"]);
+        // A whole number of wholes counts parts, as "all three thirds" does.
+        assert_eq!(texts("So all 3 thirds are done."), vec!["3"]);
+        assert_eq!(texts("So it is 7 thirds."), vec!["7 thirds"]);
         // Not after a numeral: prose.
         assert!(texts("a million reasons").is_empty());
     }

@@ -54,6 +54,12 @@ pub(crate) fn counted_fraction(word: &str) -> Option<u32> {
     denominator(word)
 }
 
+/// Whether `numerator` over `denominator` states a fraction in prose: not zero, and not a whole
+/// number of wholes ("the two halves", "all 3 thirds" count the parts of a whole).
+pub(crate) fn states_fraction(numerator: u64, denominator: u32) -> bool {
+    numerator > 0 && numerator % u64::from(denominator) != 0
+}
+
 /// The value a number phrase spells, given its words in order: `["twenty", "one"]`,
 /// `["three", "hundred", "and", "five"]`. `None` unless all the words form one number.
 pub(crate) fn phrase_value(words: &[&str]) -> Option<u32> {

@@ -30,6 +30,14 @@ class OverlongBuffer:
     penalty_factor: float = 1.0
     log: bool = False
 
+    def __post_init__(self) -> None:
+        # As APRRewardSettings reads its own fields: numbers may be strings, flags are bools.
+        _flag("overlong_buffer_cfg.enable", self.enable)
+        _flag("overlong_buffer_cfg.log", self.log)
+        object.__setattr__(self, "len", _number("overlong_buffer_cfg.len", self.len, int, False))
+        object.__setattr__(self, "penalty_factor",
+                           _number("overlong_buffer_cfg.penalty_factor", self.penalty_factor, float, False))
+
     def penalty(self, response_length: int, max_resp_len: int) -> float:
         """The (non-positive) reward added for a response of ``response_length`` tokens."""
         if not self.enable:
@@ -82,14 +90,9 @@ class APRRewardSettings:
             object.__setattr__(self, name, _number(f"reward_kwargs.{name}", getattr(self, name), kind, optional))
         for name in _FLAGS:
             _flag(f"reward_kwargs.{name}", getattr(self, name))
-        o = self.overlong_buffer_cfg
-        if not isinstance(o, OverlongBuffer):
-            raise ConfigError(f"reward_kwargs.overlong_buffer_cfg must be a mapping, got {type(o).__name__}")
-        _flag("overlong_buffer_cfg.enable", o.enable)
-        _flag("overlong_buffer_cfg.log", o.log)
-        object.__setattr__(self, "overlong_buffer_cfg", OverlongBuffer(
-            enable=o.enable, log=o.log, len=_number("overlong_buffer_cfg.len", o.len, int, False),
-            penalty_factor=_number("overlong_buffer_cfg.penalty_factor", o.penalty_factor, float, False)))
+        if not isinstance(self.overlong_buffer_cfg, OverlongBuffer):
+            raise ConfigError(f"reward_kwargs.overlong_buffer_cfg must be a mapping, got "
+                              f"{type(self.overlong_buffer_cfg).__name__}")
         options = _plain(self.anchor_options) if self.anchor_options is not None else ()
         if isinstance(options, Mapping):
             options = tuple(sorted(options.items()))  # hashable: scorers are cached per settings
@@ -124,11 +127,11 @@ class APRRewardSettings:
             conclusion, verification = cue_lists(self.cue_languages)
             return RewardConfig(
                 conclusion_cues=conclusion, verification_cues=verification,
-                beta=float(self.beta), floor=None if self.floor is None else float(self.floor),
+                beta=self.beta, floor=self.floor,
                 mode=self.mode,  # type: ignore[arg-type]
                 reference=self.reference,  # type: ignore[arg-type]
                 policy=Policy(percent=self.percent, units=self.units),  # type: ignore[arg-type]
-                cas=bool(self.cas), cas_timeout=float(self.cas_timeout),
+                cas=self.cas, cas_timeout=self.cas_timeout,
                 reject_problem_echo=self.reject_problem_echo,
                 require_answer_after_think=self.require_answer_after_think,
                 anchor_options=dict(self.anchor_options) or None,
