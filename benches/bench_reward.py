@@ -3,8 +3,10 @@
 
 * apr-fast ``APRScorer.score_token_ids`` (the VeRL path: response token ids in, as arrays, anchor token
   found natively from the vocabulary bytes) and ``APRScorer.score_batch`` with an HF tokenizer
-  (the string path: text in, token counts from ``tokenizers`` offsets), in the paper's mode and
-  in the default mode;
+  (the string path: text in, counted in that tokenizer's tokens), in the paper's mode and in the
+  default mode. The string path encodes natively (``apr_fast.encoding``, the same tokens) and,
+  in its own rows, with ``tokenizers`` itself (``native_encoding=False``: offsets from
+  ``encode_batch``);
 * the same rule-based search written directly in Python, the way a researcher would write it
   today: sentences and cues with the ``regex`` package (``apr_fast._reference.segmentation``,
   the rules of the native engine), the final answer and every candidate sentence parsed and
@@ -114,13 +116,20 @@ def main(argv: list[str] | None = None) -> int:
         timed[f"apr-fast APR reward, {mode} mode, token ids (VeRL path)"] = (
             lambda s=by_ids: s.score_token_ids(ids, gts, threads=1), n)
         by_text = apr_fast.APRScorer(config, tokenizer=hf)
-        timed[f"apr-fast APR reward, {mode} mode, text + HF tokenizer"] = (
+        assert by_text._encoder is not None, "the bundled tokenizer is encoded natively"
+        timed[f"apr-fast APR reward, {mode} mode, text, encoded natively (HF tokenizer's tokens)"] = (
             lambda s=by_text: s.score_batch(responses, gts, threads=1), n)
-    # verl's custom_reward_function path: one call per decoded sample, lengths in characters
-    # (with a tokenizer it is mostly HF encoding, as the text rows show).
+        by_hf_text = apr_fast.APRScorer(config, tokenizer=hf, native_encoding=False)
+        timed[f"apr-fast APR reward, {mode} mode, text, encoded by HF tokenizers"] = (
+            lambda s=by_hf_text: s.score_batch(responses, gts, threads=1), n)
+    # verl's custom_reward_function path: one call per decoded sample, lengths in characters, or
+    # in tokens with `reward_kwargs.tokenizer` (encoded natively).
     from apr_fast.verl.compute_score import compute_score
     timed["apr-fast via verl compute_score, one call per decoded sample (default, characters)"] = (
         lambda: [compute_score("math", r, g, None, beta=args.beta, cas=False) for r, g in zip(responses, gts)], n)
+    timed["apr-fast via verl compute_score, one call per decoded sample (default, tokens, native encoding)"] = (
+        lambda: [compute_score("math", r, g, None, beta=args.beta, cas=False, tokenizer=str(TOKENIZER))
+                 for r, g in zip(responses, gts)], n)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

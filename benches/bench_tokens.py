@@ -3,7 +3,10 @@ and every trace in ../shared/data (run on demand, never in the test suite).
 
     .venv/bin/python benches/bench_tokens.py [--repeat 5] [--threads 1,2,4] [--json out.json]
 
-Reports: load time of tokenizer.json; decode throughput in tokens/s (serial calls, one per
+Reports: load time of tokenizer.json; encode throughput in tokens/s (serial, one call per
+trace, and batch calls per thread count) for apr_fast's native ``TextEncoder`` against
+tokenizers' ``encode`` and ``encode_batch`` (same ids and offsets: ``tests/test_encoding.py``);
+decode throughput in tokens/s (serial calls, one per
 trace, and batch calls per thread count) for apr_fast's decode, decode_with_offsets and
 decode_batch against tokenizers' decode and decode_batch (which return text only); the cost of
 passing ids as a list, a numpy array or a torch tensor (if torch is installed); table memory.
@@ -24,7 +27,7 @@ import numpy as np
 from tokenizers import Tokenizer
 
 import apr_fast
-from apr_fast import Vocabulary
+from apr_fast import TextEncoder, Vocabulary
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TOKENIZER = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
@@ -63,6 +66,7 @@ def main() -> None:
     results["load_s"] = {
         "apr_fast Vocabulary.from_file": best_of(args.repeat, lambda: Vocabulary.from_file(TOKENIZER)),
         "tokenizers Tokenizer.from_file": best_of(args.repeat, lambda: Tokenizer.from_file(str(TOKENIZER))),
+        "apr_fast TextEncoder.from_file": best_of(args.repeat, lambda: TextEncoder.from_file(TOKENIZER)),
     }
     vocab = Vocabulary.from_file(TOKENIZER)
     hf = Tokenizer.from_file(str(TOKENIZER))
@@ -75,6 +79,31 @@ def main() -> None:
     n_tokens = sum(map(len, batch))
     results["traces"] = len(batch)
     results["tokens"] = n_tokens
+
+    # ---- encode throughput on every trace ----
+    encoder = TextEncoder.from_file(TOKENIZER)
+
+    def serial_texts(fn: Callable[[str], Any]) -> Callable[[], None]:
+        def run() -> None:
+            for text in completions:
+                fn(text)
+
+        return run
+
+    encode_runs = {
+        "apr_fast TextEncoder.encode": serial_texts(encoder.encode),
+        "apr_fast TextEncoder.encode_with_offsets": serial_texts(encoder.encode_with_offsets),
+        "tokenizers encode (ids and offsets)": serial_texts(lambda t: hf.encode(t, add_special_tokens=False)),
+    }
+    results["encode_serial_tokens_per_s"] = {
+        name: n_tokens / best_of(args.repeat, fn) for name, fn in encode_runs.items()
+    }
+    results["encode_batch_tokens_per_s"] = {}
+    for threads in thread_counts:
+        seconds = best_of(args.repeat, lambda: encoder.encode_batch(completions, threads=threads))
+        results["encode_batch_tokens_per_s"][f"apr_fast encode_batch threads={threads}"] = n_tokens / seconds
+    seconds = best_of(args.repeat, lambda: hf.encode_batch(completions, add_special_tokens=False))
+    results["encode_batch_tokens_per_s"]["tokenizers encode_batch (default pool)"] = n_tokens / seconds
 
     def serial(fn: Callable[[list[int]], Any]) -> Callable[[], None]:
         def run() -> None:

@@ -20,7 +20,7 @@ use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
 use crate::text::sentences::{split_sentences, SplitOptions};
-use crate::tokens::{DecodeError, Vocabulary};
+use crate::tokens::{DecodeError, Encoder, Vocabulary};
 
 pub const THINK_OPEN: &str = "<think>";
 pub const THINK_CLOSE: &str = "</think>";
@@ -407,6 +407,29 @@ pub fn score_batch(rollouts: &[Rollout<'_>], config: &RewardConfig, threads: Opt
         .into_iter()
         .map(|r| r.unwrap_or_else(|ItemPanic(_)| failed_score(Status::InternalError, config)))
         .collect()
+}
+
+/// Scores a batch of text rollouts as [`score_batch`] does, counting in `encoder`'s tokens the
+/// rollouts that come without token spans (`tokens: None`): each is encoded on the worker that
+/// scores it.
+pub fn score_batch_encoding(
+    rollouts: &[Rollout<'_>],
+    encoder: &Encoder,
+    config: &RewardConfig,
+    threads: Option<usize>,
+) -> Vec<RolloutScore> {
+    let memo = OutcomeMemo::default();
+    map_items(rollouts, threads, |r| {
+        if r.tokens.is_some() {
+            return score_rollout_in(r, config, &memo);
+        }
+        let encoding = encoder.encode(r.response);
+        let tokens = TokenSpans { ends: &encoding.ends, think_close: None };
+        score_rollout_in(&Rollout { tokens: Some(tokens), ..*r }, config, &memo)
+    })
+    .into_iter()
+    .map(|r| r.unwrap_or_else(|ItemPanic(_)| failed_score(Status::InternalError, config)))
+    .collect()
 }
 
 /// One rollout given as the policy's token ids (the VeRL path).

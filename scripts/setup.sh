@@ -21,7 +21,8 @@ command -v cargo >/dev/null 2>&1 || {
 # --- Crate source ----------------------------------------------------------------------------
 DEBIAN_CRATES="librust-pyo3-dev librust-rayon-dev librust-aho-corasick-dev librust-memchr-dev
   librust-num-bigint-dev librust-num-rational-dev librust-num-traits-dev librust-num-integer-dev
-  librust-serde-dev librust-serde-derive-dev librust-serde-json-dev librust-proptest-dev"
+  librust-serde-dev librust-serde-derive-dev librust-serde-json-dev librust-proptest-dev
+  librust-regex-syntax-dev"
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 if curl -fsS --max-time 8 -o /dev/null https://index.crates.io/config.json 2>/dev/null; then
     log "crates.io reachable: cargo fetches crates normally"

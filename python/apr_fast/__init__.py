@@ -7,7 +7,8 @@ Data flows one way, and each step has its module:
 * candidate vs reference: :mod:`apr_fast.equivalence` (native; sympy via :mod:`apr_fast.cas`);
   a response's outcome alone: :mod:`apr_fast.correctness`
 * -> anchor -> reward, in one native call per batch: :mod:`apr_fast.reward`
-* token ids <-> text offsets of the policy's tokenizer: :mod:`apr_fast.tokens`
+* token ids <-> text offsets of the policy's tokenizer: :mod:`apr_fast.tokens`; text -> token ids
+  natively: :mod:`apr_fast.encoding`
 
 Quick start::
 
@@ -65,6 +66,7 @@ from apr_fast.sentences import (
     split_sentences,
     split_sentences_batch,
 )
+from apr_fast.encoding import TextEncoder
 from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_ends_from_offsets, token_index_at
 
 __all__ = [
@@ -128,6 +130,7 @@ __all__ = [
     "score",
     # tokens
     "DecodedIds",
+    "TextEncoder",
     "TokenIds",
     "Vocabulary",
     "token_ends_from_offsets",

@@ -46,6 +46,14 @@ class NativeVocabulary:
         skip_special_tokens: bool,
         threads: int | None,
     ) -> list[tuple[str, list[int], str | None]]: ...
+@final
+class NativeEncoder:
+    @staticmethod
+    def from_json(json: str) -> NativeEncoder: ...
+    @property
+    def needs_nfc(self) -> bool: ...
+    def encode(self, text: str) -> tuple[list[int], list[int]]: ...
+    def encode_batch(self, texts: list[str], threads: int | None) -> list[tuple[list[int], list[int]]]: ...
 # --- end tokens ---
 # --- extraction (rust/bindings/extract.rs) ---------------------------------------------------
 from typing import Literal, final
@@ -384,9 +392,10 @@ class NativeScorer:
         responses: list[str],
         ground_truths: list[list[str]],
         problems: list[str | None] | None = None,
-        token_offsets: list[list[tuple[int, int]]] | None = None,
+        token_offsets: list[list[tuple[int, int]] | None] | None = None,
         threads: int | None = None,
         into: type | None = None,
+        encoder: NativeEncoder | None = None,
     ) -> list[Any]: ...
     def score_ids(
         self,

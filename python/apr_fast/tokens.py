@@ -36,7 +36,7 @@ from apr_fast.errors import TokenizerError
 
 __all__ = [
     "DecodedIds", "TokenIds", "Vocabulary", "load_hf_tokenizer", "read_tokenizer_json", "token_ends_from_offsets",
-    "token_index_at",
+    "token_index_at", "tokenizer_json",
 ]
 
 
@@ -265,21 +265,7 @@ class Vocabulary:
         A transformers slow (pure Python) tokenizer has no ``tokenizer.json`` form and raises
         :class:`~apr_fast.TokenizerError`.
         """
-        backend = getattr(tokenizer, "backend_tokenizer", None)  # transformers fast tokenizers
-        if backend is not None:
-            return cls.from_json(backend.to_str())
-        if _package_of(tokenizer) == "tokenizers" and hasattr(tokenizer, "to_str"):
-            return cls.from_json(tokenizer.to_str())
-        if hasattr(tokenizer, "convert_ids_to_tokens"):  # a transformers tokenizer without a backend
-            raise TokenizerError(
-                f"{type(tokenizer).__name__} is a slow (Python) tokenizer with no tokenizer.json; load "
-                "the fast one (AutoTokenizer.from_pretrained(name, use_fast=True)) or use "
-                "Vocabulary.from_file on the model's tokenizer.json"
-            )
-        raise TypeError(
-            "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
-            f"got {type(tokenizer).__name__}"
-        )
+        return cls.from_json(tokenizer_json(tokenizer))
 
     def __len__(self) -> int:
         """Number of id slots (one more than the largest id)."""
@@ -365,6 +351,27 @@ def read_tokenizer_json(path: str | os.PathLike[str]) -> str:
         return raw.decode("utf-8")
     except (OSError, EOFError, UnicodeDecodeError) as e:
         raise TokenizerError(f"{os.fspath(path)!r} is not a tokenizer.json (UTF-8 text, or gzip of it): {e}") from None
+
+
+def tokenizer_json(tokenizer: object) -> str:
+    """The ``tokenizer.json`` text of a ``tokenizers.Tokenizer`` or a transformers *fast*
+    tokenizer, in its current state (``to_str()``). A transformers slow (pure Python) tokenizer
+    has none and raises :class:`~apr_fast.TokenizerError`; any other object, :class:`TypeError`."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)  # transformers fast tokenizers
+    if backend is not None:
+        return str(backend.to_str())
+    if _package_of(tokenizer) == "tokenizers" and hasattr(tokenizer, "to_str"):
+        return str(tokenizer.to_str())
+    if hasattr(tokenizer, "convert_ids_to_tokens"):  # a transformers tokenizer without a backend
+        raise TokenizerError(
+            f"{type(tokenizer).__name__} is a slow (Python) tokenizer with no tokenizer.json; load "
+            "the fast one (AutoTokenizer.from_pretrained(name, use_fast=True)) or use "
+            "Vocabulary.from_file on the model's tokenizer.json"
+        )
+    raise TypeError(
+        "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, "
+        f"got {type(tokenizer).__name__}"
+    )
 
 
 def load_hf_tokenizer(name: str | os.PathLike[str]) -> Any:

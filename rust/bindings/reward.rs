@@ -14,12 +14,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
-use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeVocabulary};
+use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
 use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError, InstanceBuilder};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
-    apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
+    apr_reward as core_apr_reward, score_batch, score_batch_encoding, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
 };
 use crate::parallel::{map_items, ItemPanic};
@@ -211,10 +211,16 @@ pub(crate) fn problem_list(obj: Option<&PyAny>, n: usize) -> PyResult<Vec<Option
 
 /// Token spans as HF tokenizers report them (per response, one `(start, end)` pair of
 /// character offsets per token: `Encoding.offsets`, `offset_mapping`), turned into the byte
-/// offset where each token ends ([`token_ends_from_spans`]).
-fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str], char_lengths: &[usize]) -> PyResult<Option<Vec<Vec<usize>>>> {
+/// offset where each token ends ([`token_ends_from_spans`]). With `encoder`, an item may be
+/// `None`: that response is encoded natively (`Ok(None)` for it).
+fn token_byte_ends(
+    obj: Option<&PyAny>,
+    responses: &[&str],
+    char_lengths: &[usize],
+    encoder: bool,
+) -> PyResult<Option<Vec<Option<Vec<usize>>>>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
+        return Ok(encoder.then(|| vec![None; responses.len()]));
     };
     let list = obj
         .downcast::<PyList>()
@@ -228,6 +234,10 @@ fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str], char_lengths: &[usiz
     }
     let mut out = Vec::with_capacity(responses.len());
     for (i, (item, text)) in list.iter().zip(responses).enumerate() {
+        if encoder && item.is_none() {
+            out.push(None);
+            continue;
+        }
         let spans = token_spans(item).ok_or_else(|| {
             PyTypeError::new_err(format!("token_offsets[{i}] must be a list of (start, end) pairs of int >= 0"))
         })?;
@@ -238,7 +248,7 @@ fn token_byte_ends(obj: Option<&PyAny>, responses: &[&str], char_lengths: &[usiz
                 "token_offsets[{i}] reaches past the end of the response ({n_chars} chars)"
             )));
         }
-        out.push(char_ends_to_bytes(text, &ends));
+        out.push(Some(char_ends_to_bytes(text, &ends)));
     }
     Ok(Some(out))
 }
@@ -405,9 +415,11 @@ impl NativeScorer {
 
     /// Scores responses given as text; `token_offsets` (each response's token spans as a HF
     /// tokenizer reports them, `(start, end)` in characters) turns lengths into tokens, else
-    /// they are characters. Rows are tuples of the `SCORE_FIELDS` values, or instances of the
-    /// class `into` with those fields in their `__dict__`.
-    #[args(responses, ground_truths, problems = "None", token_offsets = "None", threads = "None", into = "None")]
+    /// they are characters. With `encoder`, responses without spans (all of them when
+    /// `token_offsets` is None, else those whose item is None) are encoded natively. Rows are
+    /// tuples of the `SCORE_FIELDS` values, or instances of the class `into` with those fields
+    /// in their `__dict__`.
+    #[args(responses, ground_truths, problems = "None", token_offsets = "None", threads = "None", into = "None", encoder = "None")]
     #[allow(clippy::too_many_arguments)]
     fn score_texts(
         &self,
@@ -418,13 +430,14 @@ impl NativeScorer {
         token_offsets: Option<&PyAny>,
         threads: Option<i64>,
         into: Option<&PyAny>,
+        encoder: Option<&NativeEncoder>,
     ) -> PyResult<Vec<PyObject>> {
         let form = RowForm::new(py, into)?;
         let (responses, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
         let n = responses.len();
         let gts = ground_truth_lists(ground_truths, n)?;
         let problems = problem_list(problems, n)?;
-        let ends = token_byte_ends(token_offsets, &responses, &chars)?;
+        let ends = token_byte_ends(token_offsets, &responses, &chars, encoder.is_some())?;
         let threads = threads_arg(threads)?;
         let config = &self.config;
         let scores = py.allow_threads(|| {
@@ -433,10 +446,13 @@ impl NativeScorer {
                     response: responses[i],
                     ground_truth: &gts[i],
                     problem: problems[i],
-                    tokens: ends.as_ref().map(|e| TokenSpans { ends: &e[i], think_close: None }),
+                    tokens: ends.as_ref().and_then(|e| e[i].as_ref()).map(|e| TokenSpans { ends: e, think_close: None }),
                 })
                 .collect();
-            let scores = score_batch(&rollouts, config, threads);
+            let scores = match encoder {
+                Some(encoder) => score_batch_encoding(&rollouts, &encoder.inner, config, threads),
+                None => score_batch(&rollouts, config, threads),
+            };
             scores.into_iter().enumerate().map(|(i, s)| with_chars(responses[i], Some(chars[i]), s, None)).collect::<Vec<_>>()
         });
         scores.into_iter().map(|c| form.row(py, c)).collect()

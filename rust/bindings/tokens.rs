@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use super::{borrow_str, sequence_items, threads_arg, AprError, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::offsets::bytes_to_chars_sorted;
-use crate::tokens::{token_ends_from_spans, DecodeError, Decoded, Vocabulary, VocabularyError};
+use crate::tokens::{token_ends_from_spans, DecodeError, Decoded, Encoder, Vocabulary, VocabularyError};
 
 /// A tokenizer vocabulary loaded natively (immutable; methods release the interpreter).
 #[pyclass(module = "apr_fast._core", frozen)]
@@ -462,6 +462,68 @@ impl NativeVocabulary {
     }
 }
 
+/// A native text encoder for a byte-level BPE `tokenizer.json` (immutable; methods release
+/// the interpreter).
+#[pyclass(module = "apr_fast._core", frozen)]
+pub(crate) struct NativeEncoder {
+    /// Shared with the scorers that count text in its tokens.
+    pub(crate) inner: std::sync::Arc<Encoder>,
+}
+
+/// Ids and the character offset where each token ends.
+fn encoded_with_char_ends(encoder: &Encoder, text: &str) -> (Vec<u32>, Vec<usize>) {
+    let encoding = encoder.encode(text);
+    let mut ends = encoding.ends;
+    bytes_to_chars_sorted(text, &mut ends);
+    (encoding.ids, ends)
+}
+
+#[pymethods]
+impl NativeEncoder {
+    /// Loads the text of a `tokenizer.json`; `TokenizerError` says why a file is not one
+    /// this encoder reproduces exactly.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, json: &PyAny) -> PyResult<Self> {
+        let json = borrow_str(json, "json")?;
+        let inner = py.allow_threads(|| Encoder::from_tokenizer_json(json)).map_err(vocabulary_error)?;
+        Ok(NativeEncoder { inner: std::sync::Arc::new(inner) })
+    }
+
+    #[getter]
+    fn needs_nfc(&self) -> bool {
+        self.inner.needs_nfc()
+    }
+
+    /// The ids of `text` and the character offset where each token ends.
+    fn encode(&self, py: Python<'_>, text: &PyAny) -> PyResult<(Vec<u32>, Vec<usize>)> {
+        let text = borrow_str(text, "text")?;
+        let out = py.allow_threads(|| map_items(&[text], Some(1), |t| encoded_with_char_ends(&self.inner, t)));
+        match out.into_iter().next() {
+            Some(Ok(result)) => Ok(result),
+            Some(Err(panic)) => Err(AprError::new_err(internal_error(panic))),
+            None => Err(AprError::new_err("internal error in apr_fast: no result")),
+        }
+    }
+
+    /// `encode` for many texts, in parallel.
+    fn encode_batch(&self, py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<(Vec<u32>, Vec<usize>)>> {
+        let threads = threads_arg(threads)?;
+        let texts: Vec<&str> = sequence_items(texts, &"texts", "a list of str")?
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| borrow_str(t, &format!("texts[{i}]")))
+            .collect::<PyResult<_>>()?;
+        let out = py.allow_threads(|| map_items(&texts, threads, |t| encoded_with_char_ends(&self.inner, t)));
+        out.into_iter()
+            .map(|r| r.map_err(|panic| AprError::new_err(internal_error(panic))))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<NativeEncoder: byte-level BPE, NFC {}>", if self.inner.needs_nfc() { "required" } else { "not used" })
+    }
+}
+
 /// Where each token ends, from the `(start, end)` spans a tokenizer reports (see
 /// `crate::tokens::token_ends_from_spans`).
 #[pyfunction]
@@ -482,5 +544,6 @@ pub(crate) fn token_spans(obj: &PyAny) -> Option<Vec<(usize, usize)>> {
 
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_class::<NativeVocabulary>()?;
+    m.add_class::<NativeEncoder>()?;
     m.add_function(wrap_pyfunction!(token_ends_from_offsets, m)?)
 }

@@ -18,6 +18,17 @@ pub fn char_to_byte(c: char) -> Option<u8> {
     }
 }
 
+/// The character a byte stands for (the forward direction of [`char_to_byte`], as GPT-2's
+/// `bytes_to_unicode` builds it): `Ġ` for the space.
+pub fn byte_to_char(b: u8) -> char {
+    let printable = |x: u8| matches!(x, 0x21..=0x7E | 0xA1..=0xAC | 0xAE..=0xFF);
+    if printable(b) {
+        return char::from(b);
+    }
+    let rank = (0..b).filter(|&x| !printable(x)).count() as u32;
+    char::from_u32(0x100 + rank).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
 /// Appends the bytes a token contributes under the `ByteLevel` decoder, exactly as `tokenizers`
 /// does it: if every character of the token is in the table, the bytes they stand for; otherwise
 /// (an added token such as `<｜end▁of▁sentence｜>`) the token's own UTF-8 bytes, unchanged.
@@ -38,17 +49,6 @@ pub fn append_piece_bytes(piece: &str, out: &mut Vec<u8>) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-
-    /// The forward direction (byte -> character), as GPT-2's `bytes_to_unicode` builds it; only
-    /// tests need it, to spell byte-level pieces.
-    pub(crate) fn byte_to_char(b: u8) -> char {
-        let printable = |x: u8| matches!(x, 0x21..=0x7E | 0xA1..=0xAC | 0xAE..=0xFF);
-        if printable(b) {
-            return char::from(b);
-        }
-        let rank = (0..b).filter(|&x| !printable(x)).count() as u32;
-        char::from_u32(0x100 + rank).expect("U+0100..U+0143 are chars")
-    }
 
     /// Spells arbitrary bytes as a byte-level piece.
     pub(crate) fn spell(bytes: &[u8]) -> String {

@@ -7,18 +7,24 @@
 //!
 //! - `vocabulary`: loading a `tokenizer.json` into flat per-id tables; `token_id`, `is_special`.
 //! - `decode`: ids -> [`Decoded`] text + token ends, as `tokenizers`' `decode` does.
+//! - `encoder`: text -> ids and token ends, natively, for byte-level BPE files (Qwen2, Llama 3),
+//!   from `pretokenize` (the file's Split pattern) and `bpe` (the merges).
 //! - `spans`: token ends from the `(start, end)` spans a tokenizer reports (the text path).
 //! - `decoder`, `normalizer`, `byte_level`, `json`: the parts of the file that decoding needs.
 
+mod bpe;
 mod byte_level;
 mod decode;
 mod decoder;
+mod encoder;
 mod json;
 mod normalizer;
+mod pretokenize;
 mod spans;
 mod vocabulary;
 
 pub use decode::{DecodeError, Decoded};
+pub use encoder::{Encoder, Encoding};
 pub use spans::token_ends_from_spans;
 pub use vocabulary::{Vocabulary, VocabularyError, MAX_ID};
 

@@ -1,0 +1,293 @@
+//! The `Split` pre-tokenizer of Qwen2 / DeepSeek-R1-Distill-Qwen and Llama 3, written out by
+//! hand: the same pieces as `tokenizers` gets from Oniguruma with the file's regex
+//!
+//! ```text
+//! (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//! ```
+//!
+//! (Llama 3 writes `\p{N}{1,3}` for `\p{N}`). The pattern's lookahead is out of reach of the
+//! `regex` crate; a scanner that tries the seven alternatives in order, as a backtracking
+//! engine does, is exact and needs no regex engine at all. Every position of a text starts
+//! a match of some alternative, so the pieces tile the text (`Isolated` behaviour).
+//!
+//! Character classes are Unicode's, from `regex-syntax`'s tables (Unicode 14, as Oniguruma
+//! 6.9.8 in `tokenizers`): `\p{L}` letters, `\p{N}` numbers, `\s` the `White_Space` property.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex_syntax::hir::{self, HirKind};
+
+/// The two patterns this module reproduces, as `tokenizer.json` spells them.
+pub(crate) const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+pub(crate) const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// Which of the known patterns: they differ only in how many numbers one piece may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SplitPattern {
+    digits_per_piece: usize,
+}
+
+impl SplitPattern {
+    /// The pattern of a `Split` pre-tokenizer, when it is one of the known ones.
+    pub(crate) fn from_regex(regex: &str) -> Option<SplitPattern> {
+        match regex {
+            QWEN2_PATTERN => Some(SplitPattern { digits_per_piece: 1 }),
+            LLAMA3_PATTERN => Some(SplitPattern { digits_per_piece: 3 }),
+            _ => None,
+        }
+    }
+
+    /// Appends the byte ranges of `text`'s pieces to `out`; they tile `text`.
+    pub(crate) fn split(&self, text: &str, out: &mut Vec<Range<usize>>) {
+        let classes = CharClasses::get();
+        let mut at = 0;
+        while at < text.len() {
+            let end = self.piece_end(text, at, classes);
+            debug_assert!(end > at && text.is_char_boundary(end));
+            out.push(at..end);
+            at = end;
+        }
+    }
+
+    /// Where the match of the pattern starting at `at` (a character boundary) ends.
+    fn piece_end(&self, text: &str, at: usize, classes: &CharClasses) -> usize {
+        let rest = &text[at..];
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { return at };
+        let class = classes.of(c);
+        let after_c = at + c.len_utf8();
+        // (?i:'s|'t|'re|'ve|'m|'ll|'d)
+        if c == '\'' {
+            if let Some(len) = contraction(&rest[1..]) {
+                return after_c + len;
+            }
+        }
+        // [^\r\n\p{L}\p{N}]?\p{L}+
+        if class.letter {
+            return classes.run_end(text, at, |k| k.letter);
+        }
+        if !class.number && c != '\r' && c != '\n' {
+            if let Some(next) = chars.next() {
+                if classes.of(next).letter {
+                    return classes.run_end(text, after_c, |k| k.letter);
+                }
+            }
+        }
+        // \p{N} (or \p{N}{1,3})
+        if class.number {
+            let mut end = after_c;
+            for next in text[after_c..].chars().take(self.digits_per_piece - 1) {
+                if !classes.of(next).number {
+                    break;
+                }
+                end += next.len_utf8();
+            }
+            return end;
+        }
+        // ` ?[^\s\p{L}\p{N}]+[\r\n]*`
+        let symbol_start = if c == ' ' && text[after_c..].chars().next().is_some_and(|n| classes.of(n).is_symbol()) {
+            Some(after_c)
+        } else if class.is_symbol() {
+            Some(at)
+        } else {
+            None
+        };
+        if let Some(start) = symbol_start {
+            let end = classes.run_end(text, start, |k| k.is_symbol());
+            let newlines = text[end..].bytes().take_while(|&b| b == b'\r' || b == b'\n').count();
+            return end + newlines;
+        }
+        // c is white space: `\s*[\r\n]+`, then `\s+(?!\S)`, then `\s+`.
+        let run_end = classes.run_end(text, at, |k| k.space);
+        let run = &text[at..run_end];
+        if let Some(last_newline) = run.rfind(['\r', '\n']) {
+            return at + last_newline + 1;
+        }
+        if run_end == text.len() {
+            return run_end;
+        }
+        match run.char_indices().next_back() {
+            Some((last, _)) if last > 0 => at + last,
+            _ => run_end,
+        }
+    }
+}
+
+/// Length (bytes) of a contraction suffix `s|t|re|ve|m|ll|d` at the start of `rest` (the
+/// text after an apostrophe), matched ignoring case as Oniguruma does (`ſ` folds to `s`).
+fn contraction(rest: &str) -> Option<usize> {
+    let mut chars = rest.chars();
+    let first = chars.next()?;
+    let second = chars.next().map(|c| c.to_ascii_lowercase());
+    match first {
+        's' | 'S' | 't' | 'T' | 'm' | 'M' | 'd' | 'D' => Some(1),
+        'ſ' => Some('ſ'.len_utf8()),
+        'r' | 'R' | 'v' | 'V' if second == Some('e') => Some(2),
+        'l' | 'L' if second == Some('l') => Some(2),
+        _ => None,
+    }
+}
+
+/// The classes of one character that the pattern tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct CharClass {
+    letter: bool,
+    number: bool,
+    space: bool,
+}
+
+impl CharClass {
+    /// `[^\s\p{L}\p{N}]`.
+    fn is_symbol(self) -> bool {
+        !(self.letter || self.number || self.space)
+    }
+}
+
+/// Unicode's `\p{L}`, `\p{N}` and `\s` as sorted code-point ranges, with ASCII in a table.
+pub(crate) struct CharClasses {
+    ascii: [CharClass; 128],
+    letters: Vec<(u32, u32)>,
+    numbers: Vec<(u32, u32)>,
+    spaces: Vec<(u32, u32)>,
+}
+
+impl CharClasses {
+    /// The tables, built on first use (a few microseconds).
+    fn get() -> &'static CharClasses {
+        static TABLES: OnceLock<CharClasses> = OnceLock::new();
+        TABLES.get_or_init(CharClasses::build)
+    }
+
+    fn build() -> CharClasses {
+        let letters = unicode_ranges(r"\p{L}");
+        let numbers = unicode_ranges(r"\p{N}");
+        let spaces = unicode_ranges(r"\s");
+        let mut ascii = [CharClass::default(); 128];
+        for (b, class) in ascii.iter_mut().enumerate() {
+            let cp = b as u32;
+            *class = CharClass {
+                letter: in_ranges(&letters, cp),
+                number: in_ranges(&numbers, cp),
+                space: in_ranges(&spaces, cp),
+            };
+        }
+        CharClasses { ascii, letters, numbers, spaces }
+    }
+
+    #[inline]
+    fn of(&self, c: char) -> CharClass {
+        let cp = u32::from(c);
+        match self.ascii.get(cp as usize) {
+            Some(&class) => class,
+            None => CharClass {
+                letter: in_ranges(&self.letters, cp),
+                number: in_ranges(&self.numbers, cp),
+                space: in_ranges(&self.spaces, cp),
+            },
+        }
+    }
+
+    /// The end of the run of characters from `start` whose class passes `keep`.
+    #[inline]
+    fn run_end(&self, text: &str, start: usize, keep: impl Fn(CharClass) -> bool) -> usize {
+        let bytes = text.as_bytes();
+        let mut end = start;
+        while end < bytes.len() {
+            let b = bytes[end];
+            if b < 0x80 {
+                if !keep(self.ascii[usize::from(b)]) {
+                    break;
+                }
+                end += 1;
+            } else {
+                match text[end..].chars().next() {
+                    Some(c) if keep(self.of(c)) => end += c.len_utf8(),
+                    _ => break,
+                }
+            }
+        }
+        end
+    }
+}
+
+fn in_ranges(ranges: &[(u32, u32)], cp: u32) -> bool {
+    let i = ranges.partition_point(|&(_, hi)| hi < cp);
+    ranges.get(i).is_some_and(|&(lo, _)| lo <= cp)
+}
+
+/// The code-point ranges of a Unicode class (`\p{L}`, `\s`), as `regex-syntax` defines it.
+/// Empty only if `regex-syntax` were built without its Unicode tables, which the crate's
+/// dependency declaration rules out.
+fn unicode_ranges(class: &str) -> Vec<(u32, u32)> {
+    match regex_syntax::Parser::new().parse(class).map(|hir| hir.into_kind()) {
+        Ok(HirKind::Class(hir::Class::Unicode(set))) => {
+            set.iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the tables loaded (they always do with the declared features); checked when an
+/// encoder is built, so a broken build refuses to encode instead of splitting wrongly.
+pub(crate) fn classes_available() -> bool {
+    let classes = CharClasses::get();
+    !classes.letters.is_empty() && !classes.numbers.is_empty() && !classes.spaces.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(pattern: SplitPattern, text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        pattern.split(text, &mut out);
+        out.into_iter().map(|r| &text[r]).collect()
+    }
+
+    fn qwen(text: &str) -> Vec<&str> {
+        pieces(SplitPattern::from_regex(QWEN2_PATTERN).unwrap(), text)
+    }
+
+    // Expected pieces checked against `tokenizers` 0.22.2's pre-tokenizer on the
+    // DeepSeek-R1-Distill-Qwen tokenizer.json (`pre_tokenize_str`).
+    #[test]
+    fn pieces_match_tokenizers() {
+        assert_eq!(qwen("a\u{a0}b"), ["a", "\u{a0}b"]);
+        assert_eq!(qwen("a\u{3000}\u{3000}b"), ["a", "\u{3000}", "\u{3000}b"]);
+        assert_eq!(qwen("x  \t\ny"), ["x", "  \t\n", "y"]);
+        assert_eq!(qwen("it's IT'S it'ſ"), ["it", "'s", " IT", "'S", " it", "'ſ"]);
+        assert_eq!(qwen("12345 x"), ["1", "2", "3", "4", "5", " x"]);
+        assert_eq!(qwen("  <think>  "), [" ", " <", "think", ">", "  "]);
+        assert_eq!(qwen("a\u{2003} b"), ["a", "\u{2003}", " b"]);
+        assert_eq!(qwen("x\u{85}y"), ["x", "\u{85}y"]);
+        assert_eq!(qwen("e\u{301}"), ["e", "\u{301}"]);
+        assert_eq!(qwen("½²x"), ["½", "²", "x"]);
+        assert_eq!(qwen("'ſx'Ll'RE"), ["'ſ", "x", "'Ll", "'RE"]);
+        assert_eq!(qwen("So x = \\frac{3}{4}.\n\n"), ["So", " x", " =", " \\", "frac", "{", "3", "}{", "4", "}.\n\n"]);
+    }
+
+    #[test]
+    fn llama3_groups_numbers_by_three() {
+        let llama = SplitPattern::from_regex(LLAMA3_PATTERN).unwrap();
+        assert_eq!(pieces(llama, "12345 x"), ["123", "45", " x"]);
+        assert_eq!(pieces(llama, "1²3"), ["1²3"]);
+    }
+
+    #[test]
+    fn white_space_runs() {
+        // A newline anywhere in the run: up to the last one.
+        assert_eq!(qwen("a \n \tb"), ["a", " \n", " ", "\tb"]);
+        // At the end of the text the whole run is one piece.
+        assert_eq!(qwen("a   "), ["a", "   "]);
+        // A single space before a number is its own piece.
+        assert_eq!(qwen("a 5"), ["a", " ", "5"]);
+        assert_eq!(qwen("\r\n\r\nx"), ["\r\n\r\n", "x"]);
+    }
+
+    #[test]
+    fn unknown_patterns_are_refused() {
+        assert_eq!(SplitPattern::from_regex(r"\s+"), None);
+        assert!(classes_available());
+    }
+}

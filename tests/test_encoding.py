@@ -1,0 +1,240 @@
+"""apr_fast.encoding (the native text encoder) against ``tokenizers`` on the policy's real
+tokenizer (DeepSeek-R1-Distill-Qwen, bundled in examples/data), its Llama 3 variant, and every
+real trace in ../shared/data when present: same ids, same token boundaries, same scores."""
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import pickle
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Tokenizer
+
+import apr_fast
+from apr_fast import APRScorer, RewardConfig, TokenizerError, token_ends_from_offsets
+from apr_fast.encoding import TextEncoder, native_encoder_for
+from apr_fast.tokens import read_tokenizer_json
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = ROOT / "examples" / "data" / "deepseek-r1-distill-qwen.tokenizer.json.gz"
+SAMPLES = ROOT / "examples" / "data" / "sample_traces.jsonl"
+DATA = ROOT.parent / "shared" / "data"
+TRACES = DATA / "traces" / "traces.jsonl.gz"
+QWEN25 = DATA / "tokenizer" / "qwen2.5.tokenizer.json"
+
+LLAMA3_DIGITS = r"\p{N}{1,3}"
+
+TRICKY = [
+    "x² + y² = r², so π r² is the area.",
+    "因此答案是 $\\boxed{5}$。让我们验证一下。",
+    "😀🦀👨‍👩‍👧 ZWJ family, flags 🇫🇷, and 𝔸 (U+1D538).",
+    "<think>\nLet me think.</think>\n\nThe answer is $\\frac{1}{2}$.",
+    "<｜User｜>What is 2+2?<｜Assistant｜><think>\n4</think>4<｜end▁of▁sentence｜>",
+    "tabs\tand\r\nCRLF and trailing spaces   ",
+    "It's, they'RE, we'Ve, I'M, you'll, he'd, it'ſ, don't, '' 's",
+    "\x00\x01 control bytes and \u00a0 NBSP, \u3000 ideographic, \u2003 em, \x85 NEL, \u200b ZWSP",
+    "12345678901234567890 and ١٢٣ and ½⅓ and 3.14159e-10",
+    "  \n\n  \t \n x    \n",
+    "===================================================================================",
+    "",
+]
+
+
+@pytest.fixture(scope="module")
+def qwen_json() -> str:
+    return read_tokenizer_json(BUNDLED)
+
+
+@pytest.fixture(scope="module")
+def hf(qwen_json: str) -> Tokenizer:
+    return Tokenizer.from_str(qwen_json)
+
+
+@pytest.fixture(scope="module")
+def encoder(qwen_json: str) -> TextEncoder:
+    return TextEncoder.from_json(qwen_json)
+
+
+def llama3_json(qwen_json: str, ignore_merges: bool = False) -> str:
+    """The same vocabulary behind Llama 3's pattern (numbers in groups of up to three), with
+    merges for "12" and "123" (Qwen's vocabulary has none across digits), and optionally
+    `ignore_merges` (a word that is a piece is that piece)."""
+    t = json.loads(qwen_json)
+    t["model"]["vocab"].update({"12": 200_000, "123": 200_001, "Ġwxyz": 200_002})
+    t["model"]["merges"] += ["1 2", "12 3"]
+    for added in t["added_tokens"]:  # tokenizers numbers added tokens after the model's pieces
+        added["id"] += 3
+    split = t["pre_tokenizer"]["pretokenizers"][0]["pattern"]
+    split["Regex"] = split["Regex"].replace(r"|\p{N}|", "|" + LLAMA3_DIGITS + "|")
+    assert LLAMA3_DIGITS in split["Regex"]
+    t["model"]["ignore_merges"] = ignore_merges
+    return json.dumps(t)
+
+
+def assert_same(encoder: TextEncoder, hf: Tokenizer, text: str) -> None:
+    ids, ends = encoder.encode_with_offsets(text)
+    expected = hf.encode(text, add_special_tokens=False)
+    assert ids == expected.ids, text
+    assert ends == token_ends_from_offsets(expected.offsets), text
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_tricky_texts_match_tokenizers(encoder: TextEncoder, hf: Tokenizer, text: str) -> None:
+    assert_same(encoder, hf, text)
+
+
+def test_bundled_traces_match_tokenizers(encoder: TextEncoder, hf: Tokenizer) -> None:
+    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    texts = [r["completion"] for r in rows] + [r["problem"] for r in rows]
+    expected = hf.encode_batch(texts, add_special_tokens=False)
+    for text, (ids, ends), e in zip(texts, encoder.encode_batch(texts), expected):
+        assert ids == e.ids
+        assert ends == token_ends_from_offsets(e.offsets)
+
+
+# Characters from every branch of the pattern: contractions, letters and numbers of several
+# scripts, Unicode white space, symbols, emoji, and added tokens (whole and cut short).
+PIECES = st.sampled_from([
+    "'", "s", "S", "ſ", "t", "re", "VE", "m", "ll", "D", "a", "Z", "é", "ß", "中", "ж", "1", "23", "½", "²", "٣",
+    " ", "  ", "\t", "\n", "\r\n", "\r", "\u00a0", "\u3000", "\u2003", "\x85", "\x0b", ".", ",", "$", "\\frac",
+    "{", "}", "(", ")", "=", "😀", "🇫🇷", "\u0301", "<think>", "</think>", "<think", "<｜end▁of▁sentence｜>",
+    "<|im_end|>", "<|fim_pad|>",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_pattern_branches_match_tokenizers(encoder: TextEncoder, hf: Tokenizer, text: str) -> None:
+    text = unicodedata.normalize("NFC", text)
+    assert_same(encoder, hf, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60).map(lambda t: unicodedata.normalize("NFC", t)))
+def test_any_nfc_text_matches_tokenizers(encoder: TextEncoder, hf: Tokenizer, text: str) -> None:
+    assert_same(encoder, hf, text)
+
+
+@pytest.mark.parametrize("ignore_merges", [False, True])
+def test_llama3_pattern_and_ignore_merges_match_tokenizers(qwen_json: str, ignore_merges: bool) -> None:
+    j = llama3_json(qwen_json, ignore_merges)
+    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    for text in TRICKY + ["1234567 12 1", "ĠĠĠĠ 1000000 dollars"]:
+        assert_same(encoder, hf, text)
+    assert encoder.encode("1234567 12") == [200_001, 19, 20, 21, 22, 220, 200_000]
+    assert encoder.encode(" wxyz") == ([200_002] if ignore_merges else hf.encode(" wxyz", add_special_tokens=False).ids)
+
+
+def test_text_not_in_nfc(encoder: TextEncoder, hf: Tokenizer) -> None:
+    text = "e\u0301 = 3"  # 'é' decomposed: tokenizers normalizes it first
+    assert not encoder.accepts(text)
+    assert encoder.accepts(unicodedata.normalize("NFC", text))
+    assert encoder.encode(text) == hf.encode(text, add_special_tokens=False).ids
+    with pytest.raises(ValueError, match="NFC"):
+        encoder.encode_with_offsets(text)
+    with pytest.raises(ValueError, match=r"texts\[1\] is not in Unicode NFC"):
+        encoder.encode_batch(["ok", text])
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        (lambda t: t.update(normalizer={"type": "NFKC"}), "NFKC"),
+        (lambda t: t["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex=r"\s+"), "Split pattern"),
+        (lambda t: t["added_tokens"][0].update(lstrip=True), "strips white space"),
+        (lambda t: t.update(truncation={"max_length": 8, "strategy": "LongestFirst", "stride": 0,
+                                        "direction": "Right"}), "truncation"),
+    ],
+)
+def test_unsupported_tokenizers_are_refused_and_the_scorer_falls_back(
+    qwen_json: str, change: Any, reason: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    t = json.loads(qwen_json)
+    change(t)
+    j = json.dumps(t)
+    with pytest.raises(TokenizerError, match=reason):
+        TextEncoder.from_json(j)
+    tokenizer = Tokenizer.from_str(j)
+    with caplog.at_level(logging.INFO, logger="apr_fast.encoding"):
+        assert native_encoder_for(tokenizer) is None
+    assert reason in caplog.text
+    scorer = APRScorer(RewardConfig(cas=False), tokenizer=tokenizer)
+    assert scorer._encoder is None
+    text = "<think>\nSo the answer is 4.\nLet me check: 2+2=4.</think>\n\n\\boxed{4}"
+    s = scorer.score(text, "4")
+    assert s.length_unit == "tokens" and s.t_think > 0
+
+
+def test_added_token_ids_tokenizers_would_renumber_are_refused(qwen_json: str) -> None:
+    t = json.loads(qwen_json)
+    t["model"]["vocab"]["12"] = 200_000  # one more piece: tokenizers numbers added tokens from one higher
+    with pytest.raises(TokenizerError, match="tokenizers gives it id 151644"):
+        TextEncoder.from_json(json.dumps(t))
+
+
+def test_special_tokens_encoded_as_text_fall_back(hf: Tokenizer, qwen_json: str) -> None:
+    tok = Tokenizer.from_str(qwen_json)
+    tok.encode_special_tokens = True
+    with pytest.raises(TokenizerError, match="encode_special_tokens"):
+        TextEncoder.from_hf(tok)
+    assert native_encoder_for(tok) is None
+
+
+def _scores(scorer: APRScorer, texts: list[str], gts: list[Any]) -> list[dict[str, Any]]:
+    return [s.to_dict() for s in scorer.score_batch(texts, gts)]
+
+
+def test_scorer_scores_equal_with_either_encoder(hf: Tokenizer) -> None:
+    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    texts, gts = [r["completion"] for r in rows], [r["ground_truth"] for r in rows]
+    # One text out of NFC: tokenizers counts it, the rest are encoded natively.
+    texts[3] = texts[3].replace("the", "th\u0065\u0301", 1)
+    config = RewardConfig(cas=False)
+    native, by_hf = APRScorer(config, tokenizer=hf), APRScorer(config, tokenizer=hf, native_encoding=False)
+    assert native._encoder is not None and by_hf._encoder is None
+    assert _scores(native, texts, gts) == _scores(by_hf, texts, gts)
+    assert native._token_offsets(texts)[3] is not None  # type: ignore[index]
+    one = apr_fast.score(texts[0], gts[0], tokenizer=hf, config=config)
+    assert one.to_dict() == by_hf.score(texts[0], gts[0]).to_dict()
+    again = pickle.loads(pickle.dumps(by_hf))
+    assert again.native_encoding is False and again._encoder is None
+    assert pickle.loads(pickle.dumps(native))._encoder is not None
+    with pytest.raises(TypeError, match="native_encoding must be bool"):
+        APRScorer(config, tokenizer=hf, native_encoding="no")  # type: ignore[arg-type]
+
+
+def test_encoder_threads_and_pickle(encoder: TextEncoder) -> None:
+    texts = TRICKY * 20
+    assert encoder.encode_batch(texts, threads=1) == encoder.encode_batch(texts, threads=2)
+    assert pickle.loads(pickle.dumps(encoder)).encode_batch(texts) == encoder.encode_batch(texts)
+    with pytest.raises(TypeError):
+        encoder.encode(b"bytes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        encoder.encode_batch("one string")  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not (TRACES.exists() and QWEN25.exists()), reason="../shared/data is absent")
+@pytest.mark.parametrize("tokenizer_file", ["bundled", "qwen2.5"])
+def test_every_real_trace_matches_tokenizers(tokenizer_file: str) -> None:
+    """All 2,921 traces and their problems (~8.8 million tokens) on the policy's tokenizer; every
+    sixth of them on Qwen2.5's (the same pieces and pattern, other added tokens)."""
+    j = read_tokenizer_json(BUNDLED if tokenizer_file == "bundled" else QWEN25)
+    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    with gzip.open(TRACES, "rt", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    texts = [r["completion"] for r in rows] + [r.get("problem") or "" for r in rows]
+    if tokenizer_file == "qwen2.5":
+        texts = texts[::6]
+    assert all(encoder.accepts(t) for t in texts)
+    expected = hf.encode_batch(texts, add_special_tokens=False)
+    mismatched = [
+        i for i, ((ids, ends), e) in enumerate(zip(encoder.encode_batch(texts), expected))
+        if ids != e.ids or ends != token_ends_from_offsets(e.offsets)
+    ]
+    assert mismatched == []
