@@ -54,19 +54,16 @@ impl BytePairs {
                 }
                 WORDS.with(|cache| {
                     let mut cache = cache.borrow_mut();
-                    if cache.owner != self.cache_key || cache.words.len() >= WORD_CACHE_LIMIT {
-                        cache.words.clear();
+                    if cache.owner != self.cache_key || cache.len() >= WORD_CACHE_LIMIT {
+                        cache.clear();
                         cache.owner = self.cache_key;
                     }
-                    if let Some(tokens) = cache.words.get(word) {
-                        out.extend_from_slice(tokens);
+                    if cache.extend_with(word, out) {
                         return;
                     }
                     let start = out.len();
                     self.merge_word(word, out);
-                    if word.len() <= CACHED_WORD_LEN {
-                        cache.words.insert(word.into(), out[start..].into());
-                    }
+                    cache.insert(word, &out[start..]);
                 });
             }
         }
@@ -135,11 +132,118 @@ struct Symbol {
 const CACHED_WORD_LEN: usize = 64;
 /// A thread's cache is emptied when it holds this many words (~10 MB at most).
 const WORD_CACHE_LIMIT: usize = 1 << 17;
+/// Words of at most this many bytes are keyed by one integer (their bytes and length), so a
+/// lookup neither follows a pointer nor compares memory: nearly every word is this short.
+const PACKED_WORD_LEN: usize = 15;
 
+/// Slots of the direct-mapped first level (a power of two; 48 bytes each, so it stays in the
+/// L2 cache, where the full table of a long run does not).
+const HOT_SLOTS: usize = 4096;
+
+/// A first-level slot: a short word's packed key and its tokens when it has at most two.
+#[derive(Clone, Copy, Default)]
+struct HotWord {
+    key: u128,
+    count: u8,
+    tokens: [WordToken; 2],
+}
+
+/// The words a thread has encoded, with their tokens.
 #[derive(Default)]
 struct WordCache {
     owner: u64,
-    words: FastMap<Box<[u8]>, Box<[WordToken]>>,
+    /// Frequent short words, by hash: one probe, no pointer chase.
+    hot: Vec<HotWord>,
+    /// Short words: packed key -> (start, count) in `tokens`.
+    short: FastMap<u128, (u32, u32)>,
+    tokens: Vec<WordToken>,
+    long: FastMap<Box<[u8]>, Box<[WordToken]>>,
+}
+
+impl WordCache {
+    /// The bytes of a short word and its length in one integer (built from loads, not through
+    /// a buffer on the stack: a copy of a variable length followed by a wide read of it stalls
+    /// the store buffer).
+    #[inline]
+    fn packed(word: &[u8]) -> Option<u128> {
+        let n = word.len();
+        if n > PACKED_WORD_LEN {
+            return None;
+        }
+        let (low, high) = if n <= 8 { (load_le(word), 0) } else { (load_le(&word[..8]), load_le(&word[8..])) };
+        Some(u128::from(low) | u128::from(high) << 64 | (n as u128) << 120)
+    }
+
+    fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    fn clear(&mut self) {
+        self.hot.clear();
+        self.hot.resize(HOT_SLOTS, HotWord::default());
+        self.short.clear();
+        self.tokens.clear();
+        self.long.clear();
+    }
+
+    /// Appends the cached tokens of `word` to `out`; false when it is not cached.
+    fn hot_slot(key: u128) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (HOT_SLOTS - 1)
+    }
+
+    fn extend_with(&mut self, word: &[u8], out: &mut Vec<WordToken>) -> bool {
+        let tokens = match Self::packed(word) {
+            Some(key) => {
+                let slot = Self::hot_slot(key);
+                if let Some(hot) = self.hot.get(slot).filter(|h| h.key == key && h.count > 0) {
+                    out.extend_from_slice(&hot.tokens[..usize::from(hot.count)]);
+                    return true;
+                }
+                let found = self.short.get(&key).and_then(|&(start, n)| self.tokens.get(start as usize..(start + n) as usize));
+                if let (Some(t), Some(hot)) = (found, self.hot.get_mut(slot)) {
+                    if t.len() <= 2 {
+                        *hot = HotWord { key, count: t.len() as u8, tokens: [t[0], t.get(1).copied().unwrap_or_default()] };
+                    }
+                }
+                found
+            }
+            None => self.long.get(word).map(|t| &t[..]),
+        };
+        tokens.map(|t| out.extend_from_slice(t)).is_some()
+    }
+
+    fn insert(&mut self, word: &[u8], tokens: &[WordToken]) {
+        match Self::packed(word) {
+            Some(key) => {
+                let (Ok(start), Ok(n)) = (u32::try_from(self.tokens.len()), u32::try_from(tokens.len())) else {
+                    return;
+                };
+                self.tokens.extend_from_slice(tokens);
+                self.short.insert(key, (start, n));
+            }
+            None if word.len() <= CACHED_WORD_LEN => {
+                self.long.insert(word.into(), tokens.into());
+            }
+            None => {}
+        }
+    }
+}
+
+/// Up to 8 bytes as a little-endian integer (zeros above them).
+#[inline]
+fn load_le(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let at = |i: usize| u64::from(bytes[i]);
+    match n {
+        0 => 0,
+        1..=3 => at(0) | at(n / 2) << (8 * (n / 2)) | at(n - 1) << (8 * (n - 1)),
+        4..=8 => {
+            let word = |i: usize| u64::from(u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]));
+            word(0) | word(n - 4) << (8 * (n - 4))
+        }
+        _ => 0,
+    }
 }
 
 thread_local! {
@@ -183,6 +287,20 @@ mod tests {
         assert_eq!(encode(&t, b"aaaaa"), [(301, 4), (a, 1)]);
         assert_eq!(encode(&t, b"x"), [(u32::from(b'x'), 1)]);
         assert_eq!(encode(&t, b""), []);
+    }
+
+    #[test]
+    fn packed_keys_are_the_bytes_and_the_length() {
+        for n in 0..=PACKED_WORD_LEN {
+            let word: Vec<u8> = (1..=n as u8).collect();
+            let mut bytes = [0u8; 16];
+            bytes[..n].copy_from_slice(&word);
+            bytes[15] = n as u8;
+            assert_eq!(WordCache::packed(&word), Some(u128::from_le_bytes(bytes)), "{n} bytes");
+        }
+        assert_eq!(WordCache::packed(&[0; PACKED_WORD_LEN + 1]), None);
+        // A word and the same word with a zero byte more are different keys.
+        assert_ne!(WordCache::packed(b"a"), WordCache::packed(b"a\0"));
     }
 
     #[test]

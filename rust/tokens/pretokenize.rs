@@ -175,16 +175,20 @@ impl CharClasses {
         CharClasses { ascii, letters, numbers, spaces }
     }
 
-    #[inline]
+    #[inline(always)]
     fn of(&self, c: char) -> CharClass {
-        let cp = u32::from(c);
-        match self.ascii.get(cp as usize) {
+        match self.ascii.get(c as usize) {
             Some(&class) => class,
-            None => CharClass {
-                letter: in_ranges(&self.letters, cp),
-                number: in_ranges(&self.numbers, cp),
-                space: in_ranges(&self.spaces, cp),
-            },
+            None => self.of_non_ascii(u32::from(c)),
+        }
+    }
+
+    #[inline(never)]
+    fn of_non_ascii(&self, cp: u32) -> CharClass {
+        CharClass {
+            letter: in_ranges(&self.letters, cp),
+            number: in_ranges(&self.numbers, cp),
+            space: in_ranges(&self.spaces, cp),
         }
     }
 
