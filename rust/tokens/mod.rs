@@ -20,6 +20,7 @@ mod encoder;
 mod json;
 mod normalizer;
 mod pretokenize;
+mod unicode_additions;
 mod spans;
 mod vocabulary;
 

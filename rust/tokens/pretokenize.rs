@@ -10,13 +10,16 @@
 //! engine does, is exact and needs no regex engine at all. Every position of a text starts
 //! a match of some alternative, so the pieces tile the text (`Isolated` behaviour).
 //!
-//! Character classes are Unicode's, from `regex-syntax`'s tables (Unicode 14, as Oniguruma
-//! 6.9.8 in `tokenizers`): `\p{L}` letters, `\p{N}` numbers, `\s` the `White_Space` property.
+//! Character classes are Unicode's: `\p{L}` letters, `\p{N}` numbers, `\s` the `White_Space`
+//! property, from `regex-syntax`'s tables (Unicode 14) with the letters and numbers of Unicode
+//! 15 and 16 added (`unicode_additions`), as `tokenizers` 0.22's Oniguruma classes them.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex_syntax::hir::{self, HirKind};
+
+use super::unicode_additions::{LETTERS_AFTER_14, NUMBERS_AFTER_14};
 
 /// The two patterns this module reproduces, as `tokenizer.json` spells them.
 pub(crate) const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
@@ -160,8 +163,15 @@ impl CharClasses {
     }
 
     fn build() -> CharClasses {
-        let letters = unicode_ranges(r"\p{L}");
-        let numbers = unicode_ranges(r"\p{N}");
+        let with_additions = |mut ranges: Vec<(u32, u32)>, additions: &[(u32, u32)]| {
+            if !ranges.is_empty() {
+                ranges.extend_from_slice(additions);
+                ranges.sort_unstable();
+            }
+            ranges
+        };
+        let letters = with_additions(unicode_ranges(r"\p{L}"), LETTERS_AFTER_14);
+        let numbers = with_additions(unicode_ranges(r"\p{N}"), NUMBERS_AFTER_14);
         let spaces = unicode_ranges(r"\s");
         let mut ascii = [CharClass::default(); 128];
         for (b, class) in ascii.iter_mut().enumerate() {
@@ -287,6 +297,17 @@ mod tests {
         // A single space before a number is its own piece.
         assert_eq!(qwen("a 5"), ["a", " ", "5"]);
         assert_eq!(qwen("\r\n\r\nx"), ["\r\n\r\n", "x"]);
+    }
+
+    #[test]
+    fn classes_include_later_unicode_versions_and_stay_sorted() {
+        let classes = CharClasses::get();
+        // U+1C89 CYRILLIC CAPITAL LETTER TJE (Unicode 16), U+11BF0 SUNUWAR DIGIT ZERO (16).
+        assert!(classes.of('\u{1C89}').letter);
+        assert!(classes.of('\u{11BF0}').number);
+        for ranges in [&classes.letters, &classes.numbers] {
+            assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "sorted and disjoint");
+        }
     }
 
     #[test]
