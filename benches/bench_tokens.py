@@ -43,6 +43,15 @@ def best_of(repeat: int, fn: Callable[[], Any]) -> float:
     return min(times)
 
 
+def each(items: list[Any], fn: Callable[[Any], Any]) -> Callable[[], None]:
+    """A run that calls ``fn`` once per item, on the calling thread (throughput per core)."""
+    def run() -> None:
+        for item in items:
+            fn(item)
+
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -83,17 +92,10 @@ def main() -> None:
     # ---- encode throughput on every trace ----
     encoder = TextEncoder.from_file(TOKENIZER)
 
-    def serial_texts(fn: Callable[[str], Any]) -> Callable[[], None]:
-        def run() -> None:
-            for text in completions:
-                fn(text)
-
-        return run
-
     encode_runs = {
-        "apr_fast TextEncoder.encode": serial_texts(encoder.encode),
-        "apr_fast TextEncoder.encode_with_offsets": serial_texts(encoder.encode_with_offsets),
-        "tokenizers encode (ids and offsets)": serial_texts(lambda t: hf.encode(t, add_special_tokens=False)),
+        "apr_fast TextEncoder.encode": each(completions, encoder.encode),
+        "apr_fast TextEncoder.encode_with_offsets": each(completions, encoder.encode_with_offsets),
+        "tokenizers encode (ids and offsets)": each(completions, lambda t: hf.encode(t, add_special_tokens=False)),
     }
     results["encode_serial_tokens_per_s"] = {
         name: n_tokens / best_of(args.repeat, fn) for name, fn in encode_runs.items()
@@ -105,18 +107,11 @@ def main() -> None:
     seconds = best_of(args.repeat, lambda: hf.encode_batch(completions, add_special_tokens=False))
     results["encode_batch_tokens_per_s"]["tokenizers encode_batch (default pool)"] = n_tokens / seconds
 
-    def serial(fn: Callable[[list[int]], Any]) -> Callable[[], None]:
-        def run() -> None:
-            for ids in batch:
-                fn(ids)
-
-        return run
-
     # One call per trace on the calling thread: throughput per core.
     serial_runs = {
-        "apr_fast decode": serial(vocab.decode),
-        "apr_fast decode_with_offsets": serial(vocab.decode_with_offsets),
-        "tokenizers decode": serial(lambda ids: hf.decode(ids, skip_special_tokens=False)),
+        "apr_fast decode": each(batch, vocab.decode),
+        "apr_fast decode_with_offsets": each(batch, vocab.decode_with_offsets),
+        "tokenizers decode": each(batch, lambda ids: hf.decode(ids, skip_special_tokens=False)),
     }
     results["serial_tokens_per_s"] = {name: n_tokens / best_of(args.repeat, fn) for name, fn in serial_runs.items()}
 

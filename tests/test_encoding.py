@@ -21,6 +21,7 @@ import apr_fast
 from apr_fast import APRScorer, RewardConfig, TokenizerError, token_ends_from_offsets
 from apr_fast.encoding import TextEncoder, native_encoder_for
 from apr_fast.tokens import read_tokenizer_json
+from tricky_texts import TRICKY_TEXTS
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ROOT / "examples" / "data" / "deepseek-r1-distill-qwen.tokenizer.json.gz"
@@ -31,19 +32,13 @@ QWEN25 = DATA / "tokenizer" / "qwen2.5.tokenizer.json"
 
 LLAMA3_DIGITS = r"\p{N}{1,3}"
 
-TRICKY = [
-    "x² + y² = r², so π r² is the area.",
-    "因此答案是 $\\boxed{5}$。让我们验证一下。",
-    "😀🦀👨‍👩‍👧 ZWJ family, flags 🇫🇷, and 𝔸 (U+1D538).",
-    "<think>\nLet me think.</think>\n\nThe answer is $\\frac{1}{2}$.",
-    "<｜User｜>What is 2+2?<｜Assistant｜><think>\n4</think>4<｜end▁of▁sentence｜>",
-    "tabs\tand\r\nCRLF and trailing spaces   ",
+# Beyond the decoding tests' texts: every branch of the pre-tokenizer's pattern.
+TRICKY = TRICKY_TEXTS + [
     "It's, they'RE, we'Ve, I'M, you'll, he'd, it'ſ, don't, '' 's",
     "\x00\x01 control bytes and \u00a0 NBSP, \u3000 ideographic, \u2003 em, \x85 NEL, \u200b ZWSP",
     "12345678901234567890 and ١٢٣ and ½⅓ and 3.14159e-10",
     "  \n\n  \t \n x    \n",
     "===================================================================================",
-    "",
 ]
 
 
@@ -79,6 +74,9 @@ def llama3_json(qwen_json: str, ignore_merges: bool = False) -> str:
 
 
 def assert_same(encoder: TextEncoder, hf: Tokenizer, text: str) -> None:
+    if not encoder.accepts(text):  # tokenizers normalizes it to NFC first: ids only
+        assert encoder.encode(text) == hf.encode(text, add_special_tokens=False).ids, text
+        text = unicodedata.normalize("NFC", text)
     ids, ends = encoder.encode_with_offsets(text)
     expected = hf.encode(text, add_special_tokens=False)
     assert ids == expected.ids, text
@@ -211,7 +209,7 @@ def test_scorer_scores_equal_with_either_encoder(hf: Tokenizer) -> None:
 
 
 def test_encoder_threads_and_pickle(encoder: TextEncoder) -> None:
-    texts = TRICKY * 20
+    texts = [unicodedata.normalize("NFC", t) for t in TRICKY] * 20
     assert encoder.encode_batch(texts, threads=1) == encoder.encode_batch(texts, threads=2)
     assert pickle.loads(pickle.dumps(encoder)).encode_batch(texts) == encoder.encode_batch(texts)
     with pytest.raises(TypeError):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tokenizers import Encoding, Tokenizer
 
 from apr_fast import Vocabulary, token_ends_from_offsets, token_index_at
+from tricky_texts import TRICKY_TEXTS
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 DEEPSEEK = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
@@ -27,17 +28,6 @@ pytestmark = pytest.mark.skipif(
 
 THINK, THINK_END, EOS, BOS = 151648, 151649, 151643, 151646
 
-TRICKY = [
-    "x² + y² = r², so π r² is the area.",
-    "因此答案是 $\\boxed{5}$。让我们验证一下。",
-    "😀🦀👨‍👩‍👧 ZWJ family, flags 🇫🇷, and 𝔸 (U+1D538).",
-    "<think>\nLet me think.</think>\n\nThe answer is $\\frac{1}{2}$.",
-    "<｜User｜>What is 2+2?<｜Assistant｜><think>\n4</think>4<｜end▁of▁sentence｜>",
-    "tabs\tand\r\nCRLF and trailing spaces   ",
-    "e\u0301 (combining) vs é, Å, ﬁ ligature",
-    "\x00\x01 control bytes and \u00a0 NBSP and \u200b ZWSP",
-    "",
-]
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +113,7 @@ def test_offsets_match_tokenizers_on_every_trace(
     assert compared >= 0.99 * len(traces), f"only {compared} of {len(traces)} traces round-trip"
 
 
-@pytest.mark.parametrize("text", TRICKY)
+@pytest.mark.parametrize("text", TRICKY_TEXTS)
 def test_text_path_token_ends_equal_the_id_path(hf: Tokenizer, vocab: Vocabulary, text: str) -> None:
     encoding = hf.encode(text, add_special_tokens=False)
     decoded, ends = vocab.decode_with_offsets(encoding.ids)
@@ -131,7 +121,7 @@ def test_text_path_token_ends_equal_the_id_path(hf: Tokenizer, vocab: Vocabulary
         assert token_ends_from_offsets(encoding.offsets) == ends
 
 
-@pytest.mark.parametrize("text", TRICKY)
+@pytest.mark.parametrize("text", TRICKY_TEXTS)
 @pytest.mark.parametrize("skip", [False, True])
 def test_tricky_texts(hf: Tokenizer, vocab: Vocabulary, text: str, skip: bool) -> None:
     encoding = hf.encode(text, add_special_tokens=False)
