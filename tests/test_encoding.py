@@ -170,6 +170,17 @@ def test_unsupported_tokenizers_are_refused_and_the_scorer_falls_back(
     assert s.length_unit == "tokens" and s.t_think > 0
 
 
+def test_normalized_added_tokens_are_matched_after_the_others(qwen_json: str) -> None:
+    t = json.loads(qwen_json)
+    t["added_tokens"].append({"id": 151665, "content": "x<|", "single_word": False, "lstrip": False,
+                              "rstrip": False, "normalized": True, "special": False})
+    j = json.dumps(t)
+    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    for text in ["x<|fim_pad|>", "x<|y", "ax<|fim_pad|>x<|x<|", "x<|im_end|>"]:
+        assert_same(encoder, hf, text)
+    assert 151665 not in encoder.encode("x<|fim_pad|>")
+
+
 def test_added_token_ids_tokenizers_would_renumber_are_refused(qwen_json: str) -> None:
     t = json.loads(qwen_json)
     t["model"]["vocab"]["12"] = 200_000  # one more piece: tokenizers numbers added tokens from one higher

@@ -74,10 +74,10 @@ class TextEncoder:
         current state (added tokens included). Raises :class:`~apr_fast.TokenizerError` when the
         tokenizer is not one this encoder reproduces, or is set to encode special tokens as
         plain text."""
-        return cls.from_json_for(tokenizer_json(tokenizer), tokenizer)
+        return cls._from_json_for(tokenizer_json(tokenizer), tokenizer)
 
     @classmethod
-    def from_json_for(cls, json: str, tokenizer: object) -> TextEncoder:
+    def _from_json_for(cls, json: str, tokenizer: object) -> TextEncoder:
         """:meth:`from_hf` with the tokenizer's ``tokenizer.json`` text already at hand."""
         backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
         if getattr(backend, "encode_special_tokens", False) or getattr(tokenizer, "split_special_tokens", False):
@@ -137,7 +137,7 @@ def native_encoder_for(tokenizer: object, json: Optional[str] = None) -> Optiona
     """The native encoder for ``tokenizer``, or ``None`` (logged at INFO, with the reason)
     when it must keep encoding with ``tokenizers``."""
     try:
-        return TextEncoder.from_json_for(tokenizer_json(tokenizer) if json is None else json, tokenizer)
+        return TextEncoder._from_json_for(tokenizer_json(tokenizer) if json is None else json, tokenizer)
     except TokenizerError as e:
         logger.info("text is encoded with %s, not natively: %s", type(tokenizer).__name__, e)
         return None

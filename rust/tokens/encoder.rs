@@ -6,7 +6,8 @@
 //! rest of the reward. [`Encoder`] does what `tokenizers`' `encode(text,
 //! add_special_tokens=False)` does for these files, step for step:
 //!
-//! 1. added tokens (`<think>`, `</think>`, `<|im_end|>`, ...) are cut out first, leftmost-longest;
+//! 1. added tokens (`<think>`, `</think>`, `<|im_end|>`, ...) are cut out first, leftmost-longest:
+//!    those the file marks `normalized: false`, then in what is left the others;
 //! 2. each stretch between them is split by the file's `Split` pattern ([`super::pretokenize`]);
 //! 3. each piece's bytes are merged by byte-level BPE ([`super::bpe`]).
 //!
@@ -43,9 +44,10 @@ pub struct Encoding {
 pub struct Encoder {
     pattern: SplitPattern,
     pairs: BytePairs,
-    /// Added tokens' contents, matched leftmost-longest; `added_ids[i]` is pattern i's id.
-    added: Option<AhoCorasick>,
-    added_ids: Vec<u32>,
+    /// Added tokens matched on the text as given, then those matched after normalization
+    /// (which is the identity on the NFC text this encoder takes).
+    raw_added: Option<AddedTokens>,
+    normalized_added: Option<AddedTokens>,
     needs_nfc: bool,
 }
 
@@ -95,6 +97,7 @@ impl Encoder {
         });
         let mut added_contents: Vec<&str> = Vec::new();
         let mut added_ids = Vec::new();
+        let mut added_normalized = Vec::new();
         // tokenizers numbers added tokens itself (see `Vocabulary::from_tokenizer_json`): the
         // model's id for a model piece, else the next id after the model's pieces.
         let mut next_id = model.vocab.len() as u64;
@@ -126,14 +129,23 @@ impl Encoder {
             if known.is_none() {
                 added_contents.push(&entry.content);
                 added_ids.push(entry.id);
+                added_normalized.push(entry.normalized);
             }
         }
-        let added = if added_contents.is_empty() {
-            None
-        } else {
-            Some(AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(&added_contents))
+        let matcher = |normalized: bool| {
+            let (contents, ids): (Vec<&str>, Vec<u32>) = (0..added_contents.len())
+                .filter(|&i| added_normalized[i] == normalized)
+                .map(|i| (added_contents[i], added_ids[i]))
+                .unzip();
+            AddedTokens::new(&contents, ids)
         };
-        Ok(Encoder { pattern, pairs: BytePairs::new(byte_ids, merges, whole_words), added, added_ids, needs_nfc })
+        Ok(Encoder {
+            pattern,
+            pairs: BytePairs::new(byte_ids, merges, whole_words),
+            raw_added: matcher(false),
+            normalized_added: matcher(true),
+            needs_nfc,
+        })
     }
 
     /// Whether the file normalizes to NFC: then text must already be in NFC for [`Self::encode`]
@@ -147,16 +159,12 @@ impl Encoder {
         let mut out = Encoding { ids: Vec::with_capacity(text.len() / 3), ends: Vec::with_capacity(text.len() / 3) };
         let mut pieces = Vec::new();
         let mut word = Vec::new();
-        let mut at = 0;
-        if let Some(added) = &self.added {
-            for m in added.find_iter(text) {
-                self.encode_stretch(text, at..m.start(), &mut pieces, &mut word, &mut out);
-                out.ids.push(self.added_ids[m.pattern()]);
-                out.ends.push(m.end());
-                at = m.end();
-            }
-        }
-        self.encode_stretch(text, at..text.len(), &mut pieces, &mut word, &mut out);
+        let mut plain = |stretch: Range<usize>, out: &mut Encoding| {
+            AddedTokens::split(self.normalized_added.as_ref(), text, stretch, out, &mut |stretch, out| {
+                self.encode_stretch(text, stretch, &mut pieces, &mut word, out)
+            })
+        };
+        AddedTokens::split(self.raw_added.as_ref(), text, 0..text.len(), &mut out, &mut plain);
         for end in &mut out.ends {
             while !text.is_char_boundary(*end) {
                 *end -= 1;
@@ -190,6 +198,45 @@ impl Encoder {
                 out.ends.push(end);
             }
         }
+    }
+}
+
+/// One pass of added-token matching: contents found leftmost-longest, as `tokenizers`'
+/// `AddedVocabulary` finds them.
+#[derive(Debug)]
+struct AddedTokens {
+    automaton: AhoCorasick,
+    /// The id of each pattern of `automaton`.
+    ids: Vec<u32>,
+}
+
+impl AddedTokens {
+    fn new(contents: &[&str], ids: Vec<u32>) -> Option<AddedTokens> {
+        (!contents.is_empty()).then(|| AddedTokens {
+            automaton: AhoCorasickBuilder::new().match_kind(MatchKind::LeftmostLongest).build(contents),
+            ids,
+        })
+    }
+
+    /// Appends the added tokens found in `text[stretch]` to `out`, and hands each stretch
+    /// between them (empty ones included) to `between`.
+    fn split(
+        tokens: Option<&AddedTokens>,
+        text: &str,
+        stretch: Range<usize>,
+        out: &mut Encoding,
+        between: &mut dyn FnMut(Range<usize>, &mut Encoding),
+    ) {
+        let mut at = stretch.start;
+        if let Some(tokens) = tokens {
+            for m in tokens.automaton.find_iter(&text[stretch.clone()]) {
+                between(at..stretch.start + m.start(), out);
+                out.ids.push(tokens.ids[m.pattern()]);
+                out.ends.push(stretch.start + m.end());
+                at = stretch.start + m.end();
+            }
+        }
+        between(at..stretch.end, out);
     }
 }
 
@@ -274,6 +321,8 @@ struct EncoderFile {
 struct AddedToken {
     id: u32,
     content: String,
+    #[serde(default)]
+    normalized: bool,
     #[serde(default)]
     single_word: bool,
     #[serde(default)]
@@ -374,6 +423,18 @@ mod tests {
         .unwrap();
         assert_eq!(e.encode("<think>").ids, [THINK]);
         assert_eq!(e.encode("<thinks").ids, [262, u32::from(b's')]);
+    }
+
+    #[test]
+    fn tokens_matched_on_the_raw_text_go_first() {
+        // In one pass the normalized "x<|", found first, would win over "<|end|>"; tokenizers
+        // cuts out the raw tokens first, then the normalized ones in what is left.
+        let e = encoder(|v| {
+            v["added_tokens"].as_array_mut().unwrap().push(json!({"id": 262, "content": "x<|", "normalized": true}));
+        })
+        .unwrap();
+        assert_eq!(e.encode("x<|end|>").ids, [u32::from(b'x'), END]);
+        assert_eq!(e.encode("x<|y").ids, [262, u32::from(b'y')]);
     }
 
     #[test]
