@@ -7,7 +7,9 @@
 
 verl decodes the response to text and calls this once per sample. Lengths are counted in the
 tokens of ``tokenizer`` (a path to a ``tokenizer.json``, a local model directory or a hub
-name) when it is given, else in characters (``length_unit`` says which). The reward-loop
+name) when it is given, else in characters (``length_unit`` says which); the Qwen2 and Llama 3
+tokenizers are encoded natively (:mod:`apr_fast.encoding`, ~0.2 ms per 3,000-token sample
+against ~5 ms through ``tokenizers``). The reward-loop
 manager (:mod:`apr_fast.verl.manager`) is exact in the policy's own tokens and batches the
 native work; prefer it for training.
 """
