@@ -130,6 +130,32 @@ def test_llama3_pattern_and_ignore_merges_match_tokenizers(qwen_json: str, ignor
     assert encoder.encode(" wxyz") == ([200_002] if ignore_merges else hf.encode(" wxyz", add_special_tokens=False).ids)
 
 
+def gpt2_json(qwen_json: str) -> str:
+    """The same vocabulary behind GPT-2's pre-tokenizer (`ByteLevel` with its own regex)."""
+    t = json.loads(qwen_json)
+    t["pre_tokenizer"] = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+    return json.dumps(t)
+
+
+@pytest.fixture(scope="module")
+def gpt2() -> tuple[TextEncoder, Tokenizer]:
+    j = gpt2_json(read_tokenizer_json(BUNDLED))
+    return TextEncoder.from_json(j), Tokenizer.from_str(j)
+
+
+def test_gpt2_pattern_matches_tokenizers(gpt2: tuple[TextEncoder, Tokenizer]) -> None:
+    encoder, hf = gpt2
+    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    for text in TRICKY + [r["completion"] for r in rows[:10]] + ["it's IT'S 12345 ,. 's  end  "]:
+        assert_same(encoder, hf, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_gpt2_pattern_branches_match_tokenizers(gpt2: tuple[TextEncoder, Tokenizer], text: str) -> None:
+    assert_same(*gpt2, unicodedata.normalize("NFC", text))
+
+
 def test_text_not_in_nfc(encoder: TextEncoder, hf: Tokenizer) -> None:
     text = "e\u0301 = 3"  # 'é' decomposed: tokenizers normalizes it first
     assert not encoder.accepts(text)
@@ -147,6 +173,8 @@ def test_text_not_in_nfc(encoder: TextEncoder, hf: Tokenizer) -> None:
         (lambda t: t.update(normalizer={"type": "NFKC"}), "NFKC"),
         (lambda t: t["pre_tokenizer"]["pretokenizers"][0]["pattern"].update(Regex=r"\s+"), "Split pattern"),
         (lambda t: t["added_tokens"][0].update(lstrip=True), "strips white space"),
+        (lambda t: t.update(post_processor={"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+                                            "use_regex": True}), "trims offsets"),
         (lambda t: t.update(truncation={"max_length": 8, "strategy": "LongestFirst", "stride": 0,
                                         "direction": "Right"}), "truncation"),
     ],

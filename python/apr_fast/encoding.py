@@ -8,7 +8,8 @@ policy's tokens by encoding each response. Through Hugging Face ``tokenizers`` t
 
 It reproduces ``tokenizers``' ``encode(text, add_special_tokens=False)`` for the tokenizers of
 Qwen2 / Qwen2.5 / QwQ, DeepSeek-R1-Distill-Qwen and Llama 3: byte-level BPE behind one ``Split``
-pre-tokenizer with their regex, an NFC normalizer or none, added tokens cut out first. Any other
+pre-tokenizer with their regex (or ``ByteLevel`` with GPT-2's), an NFC normalizer or none, added
+tokens cut out first, a post-processor that does not trim offsets. Any other
 ``tokenizer.json`` raises :class:`~apr_fast.TokenizerError` saying what is not reproduced (the
 scorer then keeps encoding with ``tokenizers``). Under NFC, a text that is not already in NFC is
 normalized first by ``tokenizers``, which moves offsets; :meth:`TextEncoder.accepts` tells such

@@ -11,9 +11,10 @@
 //! 2. each stretch between them is split by the file's `Split` pattern ([`super::pretokenize`]);
 //! 3. each piece's bytes are merged by byte-level BPE ([`super::bpe`]).
 //!
-//! A file this module cannot reproduce exactly (another pre-tokenizer or pattern, a normalizer
-//! other than NFC, added tokens that strip white space or match single words, dropout,
-//! truncation or padding) is refused with [`VocabularyError::Unsupported`], so the caller can
+//! GPT-2's `ByteLevel` pre-tokenizer with its own regex is reproduced too. A file this module
+//! cannot reproduce exactly (another pre-tokenizer or pattern, a normalizer other than NFC,
+//! added tokens that strip white space or match single words, a post-processor that trims
+//! offsets, dropout, truncation or padding) is refused with [`VocabularyError::Unsupported`], so the caller can
 //! fall back to `tokenizers`. NFC is a no-op on text already in NFC, which the caller checks
 //! ([`Encoder::needs_nfc`]); this module does not normalize.
 
@@ -65,6 +66,12 @@ impl Encoder {
             n => return unsupported(format!("normalizer {} (only NFC or none is reproduced)", describe(n))),
         };
         let pattern = split_pattern(&file.pre_tokenizer)?;
+        if !keeps_offsets(&file.post_processor) {
+            return unsupported(format!(
+                "post-processor {} trims offsets (only none, TemplateProcessing or ByteLevel without trim_offsets)",
+                describe(&file.post_processor)
+            ));
+        }
         if !classes_available() {
             return unsupported("Unicode class tables are missing from this build".into());
         }
@@ -240,22 +247,45 @@ impl AddedTokens {
     }
 }
 
+/// Whether the post-processor leaves token offsets as the tokens' bytes give them: none,
+/// `TemplateProcessing` (which adds nothing without special tokens), `ByteLevel` with
+/// `trim_offsets: false`, or a sequence of those. A trimming one moves white space out of the
+/// tokens' spans.
+fn keeps_offsets(post: &Value) -> bool {
+    match post.get("type").and_then(Value::as_str) {
+        None => post.is_null(),
+        Some("TemplateProcessing") => true,
+        Some("ByteLevel") => post.get("trim_offsets") == Some(&Value::Bool(false)),
+        Some("Sequence") => post
+            .get("processors")
+            .and_then(Value::as_array)
+            .is_some_and(|steps| steps.iter().all(keeps_offsets)),
+        Some(_) => false,
+    }
+}
+
 fn describe(v: &Value) -> String {
     v.get("type").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_owned)
 }
 
-/// The `Split` pattern of a `Sequence[Split(pattern, Isolated), ByteLevel(no prefix space,
-/// no regex)]` pre-tokenizer.
+/// The pattern of a `Sequence[Split(pattern, Isolated), ByteLevel(no prefix space, no regex)]`
+/// pre-tokenizer, or GPT-2's for a `ByteLevel(no prefix space, regex)` alone.
 fn split_pattern(pre: &Value) -> Result<SplitPattern, VocabularyError> {
     let unsupported = |why: &str| VocabularyError::Unsupported(format!("pre-tokenizer: {why}"));
+    let field = |v: &Value, k: &str| v.get(k).cloned().unwrap_or(Value::Null);
+    if field(pre, "type") == "ByteLevel" {
+        if field(pre, "add_prefix_space") == Value::Bool(false) && field(pre, "use_regex") == Value::Bool(true) {
+            return Ok(SplitPattern::Gpt2);
+        }
+        return Err(unsupported("ByteLevel with a prefix space or without its regex"));
+    }
     if pre.get("type").and_then(Value::as_str) != Some("Sequence") {
-        return Err(unsupported(&format!("{} (only Split + ByteLevel is reproduced)", describe(pre))));
+        return Err(unsupported(&format!("{} (only Split + ByteLevel, or ByteLevel alone, is reproduced)", describe(pre))));
     }
     let steps = pre.get("pretokenizers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let [split, byte_level] = steps else {
         return Err(unsupported("a sequence of other than Split + ByteLevel"));
     };
-    let field = |v: &Value, k: &str| v.get(k).cloned().unwrap_or(Value::Null);
     let is_split = field(split, "type") == "Split"
         && field(split, "behavior") == "Isolated"
         && field(split, "invert") == Value::Bool(false);
@@ -310,6 +340,8 @@ struct EncoderFile {
     normalizer: Value,
     #[serde(default)]
     pre_tokenizer: Value,
+    #[serde(default)]
+    post_processor: Value,
     #[serde(default)]
     truncation: Value,
     #[serde(default)]
@@ -445,7 +477,10 @@ mod tests {
         };
         refused(|v| v["normalizer"] = json!({"type": "NFKC"}), "NFKC");
         refused(|v| v["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = json!(r"\s+"), "unknown Split pattern");
-        refused(|v| v["pre_tokenizer"] = json!({"type": "ByteLevel", "add_prefix_space": false}), "ByteLevel");
+        refused(|v| v["pre_tokenizer"] = json!({"type": "ByteLevel", "add_prefix_space": true, "use_regex": true}), "prefix space");
+        refused(|v| v["pre_tokenizer"] = json!({"type": "Metaspace"}), "Metaspace");
+        refused(|v| v["post_processor"] = json!({"type": "ByteLevel", "trim_offsets": true}), "trims offsets");
+        refused(|v| v["post_processor"] = json!({"type": "RobertaProcessing"}), "trims offsets");
         refused(|v| v["pre_tokenizer"]["pretokenizers"][1]["add_prefix_space"] = json!(true), "prefix space");
         refused(|v| v["added_tokens"][0]["lstrip"] = json!(true), "strips white space");
         refused(|v| v["truncation"] = json!({"max_length": 8}), "truncation");
@@ -458,6 +493,26 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(Encoder::from_tokenizer_json("{"), Err(VocabularyError::Json(_))));
+    }
+
+    #[test]
+    fn post_processors_that_keep_offsets() {
+        for post in [
+            json!(null),
+            json!({"type": "TemplateProcessing"}),
+            json!({"type": "Sequence", "processors": [{"type": "ByteLevel", "trim_offsets": false}, {"type": "TemplateProcessing"}]}),
+        ] {
+            assert!(encoder(|v| v["post_processor"] = post.clone()).is_ok(), "{post}");
+        }
+    }
+
+    #[test]
+    fn byte_level_alone_splits_by_gpt2s_pattern() {
+        let e = encoder(|v| {
+            v["pre_tokenizer"] = json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true})
+        })
+        .unwrap();
+        assert_eq!(e.encode(" the12").ids, [258, u32::from(b'1'), u32::from(b'2')]);
     }
 
     #[test]

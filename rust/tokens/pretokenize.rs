@@ -5,7 +5,14 @@
 //! (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //! ```
 //!
-//! (Llama 3 writes `\p{N}{1,3}` for `\p{N}`). The pattern's lookahead is out of reach of the
+//! (Llama 3 writes `\p{N}{1,3}` for `\p{N}`), and the GPT-2 pattern that `ByteLevel` applies
+//! itself with `use_regex` (GPT-2, GPT-NeoX, OLMo):
+//!
+//! ```text
+//! 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+//! ```
+//!
+//! The patterns' lookahead is out of reach of the
 //! `regex` crate; a scanner that tries the seven alternatives in order, as a backtracking
 //! engine does, is exact and needs no regex engine at all. Every position of a text starts
 //! a match of some alternative, so the pieces tile the text (`Isolated` behaviour).
@@ -25,18 +32,25 @@ use super::unicode_additions::{LETTERS_AFTER_14, NUMBERS_AFTER_14};
 pub(crate) const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 pub(crate) const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
-/// Which of the known patterns: they differ only in how many numbers one piece may hold.
+/// The pattern `ByteLevel` applies with `use_regex: true` (GPT-2's).
+pub(crate) const GPT2_PATTERN: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
+
+/// Which of the known patterns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SplitPattern {
-    digits_per_piece: usize,
+pub(crate) enum SplitPattern {
+    /// Qwen2's and Llama 3's (cl100k's): they differ only in how many numbers one piece holds.
+    Cl100k { digits_per_piece: usize },
+    /// GPT-2's.
+    Gpt2,
 }
 
 impl SplitPattern {
     /// The pattern of a `Split` pre-tokenizer, when it is one of the known ones.
     pub(crate) fn from_regex(regex: &str) -> Option<SplitPattern> {
         match regex {
-            QWEN2_PATTERN => Some(SplitPattern { digits_per_piece: 1 }),
-            LLAMA3_PATTERN => Some(SplitPattern { digits_per_piece: 3 }),
+            QWEN2_PATTERN => Some(SplitPattern::Cl100k { digits_per_piece: 1 }),
+            LLAMA3_PATTERN => Some(SplitPattern::Cl100k { digits_per_piece: 3 }),
+            GPT2_PATTERN => Some(SplitPattern::Gpt2),
             _ => None,
         }
     }
@@ -46,15 +60,21 @@ impl SplitPattern {
         let classes = CharClasses::get();
         let mut at = 0;
         while at < text.len() {
-            let end = self.piece_end(text, at, classes);
+            let end = match *self {
+                SplitPattern::Cl100k { digits_per_piece } => cl100k_piece_end(text, at, classes, digits_per_piece),
+                SplitPattern::Gpt2 => gpt2_piece_end(text, at, classes),
+            };
             debug_assert!(end > at && text.is_char_boundary(end));
             out.push(at..end);
             at = end;
         }
     }
 
-    /// Where the match of the pattern starting at `at` (a character boundary) ends.
-    fn piece_end(&self, text: &str, at: usize, classes: &CharClasses) -> usize {
+}
+
+/// Where the match of the Qwen2 / Llama 3 pattern starting at `at` (a character boundary) ends.
+fn cl100k_piece_end(text: &str, at: usize, classes: &CharClasses, digits_per_piece: usize) -> usize {
+    {
         let rest = &text[at..];
         let mut chars = rest.chars();
         let Some(c) = chars.next() else { return at };
@@ -80,7 +100,7 @@ impl SplitPattern {
         // \p{N} (or \p{N}{1,3})
         if class.number {
             let mut end = after_c;
-            for next in text[after_c..].chars().take(self.digits_per_piece - 1) {
+            for next in text[after_c..].chars().take(digits_per_piece - 1) {
                 if !classes.of(next).number {
                     break;
                 }
@@ -103,17 +123,52 @@ impl SplitPattern {
         }
         // c is white space: `\s*[\r\n]+`, then `\s+(?!\S)`, then `\s+`.
         let run_end = classes.run_end(text, at, |k| k.space);
-        let run = &text[at..run_end];
-        if let Some(last_newline) = run.rfind(['\r', '\n']) {
+        if let Some(last_newline) = text[at..run_end].rfind(['\r', '\n']) {
             return at + last_newline + 1;
         }
-        if run_end == text.len() {
-            return run_end;
+        space_run_end(text, at, run_end)
+    }
+}
+
+/// Where the match of GPT-2's pattern starting at `at` (a character boundary) ends.
+fn gpt2_piece_end(text: &str, at: usize, classes: &CharClasses) -> usize {
+    let rest = &text[at..];
+    let mut chars = rest.chars();
+    let Some(c) = chars.next() else { return at };
+    // 's|'t|'re|'ve|'m|'ll|'d (case matters)
+    if c == '\'' {
+        let len = ["s", "t", "re", "ve", "m", "ll", "d"].iter().find(|s| rest[1..].starts_with(*s)).map(|s| s.len());
+        if let Some(len) = len {
+            return at + 1 + len;
         }
-        match run.char_indices().next_back() {
-            Some((last, _)) if last > 0 => at + last,
-            _ => run_end,
-        }
+    }
+    // ` ?\p{L}+`, ` ?\p{N}+`, ` ?[^\s\p{L}\p{N}]+`: a space joins the run after it.
+    let (start, class) = match (c, chars.next()) {
+        (' ', Some(next)) if !classes.of(next).space => (at + 1, classes.of(next)),
+        _ => (at, classes.of(c)),
+    };
+    if class.letter {
+        return classes.run_end(text, start, |k| k.letter);
+    }
+    if class.number {
+        return classes.run_end(text, start, |k| k.number);
+    }
+    if class.is_symbol() {
+        return classes.run_end(text, start, |k| k.is_symbol());
+    }
+    // `\s+(?!\S)`, then `\s+`.
+    space_run_end(text, at, classes.run_end(text, at, |k| k.space))
+}
+
+/// `\s+(?!\S)|\s+` on the white-space run `text[at..run_end]`: the run, less its last
+/// character when a non-space follows and the run has more than one.
+fn space_run_end(text: &str, at: usize, run_end: usize) -> usize {
+    if run_end == text.len() {
+        return run_end;
+    }
+    match text[at..run_end].char_indices().next_back() {
+        Some((last, _)) if last > 0 => at + last,
+        _ => run_end,
     }
 }
 
@@ -259,6 +314,10 @@ mod tests {
         out.into_iter().map(|r| &text[r]).collect()
     }
 
+    fn gpt2(text: &str) -> Vec<&str> {
+        pieces(SplitPattern::Gpt2, text)
+    }
+
     fn qwen(text: &str) -> Vec<&str> {
         pieces(SplitPattern::from_regex(QWEN2_PATTERN).unwrap(), text)
     }
@@ -279,6 +338,16 @@ mod tests {
         assert_eq!(qwen("½²x"), ["½", "²", "x"]);
         assert_eq!(qwen("'ſx'Ll'RE"), ["'ſ", "x", "'Ll", "'RE"]);
         assert_eq!(qwen("So x = \\frac{3}{4}.\n\n"), ["So", " x", " =", " \\", "frac", "{", "3", "}{", "4", "}.\n\n"]);
+    }
+
+    // Checked against `tokenizers`' ByteLevel(add_prefix_space=False, use_regex=True).
+    #[test]
+    fn gpt2_pieces_match_tokenizers() {
+        assert_eq!(gpt2("it's IT'S don't"), ["it", "'s", " IT", "'", "S", " don", "'t"]);
+        assert_eq!(gpt2("x  = 12345 \n\n y"), ["x", " ", " =", " 12345", " \n\n", " y"]);
+        assert_eq!(gpt2("a\u{3000}\u{3000}b ,."), ["a", "\u{3000}", "\u{3000}", "b", " ,."]);
+        assert_eq!(gpt2("  end  "), [" ", " end", "  "]);
+        assert_eq!(gpt2(" 's"), [" '", "s"]);
     }
 
     #[test]
