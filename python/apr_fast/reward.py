@@ -9,7 +9,8 @@ Three ways to give responses, all scored natively in one call per batch:
 * token ids (:meth:`APRScorer.score_token_ids`), the training path: decoded with the policy's
   vocabulary (no re-tokenization), ``</think>`` found by its id, lengths exact in those tokens;
 * text with a tokenizer (``APRScorer(tokenizer=...)``): lengths in the tokens that tokenizer
-  gives the text (exact when it is the policy's tokenizer and the text round-trips);
+  gives the text (exact when it is the policy's tokenizer and the text round-trips), encoded
+  natively for the byte-level BPE tokenizers :mod:`apr_fast.encoding` reproduces;
 * text alone: lengths in characters (``length_unit == "chars"``).
 
 When the native engine cannot decide ŷ ≡ y* (a CAS is needed), the rollout goes to the
