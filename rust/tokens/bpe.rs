@@ -201,9 +201,10 @@ impl WordCache {
                     return true;
                 }
                 let found = self.short.get(&key).and_then(|&(start, n)| self.tokens.get(start as usize..(start + n) as usize));
-                if let (Some(t), Some(hot)) = (found, self.hot.get_mut(slot)) {
-                    if t.len() <= 2 {
-                        *hot = HotWord { key, count: t.len() as u8, tokens: [t[0], t.get(1).copied().unwrap_or_default()] };
+                if let (Some(&[first, ref rest @ ..]), Some(hot)) = (found, self.hot.get_mut(slot)) {
+                    if rest.len() <= 1 {
+                        let second = rest.first().copied().unwrap_or_default();
+                        *hot = HotWord { key, count: 1 + rest.len() as u8, tokens: [first, second] };
                     }
                 }
                 found
