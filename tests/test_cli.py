@@ -31,6 +31,16 @@ def test_score_jsonl_output_has_one_record_per_rollout_with_the_same_keys() -> N
     assert sum(r["correct"] for r in records) >= 40
 
 
+def test_native_and_tokenizers_encoding_give_the_same_records() -> None:
+    native = run("score", str(SAMPLES), "--tokenizer", str(TOKENIZER), "--format", "jsonl", "-q", "--limit", "20")
+    by_tokenizers = run("score", str(SAMPLES), "--tokenizer", str(TOKENIZER), "--format", "jsonl", "-q", "--limit", "20",
+                        "--tokenizers-encoding")
+    assert native.returncode == by_tokenizers.returncode == 0, native.stderr + by_tokenizers.stderr
+    assert native.stdout == by_tokenizers.stdout and len(native.stdout.splitlines()) == 20
+    alone = run("score", str(SAMPLES), "--tokenizers-encoding", "-q")
+    assert alone.returncode == 2 and "--tokenizers-encoding goes with --tokenizer" in alone.stderr
+
+
 def test_score_table_prints_rows_and_a_summary(tmp_path) -> None:
     dest = tmp_path / "out.txt"
     assert main(["score", str(SAMPLES), "--limit", "5", "--format", "table", "-o", str(dest)]) == 0

@@ -337,7 +337,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
-    scorer = APRScorer(config, tokenizer=tokenizer)
+    if args.tokenizers_encoding and tokenizer is None:
+        raise UsageError("--tokenizers-encoding goes with --tokenizer")
+    scorer = APRScorer(config, tokenizer=tokenizer, native_encoding=not args.tokenizers_encoding)
     fmt = args.format or ("table" if out.isatty() else "jsonl")
     rows = numbered_records(args.files, args.limit)
     show_progress = sys.stderr.isatty() and not args.quiet
@@ -467,6 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Score rollouts with the APR reward and print one result per rollout and a summary.")
     s.add_argument("--tokenizer", help="count lengths in these tokens: tokenizer.json(.gz), model directory or hub name "
                                        "(default: characters)")
+    s.add_argument("--tokenizers-encoding", action="store_true",
+                   help="encode the text with the tokenizers library itself rather than apr-fast's native encoder "
+                        "(the same tokens for the tokenizers it reproduces: Qwen2, Llama 3, GPT-2 families; slower)")
     s.add_argument("--beta", type=float, default=2e-4, help="penalty per tail token (paper: 2e-4 for 1.5B, 5e-4 for 7B)")
     s.add_argument("--floor", type=float, default=None, help="lower bound of a correct response's reward (default: none)")
     s.add_argument("--mode", choices=ANCHOR_MODES, default="default", help="anchor localisation mode")
