@@ -400,32 +400,23 @@ pub fn failed_score(status: Status, config: &RewardConfig) -> RolloutScore {
 }
 
 /// Scores a batch of rollouts on `threads` workers; a rollout that panics gets
-/// [`Status::InternalError`] and the rest are unaffected.
-pub fn score_batch(rollouts: &[Rollout<'_>], config: &RewardConfig, threads: Option<usize>) -> Vec<RolloutScore> {
-    let memo = OutcomeMemo::default();
-    map_items(rollouts, threads, |r| score_rollout_in(r, config, &memo))
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|ItemPanic(_)| failed_score(Status::InternalError, config)))
-        .collect()
-}
-
-/// Scores a batch of text rollouts as [`score_batch`] does, counting in `encoder`'s tokens the
-/// rollouts that come without token spans (`tokens: None`): each is encoded on the worker that
-/// scores it.
-pub fn score_batch_encoding(
+/// [`Status::InternalError`] and the rest are unaffected. With `encoder`, a rollout that comes
+/// without token spans (`tokens: None`) is encoded on the worker that scores it and counted in
+/// those tokens (else in characters).
+pub fn score_batch(
     rollouts: &[Rollout<'_>],
-    encoder: &Encoder,
+    encoder: Option<&Encoder>,
     config: &RewardConfig,
     threads: Option<usize>,
 ) -> Vec<RolloutScore> {
     let memo = OutcomeMemo::default();
-    map_items(rollouts, threads, |r| {
-        if r.tokens.is_some() {
-            return score_rollout_in(r, config, &memo);
+    map_items(rollouts, threads, |r| match (encoder, r.tokens) {
+        (Some(encoder), None) => {
+            let encoding = encoder.encode(r.response);
+            let tokens = TokenSpans { ends: &encoding.ends, think_close: None };
+            score_rollout_in(&Rollout { tokens: Some(tokens), ..*r }, config, &memo)
         }
-        let encoding = encoder.encode(r.response);
-        let tokens = TokenSpans { ends: &encoding.ends, think_close: None };
-        score_rollout_in(&Rollout { tokens: Some(tokens), ..*r }, config, &memo)
+        _ => score_rollout_in(r, config, &memo),
     })
     .into_iter()
     .map(|r| r.unwrap_or_else(|ItemPanic(_)| failed_score(Status::InternalError, config)))
@@ -669,11 +660,11 @@ mod tests {
             Rollout { response: echo, ground_truth: &["-\\sqrt{3}"], problem: None, tokens: None },
         ];
         for threads in [1, 2] {
-            let batch = score_batch(&rollouts, &config, Some(threads));
+            let batch = score_batch(&rollouts, None, &config, Some(threads));
             let single: Vec<RolloutScore> = rollouts.iter().map(|r| score_rollout(r, &config)).collect();
             assert_eq!(batch, single);
         }
-        let batch = score_batch(&rollouts, &config, Some(1));
+        let batch = score_batch(&rollouts, None, &config, Some(1));
         assert_eq!(batch.iter().map(|s| s.correct).collect::<Vec<_>>(), [true, true, false, true, false, true]);
         // A memo key cannot confuse a text's end with the next text's start.
         let memo = OutcomeMemo::default();

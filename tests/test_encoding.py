@@ -237,7 +237,7 @@ def test_scorer_scores_equal_with_either_encoder(hf: Tokenizer) -> None:
     native, by_hf = APRScorer(config, tokenizer=hf), APRScorer(config, tokenizer=hf, native_encoding=False)
     assert native._encoder is not None and by_hf._encoder is None
     assert _scores(native, texts, gts) == _scores(by_hf, texts, gts)
-    assert native._token_offsets(texts)[3] is not None  # type: ignore[index]
+    assert native._spans_from_tokenizers(texts)[3] is not None  # type: ignore[index]
     one = apr_fast.score(texts[0], gts[0], tokenizer=hf, config=config)
     assert one.to_dict() == by_hf.score(texts[0], gts[0]).to_dict()
     again = pickle.loads(pickle.dumps(by_hf))

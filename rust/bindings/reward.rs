@@ -19,7 +19,7 @@ use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg,
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
-    apr_reward as core_apr_reward, score_batch, score_batch_encoding, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
+    apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
 };
 use crate::parallel::{map_items, ItemPanic};
@@ -449,10 +449,7 @@ impl NativeScorer {
                     tokens: ends.as_ref().and_then(|e| e[i].as_ref()).map(|e| TokenSpans { ends: e, think_close: None }),
                 })
                 .collect();
-            let scores = match encoder {
-                Some(encoder) => score_batch_encoding(&rollouts, &encoder.inner, config, threads),
-                None => score_batch(&rollouts, config, threads),
-            };
+            let scores = score_batch(&rollouts, encoder.map(|e| &*e.inner), config, threads);
             scores.into_iter().enumerate().map(|(i, s)| with_chars(responses[i], Some(chars[i]), s, None)).collect::<Vec<_>>()
         });
         scores.into_iter().map(|c| form.row(py, c)).collect()

@@ -79,7 +79,7 @@ fn internal_error(what: &str, panic: ItemPanic) -> PyErr {
 
 /// Runs `f` on every text with the interpreter released; the first caught panic becomes an
 /// `AprError` naming its item (`what[i]`).
-fn run_released<R: Send>(
+pub(super) fn run_released<R: Send>(
     py: Python<'_>,
     texts: &[&str],
     threads: Option<usize>,
@@ -95,7 +95,7 @@ fn run_released<R: Send>(
 }
 
 /// Same, for one text.
-fn run_one<R: Send>(py: Python<'_>, text: &str, f: impl Fn(&str) -> R + Sync + Send) -> PyResult<R> {
+pub(super) fn run_one<R: Send>(py: Python<'_>, text: &str, f: impl Fn(&str) -> R + Sync + Send) -> PyResult<R> {
     let mut results = py.allow_threads(|| map_items(&[text], Some(1), |t| f(t)));
     match results.pop() {
         Some(Ok(r)) => Ok(r),

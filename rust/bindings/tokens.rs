@@ -14,7 +14,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::{borrow_str, sequence_items, threads_arg, AprError, TokenizerError};
+use super::text::{run_one, run_released};
+use super::{borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::offsets::bytes_to_chars_sorted;
 use crate::tokens::{token_ends_from_spans, DecodeError, Decoded, Encoder, Vocabulary, VocabularyError};
@@ -496,27 +497,13 @@ impl NativeEncoder {
 
     /// The ids of `text` and the character offset where each token ends.
     fn encode(&self, py: Python<'_>, text: &PyAny) -> PyResult<(Vec<u32>, Vec<usize>)> {
-        let text = borrow_str(text, "text")?;
-        let out = py.allow_threads(|| map_items(&[text], Some(1), |t| encoded_with_char_ends(&self.inner, t)));
-        match out.into_iter().next() {
-            Some(Ok(result)) => Ok(result),
-            Some(Err(panic)) => Err(AprError::new_err(internal_error(panic))),
-            None => Err(AprError::new_err("internal error in apr_fast: no result")),
-        }
+        run_one(py, borrow_str(text, "text")?, |t| encoded_with_char_ends(&self.inner, t))
     }
 
     /// `encode` for many texts, in parallel.
     fn encode_batch(&self, py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<(Vec<u32>, Vec<usize>)>> {
-        let threads = threads_arg(threads)?;
-        let texts: Vec<&str> = sequence_items(texts, &"texts", "a list of str")?
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| borrow_str(t, &format!("texts[{i}]")))
-            .collect::<PyResult<_>>()?;
-        let out = py.allow_threads(|| map_items(&texts, threads, |t| encoded_with_char_ends(&self.inner, t)));
-        out.into_iter()
-            .map(|r| r.map_err(|panic| AprError::new_err(internal_error(panic))))
-            .collect()
+        let texts = borrow_str_list(texts, "texts")?;
+        run_released(py, &texts, threads_arg(threads)?, "texts", |t| encoded_with_char_ends(&self.inner, t))
     }
 
     fn __repr__(&self) -> String {

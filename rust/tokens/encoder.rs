@@ -28,6 +28,7 @@ use serde_json::Value;
 use super::bpe::{BytePairs, MergeTable, WordToken};
 use super::byte_level::{byte_to_char, char_to_byte};
 use super::pretokenize::{classes_available, SplitPattern};
+use super::vocabulary::AddedTokenNumbering;
 use super::VocabularyError;
 
 /// The tokens of a text: ids, and where each ends in the text.
@@ -105,9 +106,7 @@ impl Encoder {
         let mut added_contents: Vec<&str> = Vec::new();
         let mut added_ids = Vec::new();
         let mut added_normalized = Vec::new();
-        // tokenizers numbers added tokens itself (see `Vocabulary::from_tokenizer_json`): the
-        // model's id for a model piece, else the next id after the model's pieces.
-        let mut next_id = model.vocab.len() as u64;
+        let mut numbering = AddedTokenNumbering::new(model.vocab.len())?;
         for entry in &file.added_tokens {
             if entry.single_word || entry.lstrip || entry.rstrip {
                 return unsupported(format!(
@@ -115,25 +114,7 @@ impl Encoder {
                     entry.content
                 ));
             }
-            if entry.content.is_empty() {
-                return Err(VocabularyError::Inconsistent(format!("added token {} has empty content", entry.id)));
-            }
-            let known = added_contents.iter().position(|&c| c == entry.content);
-            let id = match (known, model.vocab.get(&entry.content)) {
-                (Some(i), _) => u64::from(added_ids[i]),
-                (None, Some(&model_id)) => u64::from(model_id),
-                (None, None) => {
-                    next_id += 1;
-                    next_id - 1
-                }
-            };
-            if id != u64::from(entry.id) {
-                return Err(VocabularyError::Inconsistent(format!(
-                    "added token {:?} is listed with id {} but tokenizers gives it id {id}",
-                    entry.content, entry.id
-                )));
-            }
-            if known.is_none() {
+            if numbering.check(&entry.content, entry.id, model.vocab.get(&entry.content).copied())? {
                 added_contents.push(&entry.content);
                 added_ids.push(entry.id);
                 added_normalized.push(entry.normalized);

@@ -42,6 +42,48 @@ impl fmt::Display for VocabularyError {
 
 impl std::error::Error for VocabularyError {}
 
+/// How `tokenizers` numbers `added_tokens` as it loads them (`AddedVocabulary::add_tokens`,
+/// over the list in file order): a content seen before keeps its id, a model piece has the
+/// model's id, anything else takes the next id after the model's entries. A file that lists
+/// other ids is refused rather than read under one guess or the other.
+pub(crate) struct AddedTokenNumbering {
+    next_id: u64,
+    seen: HashMap<String, u32>,
+}
+
+impl AddedTokenNumbering {
+    pub(crate) fn new(model_entries: usize) -> Result<AddedTokenNumbering, VocabularyError> {
+        let next_id = u32::try_from(model_entries)
+            .map_err(|_| VocabularyError::Unsupported("vocabulary has more than 2^32 entries".into()))?;
+        Ok(AddedTokenNumbering { next_id: u64::from(next_id), seen: HashMap::new() })
+    }
+
+    /// Checks the id the file lists for the next added token (`model_id`: the model's id for
+    /// the same content, if any); `Ok(true)` the first time `content` is seen.
+    pub(crate) fn check(&mut self, content: &str, listed_id: u32, model_id: Option<u32>) -> Result<bool, VocabularyError> {
+        if content.is_empty() {
+            return Err(VocabularyError::Inconsistent(format!(
+                "added token {listed_id} has empty content (tokenizers drops it)"
+            )));
+        }
+        let seen = self.seen.get(content).copied();
+        let id = match seen.or(model_id) {
+            Some(id) => u64::from(id),
+            None => {
+                self.next_id += 1;
+                self.next_id - 1
+            }
+        };
+        if id != u64::from(listed_id) {
+            return Err(VocabularyError::Inconsistent(format!(
+                "added token {content:?} is listed with id {listed_id} but tokenizers gives it id {id}"
+            )));
+        }
+        self.seen.insert(content.to_owned(), listed_id);
+        Ok(seen.is_none())
+    }
+}
+
 /// Many byte strings in one buffer; item `i` is `data[starts[i]..starts[i + 1]]`.
 #[derive(Debug, Clone)]
 struct FlatBytes {
@@ -168,34 +210,10 @@ impl Vocabulary {
         let mut added_ids: HashMap<String, u32> = HashMap::new();
         let mut added_text: HashMap<u32, String> = HashMap::new();
         let mut special_contents: HashSet<String> = HashSet::new();
-        // Mirrors tokenizers' AddedVocabulary::add_tokens, which runs over the list on load.
-        let mut next_id = u32::try_from(model.entry_count)
-            .map_err(|_| VocabularyError::Unsupported("vocabulary has more than 2^32 entries".into()))?;
+        let mut numbering = AddedTokenNumbering::new(model.entry_count)?;
         for entry in &file.added_tokens {
-            if entry.content.is_empty() {
-                return Err(VocabularyError::Inconsistent(format!(
-                    "added token {} has empty content (tokenizers drops it)",
-                    entry.id
-                )));
-            }
-            let id = match added_ids
-                .get(&entry.content)
-                .copied()
-                .or_else(|| model.lookup(&entry.content))
-            {
-                Some(id) => id,
-                None => {
-                    let id = next_id;
-                    next_id = next_id.saturating_add(1);
-                    id
-                }
-            };
-            if id != entry.id {
-                return Err(VocabularyError::Inconsistent(format!(
-                    "added token {:?} is listed with id {} but tokenizers gives it id {id}",
-                    entry.content, entry.id
-                )));
-            }
+            numbering.check(&entry.content, entry.id, model.lookup(&entry.content))?;
+            let id = entry.id;
             if id > MAX_ID {
                 return Err(VocabularyError::Unsupported(format!(
                     "id {id} is over the limit {MAX_ID}"
