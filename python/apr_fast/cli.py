@@ -471,7 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "(default: characters)")
     s.add_argument("--tokenizers-encoding", action="store_true",
                    help="encode the text with the tokenizers library itself rather than apr-fast's native encoder "
-                        "(the same tokens for the tokenizers it reproduces: Qwen2, Llama 3, GPT-2 families; slower)")
+                        "(the same tokens for the tokenizers it reproduces: Qwen2, Llama 3, DeepSeek-V3, GPT-2 "
+                        "families; slower)")
     s.add_argument("--beta", type=float, default=2e-4, help="penalty per tail token (paper: 2e-4 for 1.5B, 5e-4 for 7B)")
     s.add_argument("--floor", type=float, default=None, help="lower bound of a correct response's reward (default: none)")
     s.add_argument("--mode", choices=ANCHOR_MODES, default="default", help="anchor localisation mode")

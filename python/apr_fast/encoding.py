@@ -7,8 +7,10 @@ policy's tokens by encoding each response. Through Hugging Face ``tokenizers`` t
 :class:`TextEncoder` gives the same ids natively, with the same token boundaries.
 
 It reproduces ``tokenizers``' ``encode(text, add_special_tokens=False)`` for the tokenizers of
-Qwen2 / Qwen2.5 / QwQ, DeepSeek-R1-Distill-Qwen and Llama 3: byte-level BPE behind one ``Split``
-pre-tokenizer with their regex (or ``ByteLevel`` with GPT-2's), an NFC normalizer or none, added
+Qwen2 / Qwen2.5 / QwQ, DeepSeek-R1-Distill-Qwen, Llama 3 and DeepSeek-V3 / R1 / V4 (and models
+sharing their tokenizer, as DeepSeek-R1-0528-Qwen3-8B does): byte-level BPE behind one ``Split``
+pre-tokenizer with their regex, DeepSeek-V3's three ``Split`` s in a row, or ``ByteLevel`` with
+GPT-2's regex; an NFC normalizer or none, added
 tokens cut out first, a post-processor that does not trim offsets. Any other
 ``tokenizer.json`` raises :class:`~apr_fast.TokenizerError` saying what is not reproduced (the
 scorer then keeps encoding with ``tokenizers``). Under NFC, a text that is not already in NFC is

@@ -413,7 +413,7 @@ class APRScorer:
 
     Text is encoded natively (:class:`~apr_fast.encoding.TextEncoder`, the same tokens as
     ``tokenizer``, ~30x faster) when the tokenizer is a byte-level BPE one it reproduces (Qwen2,
-    DeepSeek-R1-Distill-Qwen, Llama 3, GPT-2); otherwise, or with ``native_encoding=False``, by
+    DeepSeek-R1-Distill-Qwen, Llama 3, DeepSeek-V3 / R1 / V4, GPT-2); otherwise, or with ``native_encoding=False``, by
     ``tokenizer`` itself.
     """
 

@@ -1,5 +1,5 @@
 //! Text -> token ids with the policy's own `tokenizer.json`, natively, for the byte-level BPE
-//! tokenizers of Qwen2 / DeepSeek-R1-Distill-Qwen and Llama 3.
+//! tokenizers of Qwen2 / DeepSeek-R1-Distill-Qwen, Llama 3 and DeepSeek-V3 / R1 / V4.
 //!
 //! The text path counts lengths in tokens by encoding the response; through HF `tokenizers`
 //! that costs ~1.4 µs per token (~5 ms for an average reasoning trace), a hundred times the
@@ -8,11 +8,13 @@
 //!
 //! 1. added tokens (`<think>`, `</think>`, `<|im_end|>`, ...) are cut out first, leftmost-longest:
 //!    those the file marks `normalized: false`, then in what is left the others;
-//! 2. each stretch between them is split by the file's `Split` pattern ([`super::pretokenize`]);
+//! 2. each stretch between them is split by the file's `Split` pattern, or DeepSeek-V3's three
+//!    in a row ([`super::pretokenize`]);
 //! 3. each piece's bytes are merged by byte-level BPE ([`super::bpe`]).
 //!
 //! GPT-2's `ByteLevel` pre-tokenizer with its own regex is reproduced too. A file this module
-//! cannot reproduce exactly (another pre-tokenizer or pattern, a normalizer other than NFC,
+//! cannot reproduce exactly (another pre-tokenizer or pattern, a normalizer other than NFC
+//! (an empty normalizer sequence, as DeepSeek-V3's, is none),
 //! added tokens that strip white space or match single words, a post-processor that trims
 //! offsets, dropout, truncation or padding) is refused with [`VocabularyError::Unsupported`], so the caller can
 //! fall back to `tokenizers`. NFC is a no-op on text already in NFC, which the caller checks
@@ -61,10 +63,8 @@ impl Encoder {
         if !file.truncation.is_null() || !file.padding.is_null() {
             return unsupported("truncation or padding is set: encode with tokenizers".into());
         }
-        let needs_nfc = match &file.normalizer {
-            Value::Null => false,
-            n if n.get("type").and_then(Value::as_str) == Some("NFC") => true,
-            n => return unsupported(format!("normalizer {} (only NFC or none is reproduced)", describe(n))),
+        let Some(needs_nfc) = nfc_or_nothing(&file.normalizer) else {
+            return unsupported(format!("normalizer {} (only NFC or none is reproduced)", describe(&file.normalizer)));
         };
         let pattern = split_pattern(&file.pre_tokenizer)?;
         if !keeps_offsets(&file.post_processor) {
@@ -245,12 +245,32 @@ fn keeps_offsets(post: &Value) -> bool {
     }
 }
 
+/// Whether the normalizer is NFC (`Some(true)`) or does nothing (`Some(false)`: none, or an
+/// empty `Sequence` as DeepSeek-V3's file has); `None` for any other.
+fn nfc_or_nothing(normalizer: &Value) -> Option<bool> {
+    match normalizer.get("type").and_then(Value::as_str) {
+        None => normalizer.is_null().then_some(false),
+        Some("NFC") => Some(true),
+        Some("Sequence") => {
+            let steps = normalizer.get("normalizers").and_then(Value::as_array)?;
+            let mut nfc = false;
+            for step in steps {
+                // NFC twice is NFC once.
+                nfc |= nfc_or_nothing(step)?;
+            }
+            Some(nfc)
+        }
+        Some(_) => None,
+    }
+}
+
 fn describe(v: &Value) -> String {
     v.get("type").and_then(Value::as_str).map_or_else(|| v.to_string(), str::to_owned)
 }
 
-/// The pattern of a `Sequence[Split(pattern, Isolated), ByteLevel(no prefix space, no regex)]`
-/// pre-tokenizer, or GPT-2's for a `ByteLevel(no prefix space, regex)` alone.
+/// The pattern of a `Sequence[Split(pattern, Isolated)..., ByteLevel(no prefix space, no
+/// regex)]` pre-tokenizer (one known pattern, or DeepSeek-V3's three), or GPT-2's for a
+/// `ByteLevel(no prefix space, regex)` alone.
 fn split_pattern(pre: &Value) -> Result<SplitPattern, VocabularyError> {
     let unsupported = |why: &str| VocabularyError::Unsupported(format!("pre-tokenizer: {why}"));
     let field = |v: &Value, k: &str| v.get(k).cloned().unwrap_or(Value::Null);
@@ -264,22 +284,25 @@ fn split_pattern(pre: &Value) -> Result<SplitPattern, VocabularyError> {
         return Err(unsupported(&format!("{} (only Split + ByteLevel, or ByteLevel alone, is reproduced)", describe(pre))));
     }
     let steps = pre.get("pretokenizers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let [split, byte_level] = steps else {
-        return Err(unsupported("a sequence of other than Split + ByteLevel"));
+    let Some((byte_level, splits)) = steps.split_last().filter(|(_, splits)| !splits.is_empty()) else {
+        return Err(unsupported("a sequence of other than Split... + ByteLevel"));
     };
-    let is_split = field(split, "type") == "Split"
-        && field(split, "behavior") == "Isolated"
-        && field(split, "invert") == Value::Bool(false);
-    let regex = split.get("pattern").and_then(|p| p.get("Regex")).and_then(Value::as_str);
-    let pattern = match (is_split, regex) {
-        (true, Some(regex)) => SplitPattern::from_regex(regex).ok_or_else(|| unsupported("an unknown Split pattern"))?,
-        _ => return Err(unsupported("the first step is not an isolating Split by regex")),
-    };
+    let mut regexes = Vec::with_capacity(splits.len());
+    for split in splits {
+        let is_split = field(split, "type") == "Split"
+            && field(split, "behavior") == "Isolated"
+            && field(split, "invert") == Value::Bool(false);
+        match split.get("pattern").and_then(|p| p.get("Regex")).and_then(Value::as_str) {
+            Some(regex) if is_split => regexes.push(regex),
+            _ => return Err(unsupported("a step before ByteLevel is not an isolating Split by regex")),
+        }
+    }
+    let pattern = SplitPattern::from_regexes(&regexes).ok_or_else(|| unsupported("an unknown Split pattern"))?;
     if field(byte_level, "type") != "ByteLevel"
         || field(byte_level, "add_prefix_space") != Value::Bool(false)
         || field(byte_level, "use_regex") != Value::Bool(false)
     {
-        return Err(unsupported("the second step is not ByteLevel without prefix space and regex"));
+        return Err(unsupported("the last step is not ByteLevel without prefix space and regex"));
     }
     Ok(pattern)
 }
@@ -485,6 +508,39 @@ mod tests {
         ] {
             assert!(encoder(|v| v["post_processor"] = post.clone()).is_ok(), "{post}");
         }
+    }
+
+    #[test]
+    fn deepseek_v3s_three_splits_and_normalizer_sequences() {
+        use super::super::pretokenize::{DEEPSEEK_V3_CJK, DEEPSEEK_V3_NUMBERS, DEEPSEEK_V3_PATTERN};
+        let split = |regex: &str| json!({"type": "Split", "pattern": {"Regex": regex}, "behavior": "Isolated", "invert": false});
+        // DeepSeek-V3's file writes the pattern's CR and LF as themselves.
+        let literal = DEEPSEEK_V3_PATTERN.replace(r"\r", "\r").replace(r"\n", "\n");
+        let steps = json!([split(DEEPSEEK_V3_NUMBERS), split(DEEPSEEK_V3_CJK), split(&literal),
+            {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false}]);
+        let v3 = |normalizer: Value| {
+            let steps = steps.clone();
+            Encoder::from_tokenizer_json(&file(move |v| {
+                v["pre_tokenizer"]["pretokenizers"] = steps;
+                v["normalizer"] = normalizer;
+            }))
+        };
+        let e = v3(json!({"type": "Sequence", "normalizers": []})).unwrap();
+        assert!(!e.needs_nfc());
+        // Numbers are cut off before the words' pattern runs: " the12" is " the", "12".
+        assert_eq!(e.encode(" the12").ids, [258, u32::from(b'1'), u32::from(b'2')]);
+        assert!(v3(json!({"type": "Sequence", "normalizers": [{"type": "NFC"}]})).unwrap().needs_nfc());
+        assert!(matches!(
+            v3(json!({"type": "Sequence", "normalizers": [{"type": "Lowercase"}]})),
+            Err(VocabularyError::Unsupported(m)) if m.contains("normalizer")
+        ));
+        // The three splits in another order are another pre-tokenizer.
+        let swapped = json!([split(DEEPSEEK_V3_CJK), split(DEEPSEEK_V3_NUMBERS), split(DEEPSEEK_V3_PATTERN),
+            {"type": "ByteLevel", "add_prefix_space": false, "use_regex": false}]);
+        assert!(matches!(
+            encoder(move |v| v["pre_tokenizer"]["pretokenizers"] = swapped),
+            Err(VocabularyError::Unsupported(m)) if m.contains("unknown Split pattern")
+        ));
     }
 
     #[test]

