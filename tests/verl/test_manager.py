@@ -318,6 +318,15 @@ def test_compute_score_string_path(rows) -> None:
         str(TOKENIZER))).score(r["completion"], r["ground_truth"], problem=r["problem"])
     assert out["score"] == pytest.approx(expected.reward)
     assert out["t_think"] == expected.t_think
+    # Encoded by tokenizers itself on request: the same tokens, the same figures.
+    assert compute_score(r["dataset"], r["completion"], r["ground_truth"], {"problem": r["problem"]},
+                         tokenizer=str(TOKENIZER), beta=5e-4, native_encoding=False) == out
+    from apr_fast.verl import compute_score as module
+    settings = module._settings({"beta": 5e-4})
+    assert module._scorer(settings, str(TOKENIZER), True)._encoder is not None
+    assert module._scorer(settings, str(TOKENIZER), False)._encoder is None
+    with pytest.raises(apr_fast.ConfigError, match="native_encoding must be true or false"):
+        compute_score("x", "y", "1", None, tokenizer=str(TOKENIZER), native_encoding="no")
     with pytest.raises(Exception, match="unknown APR reward_kwargs"):
         compute_score("x", "y", "1", None, betta=1.0)
     # compute_score sees only text: DAPO's overlong shaping belongs to the manager.

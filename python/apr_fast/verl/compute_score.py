@@ -7,9 +7,10 @@
 
 verl decodes the response to text and calls this once per sample. Lengths are counted in the
 tokens of ``tokenizer`` (a path to a ``tokenizer.json``, a local model directory or a hub
-name) when it is given, else in characters (``length_unit`` says which); the Qwen2 and Llama 3
-tokenizers are encoded natively (:mod:`apr_fast.encoding`, ~0.2 ms per 3,000-token sample
-against ~5 ms through ``tokenizers``). The reward-loop
+name) when it is given, else in characters (``length_unit`` says which); the Qwen2, Llama 3 and
+DeepSeek-V3 tokenizers are encoded natively (:mod:`apr_fast.encoding`, ~0.2 ms per 3,000-token
+sample against ~5 ms through ``tokenizers``; ``reward_kwargs.native_encoding=false`` encodes with
+``tokenizers`` itself, for checking). The reward-loop
 manager (:mod:`apr_fast.verl.manager`) is exact in the policy's own tokens and batches the
 native work; prefer it for training.
 """
@@ -42,8 +43,9 @@ def load_tokenizer(name: str) -> Any:
 
 
 @functools.lru_cache(maxsize=32)
-def _scorer(settings: APRRewardSettings, tokenizer: Optional[str]) -> APRScorer:
-    return APRScorer(settings.reward_config(), tokenizer=load_tokenizer(tokenizer) if tokenizer else None)
+def _scorer(settings: APRRewardSettings, tokenizer: Optional[str], native_encoding: bool) -> APRScorer:
+    return APRScorer(settings.reward_config(), tokenizer=load_tokenizer(tokenizer) if tokenizer else None,
+                     native_encoding=native_encoding)
 
 
 class _Unhashable(Exception):
@@ -91,12 +93,17 @@ def compute_score(
     extra_info: Optional[dict] = None,
     *,
     tokenizer: Optional[str] = None,
+    native_encoding: bool = True,
     **kwargs: Any,
 ) -> dict[str, Any]:
     """The APR reward of one decoded response, as a dict verl copies into reward_extra_info:
     ``score`` (the reward), ``acc``, ``pred`` and the anchor figures (the keys of
-    :data:`~apr_fast.verl.rows.REWARD_EXTRA_KEYS`). Other keyword arguments are APR settings
+    :data:`~apr_fast.verl.rows.REWARD_EXTRA_KEYS`). ``native_encoding=False`` counts the tokens
+    of ``tokenizer`` with the ``tokenizers`` library instead of apr-fast's encoder (the same
+    tokens where the encoder applies; slower). Other keyword arguments are APR settings
     (:class:`~apr_fast.verl.settings.APRRewardSettings`)."""
+    if not isinstance(native_encoding, bool):
+        raise ConfigError(f"native_encoding must be true or false, got {native_encoding!r}")
     settings = _settings(kwargs)
     if settings.overlong_buffer_cfg.enable:
         # verl's manager calls this with the decoded text only; the response's token length is
@@ -108,7 +115,7 @@ def compute_score(
             "apr_fast.verl.manager.APRRewardManager, which applies it from the token ids)"
         )
     with _lock:  # lru_cache is thread-safe for reads; building a scorer twice is only waste
-        scorer = _scorer(settings, tokenizer)
+        scorer = _scorer(settings, tokenizer, native_encoding)
     score = scorer.score(
         solution_str, ground_truth_of(ground_truth, extra_info), problem=problem_of(extra_info)
     )
