@@ -90,7 +90,9 @@ impl SplitPattern {
             SplitPattern::Gpt2 => tile(text, out, |at| gpt2_piece_end(text, at, classes)),
             SplitPattern::DeepSeekV3 => {
                 isolate(text, 0..text.len(), |at| number_run_end(text, at, classes, 3), &mut |numbers| {
-                    isolate(text, numbers, |at| cjk_run_end(text, at), &mut |cjk| {
+                    // Each split sees only its piece (`&text[..end]`: a run cannot cross it).
+                    let upto = &text[..numbers.end];
+                    isolate(text, numbers, |at| cjk_run_end(upto, at), &mut |cjk| {
                         let piece = &text[cjk.clone()];
                         isolate(piece, 0..piece.len(), |at| deepseek_v3_match_end(piece, at, classes), &mut |p| {
                             out.push(cjk.start + p.start..cjk.start + p.end)
