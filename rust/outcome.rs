@@ -9,7 +9,7 @@
 
 use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
-use crate::extract::{extract_final, states_verbatim, FinalAnswer, ProblemValues};
+use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, THINK_CLOSE};
 use crate::hash::FastMap;
 use crate::parallel::{map_cheap_items, ItemPanic};
 
@@ -75,7 +75,12 @@ pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIter
 /// only inside the thinking (or in a response without `</think>`) counts as none, as a strict
 /// format reward counts it: the answer section after `</think>` must state the answer.
 pub fn final_answer_of(response: &str, require_after_think: bool) -> Option<FinalAnswer> {
-    extract_final(response).filter(|f| !(require_after_think && f.in_thinking))
+    final_answer_closed_by(response, require_after_think, THINK_CLOSE)
+}
+
+/// [`final_answer_of`] for thinking closed by `close` (a [`crate::extract::ThinkTags::close`]).
+pub fn final_answer_closed_by(response: &str, require_after_think: bool, close: &str) -> Option<FinalAnswer> {
+    extract_final_with(response, close).filter(|f| !(require_after_think && f.in_thinking))
 }
 
 /// Checks one response.

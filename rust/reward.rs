@@ -14,16 +14,14 @@ use std::ops::Range;
 
 use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch, Problem};
 use crate::answer::{Answer, Judgement, Policy, Verdict};
+pub use crate::extract::{ThinkTags, THINK_CLOSE, THINK_OPEN};
 use crate::extract::FinalAnswer;
-use crate::outcome::{final_answer_of, judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
+use crate::outcome::{final_answer_closed_by, judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
 use crate::text::sentences::{split_sentences, SplitOptions};
 use crate::tokens::{DecodeError, Encoder, Vocabulary};
-
-pub const THINK_OPEN: &str = "<think>";
-pub const THINK_CLOSE: &str = "</think>";
 
 /// Which answer the anchor search looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,6 +67,8 @@ pub struct RewardConfig {
     /// (status [`Status::NoFinalAnswer`], reward 0), as a strict format reward counts it. Off
     /// by default: a response whose answer section is empty is then judged by its thinking.
     pub require_answer_after_think: bool,
+    /// The tags around the thinking (`<think>` / `</think>` by default).
+    pub think: ThinkTags,
 }
 
 impl RewardConfig {
@@ -85,6 +85,7 @@ impl RewardConfig {
             cues: CueMatcher::paper(),
             reject_problem_echo: true,
             require_answer_after_think: false,
+            think: ThinkTags::default(),
         }
     }
 
@@ -260,13 +261,15 @@ pub struct RolloutScore {
     pub mode: AnchorMode,
 }
 
-/// Where the thinking lies: after an optional leading `<think>`, before the first `</think>`.
-fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>) -> (Range<usize>, Option<Range<usize>>) {
+/// Where the thinking lies: after an optional leading `<think>`, before the first `</think>`
+/// (the tags of `tags`).
+fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: &ThinkTags) -> (Range<usize>, Option<Range<usize>>) {
+    let (open, close_tag) = (tags.open(), tags.close());
     let lead = response.len() - response.trim_start().len();
-    let start = if response[lead..].starts_with(THINK_OPEN) { lead + THINK_OPEN.len() } else { 0 };
+    let start = if response[lead..].starts_with(open) { lead + open.len() } else { 0 };
     let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
         Some((t, k)) if k < t.ends.len() => Some(t.start_of(k).max(start)..t.ends[k].max(start)),
-        _ => memchr::memmem::find(&response.as_bytes()[start..], THINK_CLOSE.as_bytes()).map(|p| start + p..start + p + THINK_CLOSE.len()),
+        _ => memchr::memmem::find(&response.as_bytes()[start..], close_tag.as_bytes()).map(|p| start + p..start + p + close_tag.len()),
     };
     let end = close.as_ref().map_or(response.len(), |c| c.start);
     (start..end, close)
@@ -280,11 +283,11 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
 /// Scores one rollout of a batch whose outcome judgements are shared in `memo`.
 fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &OutcomeMemo) -> RolloutScore {
     let response = rollout.response;
-    let (thinking, close) = thinking_layout(response, rollout.tokens.as_ref());
+    let (thinking, close) = thinking_layout(response, rollout.tokens.as_ref(), &config.think);
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
-    let final_answer = final_answer_of(response, config.require_answer_after_think);
+    let final_answer = final_answer_closed_by(response, config.require_answer_after_think, config.think.close());
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let parse_ground_truth = || -> Vec<Answer> { rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect() };
     let judgements = match (&final_answer, &final_parsed) {
@@ -455,7 +458,8 @@ pub struct IdsScorer<'a> {
 
 impl<'a> IdsScorer<'a> {
     pub fn new(vocabulary: &'a Vocabulary, config: &'a RewardConfig) -> IdsScorer<'a> {
-        IdsScorer { vocabulary, config, think_close_id: vocabulary.token_id(THINK_CLOSE), memo: OutcomeMemo::default() }
+        let think_close_id = vocabulary.token_id(config.think.close());
+        IdsScorer { vocabulary, config, think_close_id, memo: OutcomeMemo::default() }
     }
 
     /// The score of a rollout whose scoring panicked (a bug), with the panic's message.
@@ -545,6 +549,20 @@ mod tests {
     fn missing_final_answer_and_empty_thinking_have_a_status() {
         assert_eq!(score("So it is 4.</think>no box here", "4", AnchorMode::Paper).status, Status::NoFinalAnswer);
         assert_eq!(score("<think>  </think>\\boxed{4}", "4", AnchorMode::Paper).status, Status::EmptyThinking);
+    }
+
+    #[test]
+    fn other_think_tags_delimit_the_thinking() {
+        let mut config = RewardConfig::new(AnchorMode::Paper);
+        config.think = ThinkTags::new("[THINK]", "[/THINK]").unwrap();
+        let r = "[THINK]\nSo the answer is 5. Let me check: 2 + 3 = 5. Yes.\n[/THINK]\nThe answer is \\boxed{5}.";
+        let tagged = score_rollout(&Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None }, &config);
+        let standard = score(&r.replace("[THINK]", "<think>").replace("[/THINK]", "</think>"), "5", AnchorMode::Paper);
+        assert!(tagged.has_think_close && !tagged.final_answer.as_ref().unwrap().in_thinking);
+        assert_eq!((tagged.status, tagged.t_think, tagged.l_ast), (standard.status, standard.t_think, standard.l_ast));
+        assert_eq!(tagged.reward, standard.reward);
+        // The default tags do not see these: no closing tag, truncated.
+        assert_eq!(score(r, "5", AnchorMode::Paper).status, Status::Truncated);
     }
 
     #[test]

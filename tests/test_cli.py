@@ -215,3 +215,30 @@ def test_require_answer_after_think_option(tmp_path) -> None:
         out = run("score", str(path))
         assert out.returncode == 1 and message in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
+
+
+def test_think_tags_option(tmp_path) -> None:
+    """Magistral writes [THINK] ... [/THINK]: with --think-tags its rollouts score as <think>
+    ones do; without, they have no closing tag (truncated). Unusable tags are a usage error."""
+    rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()[:5]]
+    standard, magistral = tmp_path / "s.jsonl", tmp_path / "m.jsonl"
+    standard.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    magistral.write_text("".join(
+        json.dumps({**r, "completion": r["completion"].replace("<think>", "[THINK]").replace("</think>", "[/THINK]")})
+        + "\n" for r in rows))
+    records = {}
+    for name, path, options in [("standard", standard, ()), ("tagged", magistral, ("--think-tags", "[THINK]", "[/THINK]")),
+                                ("untagged", magistral, ())]:
+        out = run("score", str(path), "--format", "jsonl", "-q", "--no-cas", *options)
+        assert out.returncode == 0, out.stderr
+        records[name] = [json.loads(line) for line in out.stdout.splitlines()]
+    figures = {name: [(r["status"], r["reward"], r["t_think"], r["l_ast"], r["anchor_sentence"]) for r in recs]
+               for name, recs in records.items()}
+    assert figures["tagged"] == figures["standard"]
+    assert {r["status"] for r in records["untagged"]} == {"truncated"}
+    segments = [run("segment", str(path), "--format", "jsonl", "--think-tags", *tags).stdout
+                for path, tags in [(standard, ("<think>", "</think>")), (magistral, ("[THINK]", "[/THINK]"))]]
+    assert segments[0] == segments[1].replace(str(magistral), str(standard))
+    for command in ("score", "segment"):
+        out = run(command, str(magistral), "--think-tags", "[THINK]", "}")
+        assert out.returncode == 2 and "holds a brace" in out.stderr and "Traceback" not in out.stderr

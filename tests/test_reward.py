@@ -327,6 +327,73 @@ def test_a_strict_format_needs_the_answer_after_think() -> None:
         RewardConfig(require_answer_after_think="yes")  # type: ignore[arg-type]
 
 
+# Other models' thinking tags: Magistral, Seed-OSS, Kimi.
+OTHER_THINK_TAGS = [("[THINK]", "[/THINK]"), ("<seed:think>", "</seed:think>"), ("◁think▷", "◁/think▷")]
+
+
+def _retagged(response: str, tags: tuple[str, str]) -> str:
+    return response.replace("<think>", tags[0]).replace("</think>", tags[1])
+
+
+@pytest.mark.parametrize("tags", OTHER_THINK_TAGS)
+def test_other_think_tags_score_as_think_does(samples, tags) -> None:
+    """The bundled traces with another model's tags, scored with those tags: the same
+    statuses, answers, anchors, lengths and rewards as with <think>/</think>; spans move by the
+    opening tag's length. Scored with the default tags, they have no </think>: truncated."""
+    responses = [r["completion"] for r in samples]
+    gts = [r["ground_truth"] for r in samples]
+    standard = APRScorer(RewardConfig(cas=False)).score_batch(responses, gts)
+    tagged = APRScorer(RewardConfig(cas=False, think_tags=tags)).score_batch([_retagged(r, tags) for r in responses], gts)
+    figures = [[(s.status, s.reward, s.correct, s.final_answer, s.anchor_sentence, s.t_think, s.l_ast,
+                 s.has_think_close) for s in scores] for scores in (standard, tagged)]
+    assert figures[0] == figures[1]
+    shift = len(tags[0]) - len("<think>")
+    for s, t, r in zip(standard, tagged, responses):
+        if r.lstrip().startswith("<think>"):
+            assert t.thinking_span == (s.thinking_span[0] + shift, s.thinking_span[1] + shift)
+    untagged = APRScorer(RewardConfig(cas=False)).score_batch([_retagged(r, tags) for r in responses], gts)
+    assert {s.status for s in untagged} == {"truncated"}
+
+
+def test_other_think_tags_from_token_ids(hf_tokenizer) -> None:
+    """A vocabulary with Magistral's tags as added tokens: the closing tag is found by its id,
+    and ids and text count the same tokens as <think>/</think> do in the original vocabulary."""
+    from tokenizers import Tokenizer
+
+    tagged_tokenizer = Tokenizer.from_str(hf_tokenizer.to_str())
+    tagged_tokenizer.add_special_tokens(["[THINK]", "[/THINK]"])
+    tags = ("[THINK]", "[/THINK]")
+    rows = load_samples()[:12]
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    config = RewardConfig(cas=False, think_tags=tags)
+    scorer = APRScorer(config, tokenizer=tagged_tokenizer)
+    retagged = [_retagged(r, tags) for r in responses]
+    ids = [tagged_tokenizer.encode(r, add_special_tokens=False).ids for r in retagged]
+    assert all(tagged_tokenizer.token_to_id("[/THINK]") in i for i in ids)
+    from_ids = scorer.score_token_ids(ids, gts)
+    from_text = scorer.score_batch(retagged, gts)
+    standard = APRScorer(RewardConfig(cas=False), tokenizer=hf_tokenizer).score_batch(responses, gts)
+    figures = [[(s.status, s.reward, s.t_think, s.l_ast, s.anchor_sentence) for s in scores]
+               for scores in (from_ids, from_text, standard)]
+    assert figures[0] == figures[1] == figures[2]
+    assert all(s.length_unit == "tokens" for s in from_ids)
+
+
+def test_think_tags_are_checked() -> None:
+    assert RewardConfig(think_tags=["[THINK]", "[/THINK]"]).think_tags == ("[THINK]", "[/THINK]")
+    for tags, error, message in [
+        (("<t>", "</t> "), apr_fast.ConfigError, "white space"),
+        (("<t>", "\\end"), apr_fast.ConfigError, "backslash"),
+        (("<t>", "<t>"), apr_fast.ConfigError, "the same"),
+        (("THINK", "END"), apr_fast.ConfigError, "holds no mark"),
+        ("<think>", TypeError, "two str"),
+        (("<think>", None), TypeError, "two str"),
+    ]:
+        with pytest.raises(error, match=message):
+            RewardConfig(think_tags=tags)  # type: ignore[arg-type]
+
+
 def test_floor_bounds_a_long_tail() -> None:
     response = "So x = 5. " + "Wait, let me check again. " * 100 + "</think>\\boxed{5}"
     unfloored = apr_fast.score(response, "5", config=RewardConfig(beta=0.01))

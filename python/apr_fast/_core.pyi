@@ -367,6 +367,7 @@ ANCHOR_MODES: tuple[str, ...]
 STATUS_NAMES: tuple[str, ...]
 
 def apr_reward(correct: bool, complete: bool, l_ast: int, beta: float, floor: float | None = None) -> float: ...
+def check_think_tags(open: str, close: str) -> None: ...
 @final
 class NativeScorer:
     def __new__(
@@ -386,6 +387,8 @@ class NativeScorer:
         anchor_options: tuple[str, int, int | None, _OptionFlags] | None,
         reject_problem_echo: bool,
         require_answer_after_think: bool,
+        think_open: str,
+        think_close: str,
     ) -> NativeScorer: ...
     def score_texts(
         self,

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 
 import apr_fast
+from apr_fast import _core
 from apr_fast.cues import cue_lists
-from apr_fast.errors import TokenizerError
+from apr_fast.errors import ConfigError, TokenizerError
 from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
 from apr_fast.tokens import load_hf_tokenizer
 from apr_fast.verl.rows import PROBLEM_KEYS as VERL_PROBLEM_KEYS
@@ -172,13 +173,14 @@ def count_rows(paths: Sequence[str]) -> Optional[int]:
     return total
 
 
-def thinking_part(text: str) -> str:
-    """The thinking of a response: after a leading ``<think>``, before the first ``</think>``
-    (the whole text when it has neither), as the scorer reads it."""
+def thinking_part(text: str, tags: tuple[str, str] = ("<think>", "</think>")) -> str:
+    """The thinking of a response: after a leading opening tag (``<think>``), before the first
+    closing tag (``</think>``), the whole text when it has neither, as the scorer reads it."""
+    open_tag, close_tag = tags
     stripped = text.lstrip()
-    if stripped.startswith("<think>"):
-        text = stripped[len("<think>"):]
-    end = text.find("</think>")
+    if stripped.startswith(open_tag):
+        text = stripped[len(open_tag):]
+    end = text.find(close_tag)
     return text if end < 0 else text[:end]
 
 
@@ -333,8 +335,9 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
         config = RewardConfig(beta=args.beta, floor=args.floor, mode=args.mode, reference=args.reference,
                               cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
                               anchor_options=dict(args.anchor_option or ()) or None,
-                              require_answer_after_think=args.require_answer_after_think)
-    except (TypeError, ValueError) as e:
+                              require_answer_after_think=args.require_answer_after_think,
+                              think_tags=args.think_tags)
+    except (TypeError, ValueError, ConfigError) as e:
         raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
     if args.tokenizers_encoding and tokenizer is None:
@@ -396,6 +399,11 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
+    try:
+        _core.check_think_tags(*args.think_tags)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    think_tags = (args.think_tags[0], args.think_tags[1])
     rows = numbered_records(args.files, args.limit)
     key: Optional[str] = None
     totals: Counter[str] = Counter()
@@ -408,7 +416,7 @@ def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
             if not isinstance(text, str):
                 raise InputError(f"{path}: row {i}: {key!r} is {type(text).__name__}, not str")
             # A whole response: only its thinking has the sentences the anchor is sought in.
-            texts.append(text if key == "thinking" else thinking_part(text))
+            texts.append(text if key == "thinking" else thinking_part(text, think_tags))
         conclusion_cues, verification_cues = args.cue_languages
         cued_texts = apr_fast.find_cues_batch(texts, conclusion=list(conclusion_cues),
                                               verification=list(verification_cues), threads=args.threads)
@@ -464,6 +472,9 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--cue-languages", type=_cue_languages, default=cue_lists(["en"]), metavar="LANGS",
                         help="cue lists by language, comma-separated: en (the paper's, default), zh (Chinese); "
                              "e.g. en,zh")
+    common.add_argument("--think-tags", nargs=2, type=str, default=("<think>", "</think>"), metavar=("OPEN", "CLOSE"),
+                        help="the tags around the thinking (default: <think> </think>; e.g. [THINK] [/THINK] for "
+                             "Magistral, '<seed:think>' '</seed:think>' for Seed-OSS)")
 
     s = sub.add_parser("score", parents=[common], help="APR reward of every rollout in the files",
                        description="Score rollouts with the APR reward and print one result per rollout and a summary.")

@@ -199,6 +199,12 @@ class RewardConfig:
     format reward counts it: a response whose answer is only inside the thinking (nothing after
     ``</think>``, or no answer there) has status ``no_final_answer`` and reward 0. Off by
     default, such a response is judged by the last answer of its thinking.
+    ``think_tags``: the opening and closing tags of the thinking, ``("<think>", "</think>")``
+    unless the policy writes others: ``("[THINK]", "[/THINK]")`` (Magistral),
+    ``("<seed:think>", "</seed:think>")`` (Seed-OSS), ``("◁think▷", "◁/think▷")`` (Kimi).
+    Everything said here of ``</think>`` then holds for the closing tag; with token ids, it is
+    found by its id when the vocabulary has it as one token. A response written with other tags
+    than the configured ones has no closing tag: status ``truncated``, reward 0.
     """
 
     beta: float = 2e-4
@@ -214,6 +220,7 @@ class RewardConfig:
     anchor_options: Union[AnchorOptions, Mapping[str, Any], None] = None  # a Mapping becomes AnchorOptions
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
+    think_tags: tuple[str, str] = ("<think>", "</think>")
 
     def __post_init__(self) -> None:
         for name in ("beta", "cas_timeout"):
@@ -251,6 +258,12 @@ class RewardConfig:
         for name in ("reject_problem_echo", "require_answer_after_think"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be bool, got {type(getattr(self, name)).__name__}")
+        tags = self.think_tags
+        pair = tuple(tags) if isinstance(tags, Sequence) and not isinstance(tags, str) else ()
+        if len(pair) != 2 or not all(isinstance(t, str) for t in pair):
+            raise TypeError(f"think_tags must be two str (opening, closing), got {tags!r}")
+        object.__setattr__(self, "think_tags", pair)
+        _core.check_think_tags(*pair)
 
 
 @dataclass(frozen=True)
@@ -450,6 +463,7 @@ class APRScorer:
             config.anchor_options._native() if isinstance(config.anchor_options, AnchorOptions) else None,
             config.reject_problem_echo,
             config.require_answer_after_think,
+            *config.think_tags,
         )
 
     def __repr__(self) -> str:

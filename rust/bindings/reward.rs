@@ -20,7 +20,7 @@ use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
     apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
-    Rollout, RolloutScore, Status, TokenSpans,
+    Rollout, RolloutScore, Status, ThinkTags, TokenSpans,
 };
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
@@ -333,6 +333,8 @@ impl NativeScorer {
         anchor_options: Option<OptionsArg<'_>>,
         reject_problem_echo: bool,
         require_answer_after_think: bool,
+        think_open: &str,
+        think_close: &str,
     ) -> PyResult<Self> {
         let mode = AnchorMode::from_name(mode).ok_or_else(|| {
             let names: Vec<_> = AnchorMode::ALL.iter().map(|m| m.as_str()).collect();
@@ -365,6 +367,7 @@ impl NativeScorer {
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
         config.require_answer_after_think = require_answer_after_think;
+        config.think = ThinkTags::new(think_open, think_close).map_err(config_error)?;
         if let Some((
             context,
             backtrack_gap,
@@ -547,6 +550,12 @@ fn anchor_mode_options(mode: &str) -> PyResult<OptionsTuple> {
     Ok(options_tuple(&mode.options()))
 }
 
+/// Raises ConfigError saying why two think tags cannot be used (see `ThinkTags::new`).
+#[pyfunction]
+fn check_think_tags(open: &str, close: &str) -> PyResult<()> {
+    ThinkTags::new(open, close).map(drop).map_err(config_error)
+}
+
 /// R = 1[correct and complete] · (1 − β · L_AST), bounded below by `floor` when given.
 #[pyfunction(correct, complete, l_ast, beta, floor = "None")]
 fn apr_reward(correct: bool, complete: bool, l_ast: usize, beta: f64, floor: Option<f64>) -> f64 {
@@ -557,6 +566,7 @@ pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_class::<NativeScorer>()?;
     m.add_function(wrap_pyfunction!(apr_reward, m)?)?;
     m.add_function(wrap_pyfunction!(anchor_mode_options, m)?)?;
+    m.add_function(wrap_pyfunction!(check_think_tags, m)?)?;
     m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
     m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;
     m.add(

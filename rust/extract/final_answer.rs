@@ -40,6 +40,70 @@ use super::candidates::{extract_candidates, Candidate};
 /// The tag that ends the thinking.
 pub const THINK_CLOSE: &str = "</think>";
 
+/// The tag that opens the thinking.
+pub const THINK_OPEN: &str = "<think>";
+
+/// The longest think tag accepted (bytes).
+pub const MAX_THINK_TAG_BYTES: usize = 64;
+
+/// The tags around a response's thinking: `<think>` and `</think>`, unless the model writes
+/// others (Magistral's `[THINK]` / `[/THINK]`, Seed-OSS's `<seed:think>` / `</seed:think>`,
+/// Kimi's `◁think▷` / `◁/think▷`). Everything this crate says about `</think>` holds for the
+/// closing tag given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThinkTags {
+    open: String,
+    close: String,
+}
+
+impl Default for ThinkTags {
+    fn default() -> ThinkTags {
+        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned() }
+    }
+}
+
+impl ThinkTags {
+    /// Two tags, or why they cannot be used. Each must be non-empty, at most
+    /// [`MAX_THINK_TAG_BYTES`], without white space at either end, braces or backslashes (they
+    /// would change how boxes are read); the closing tag must hold a mark that no text between
+    /// two boxes of one answer holds (`<`, `>`, `/`, `|`, `◁`, ...; not only letters, digits,
+    /// `,;$()[]~&`), so that it always ends a row of boxes. The two must differ.
+    pub fn new(open: &str, close: &str) -> Result<ThinkTags, String> {
+        for (name, tag) in [("opening", open), ("closing", close)] {
+            let why = if tag.is_empty() {
+                Some("is empty")
+            } else if tag.len() > MAX_THINK_TAG_BYTES {
+                Some("is longer than 64 bytes")
+            } else if tag.trim() != tag {
+                Some("begins or ends with white space")
+            } else if tag.contains(['{', '}', '\\']) {
+                Some("holds a brace or a backslash")
+            } else if name == "closing"
+                && !tag.chars().any(|c| !c.is_alphanumeric() && !c.is_whitespace() && !",;$()[]~&".contains(c))
+            {
+                Some("holds no mark such as < > / | that sets it apart from the text between boxes")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(format!("the {name} think tag {tag:?} {why}"));
+            }
+        }
+        if open == close {
+            return Err(format!("the opening and closing think tags are the same ({open:?})"));
+        }
+        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned() })
+    }
+
+    pub fn open(&self) -> &str {
+        &self.open
+    }
+
+    pub fn close(&self) -> &str {
+        &self.close
+    }
+}
+
 /// The tag that opens a final answer in the R1-Zero prompt format (`</answer>` closes it).
 const ANSWER_OPEN: &[u8] = b"<answer>";
 
@@ -119,28 +183,33 @@ pub struct FinalAnswer {
 
 /// The final answer of `response`, or `None` when it states none (see the module docs).
 pub fn extract_final(response: &str) -> Option<FinalAnswer> {
+    extract_final_with(response, THINK_CLOSE)
+}
+
+/// [`extract_final`] with `close` (a [`ThinkTags::close`]) in the place of `</think>`.
+pub fn extract_final_with(response: &str, close: &str) -> Option<FinalAnswer> {
     let bytes = response.as_bytes();
     // The common case reads only the tail: a box after the last `</think>` that no brace from
     // before that tag encloses is the last box after the first one too (the text in between
     // cannot join it into a row of boxes: `</think>` is no separator). So a response is
     // searched from the end, and read whole only when its tail has no such box.
-    let last_close = last_think_close(bytes);
+    let last_close = last_think_close(bytes, close.as_bytes());
     if let Some(q) = last_close {
-        let tail = q + THINK_CLOSE.len()..response.len();
+        let tail = q + close.len()..response.len();
         if let Some(a) = self_contained_boxes(response, tail).and_then(|boxes| answer_of_boxes(response, &boxes)) {
             return Some(FinalAnswer { text: a.0, start: a.1.start, end: a.1.end, rule: FinalRule::BoxedAfterThink, in_thinking: false });
         }
     }
-    let first_close = last_close.and_then(|q| memchr::memmem::find(&bytes[..q + THINK_CLOSE.len()], THINK_CLOSE.as_bytes()));
-    extract_final_reading_all(response, first_close)
+    let first_close = last_close.and_then(|q| memchr::memmem::find(&bytes[..q + close.len()], close.as_bytes()));
+    extract_final_reading_all(response, first_close.map(|p| p..p + close.len()))
 }
 
 /// [`extract_final`] by the rules as the module docs state them, reading the whole response;
-/// `first_close` is where the first `</think>` starts.
-fn extract_final_reading_all(response: &str, first_close: Option<usize>) -> Option<FinalAnswer> {
+/// `first_close` is the first `</think>`.
+fn extract_final_reading_all(response: &str, first_close: Option<Range<usize>>) -> Option<FinalAnswer> {
     let bytes = response.as_bytes();
     let (thinking, after) = match first_close {
-        Some(p) => (0..p, Some(p + THINK_CLOSE.len()..response.len())),
+        Some(close) => (0..close.start, Some(close.end..response.len())),
         None => (0..response.len(), None),
     };
     let found = |rule: FinalRule, in_thinking: bool| {
@@ -385,14 +454,15 @@ fn boxed_answer(text: &str, region: Range<usize>) -> Option<(String, Range<usize
     answer_of_boxes(text, &outermost_boxes(text, region))
 }
 
-/// Where the last `</think>` starts: found from the end with the vectorised reverse byte
-/// search for its `>` (memchr's reverse substring search is scalar), so a response is read
-/// only back to it.
-fn last_think_close(bytes: &[u8]) -> Option<usize> {
+/// Where the last `close` (`</think>`) starts: found from the end with the vectorised reverse
+/// byte search for its last byte (memchr's reverse substring search is scalar), so a response
+/// is read only back to it.
+fn last_think_close(bytes: &[u8], close: &[u8]) -> Option<usize> {
+    let &last = close.last()?;
     let mut end = bytes.len();
-    while let Some(k) = memchr::memrchr(b'>', &bytes[..end]) {
-        if bytes[..=k].ends_with(THINK_CLOSE.as_bytes()) {
-            return Some(k + 1 - THINK_CLOSE.len());
+    while let Some(k) = memchr::memrchr(last, &bytes[..end]) {
+        if bytes[..=k].ends_with(close) {
+            return Some(k + 1 - close.len());
         }
         end = k;
     }
@@ -659,7 +729,14 @@ mod tests {
         ) {
             let response = parts.concat();
             let first_close = memchr::memmem::find(response.as_bytes(), THINK_CLOSE.as_bytes());
+            let first_close = first_close.map(|p| p..p + THINK_CLOSE.len());
             proptest::prop_assert_eq!(extract_final(&response), extract_final_reading_all(&response, first_close));
+            // Another tag of the same length and kind in its place: the same answer, same span
+            // (a brace-less box that runs into the tag holds the other tag's text).
+            let other = response.replace(THINK_CLOSE, "</THINK>");
+            let found = extract_final_with(&other, "</THINK>")
+                .map(|f| FinalAnswer { text: f.text.replace("</THINK>", THINK_CLOSE), ..f });
+            proptest::prop_assert_eq!(found, extract_final(&response));
         }
     }
 
@@ -859,6 +936,32 @@ mod tests {
         assert_eq!(extract_final(""), None);
         assert_eq!(extract_final("just words"), None);
         assert_eq!(extract_final("</think>"), None);
+    }
+
+    #[test]
+    fn think_tags_are_checked() {
+        assert!(ThinkTags::new("[THINK]", "[/THINK]").is_ok());
+        assert!(ThinkTags::new("<seed:think>", "</seed:think>").is_ok());
+        assert!(ThinkTags::new("◁think▷", "◁/think▷").is_ok());
+        assert_eq!(ThinkTags::default(), ThinkTags::new("<think>", "</think>").unwrap());
+        let refused = |open: &str, close: &str, why: &str| {
+            let err = ThinkTags::new(open, close).unwrap_err();
+            assert!(err.contains(why), "{err:?} lacks {why:?}");
+        };
+        refused("", "</think>", "is empty");
+        refused("<think>", " </think>", "white space");
+        refused("<think>", "}", "brace");
+        refused("<think>", "\\end", "backslash");
+        refused("THINK", "and", "holds no mark");
+        refused("[THINK]", "[END]", "holds no mark");
+        refused("<t>", ", ;", "holds no mark");
+        refused(&"<".repeat(65), "</think>", "longer than 64 bytes");
+        refused("<t>", "<t>", "the same");
+        // The answer after another closing tag, found from the end.
+        let f = extract_final_with("[THINK]so 4?[/THINK] \\boxed{5}", "[/THINK]").unwrap();
+        assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
+        let f = extract_final_with("so \\boxed{4}</think>", "[/THINK]").unwrap();
+        assert!(f.in_thinking, "`</think>` is no closing tag here");
     }
 
     #[test]

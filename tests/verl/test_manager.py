@@ -378,6 +378,14 @@ def test_compute_score_parses_each_reward_kwargs_once() -> None:
     for _ in range(2):  # an error is not cached away
         with pytest.raises(apr_fast.ConfigError, match="unknown APR reward_kwargs"):
             module.compute_score("x", "y", "1", None, betta=1.0)
+    # Another model's thinking tags, as a list from YAML (Magistral's [THINK] ... [/THINK]).
+    magistral = response.replace("<think>", "[THINK]").replace("</think>", "[/THINK]")
+    tagged = module.compute_score("math", magistral, "2", None, beta=1e-3, think_tags=["[THINK]", "[/THINK]"])
+    assert tagged == small
+    assert module.compute_score("math", magistral, "2", None, beta=1e-3)["status"] == float(
+        apr_fast.STATUS_CODES["truncated"])
+    with pytest.raises(apr_fast.ConfigError, match="closing think tag"):
+        module.compute_score("math", magistral, "2", None, think_tags=["[THINK]", "}"])
 
 
 def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:

@@ -51,9 +51,10 @@ class APRRewardSettings:
     """Everything the VeRL adapters read from ``reward_kwargs``.
 
     ``beta``, ``floor``, ``mode``, ``reference``, ``percent``, ``units``, ``cas``,
-    ``cas_timeout``, ``reject_problem_echo``, ``require_answer_after_think``: as in
-    :class:`apr_fast.RewardConfig` (the problem text comes from ``extra_info``, see
-    :mod:`apr_fast.verl.rows`).
+    ``cas_timeout``, ``reject_problem_echo``, ``require_answer_after_think``, ``think_tags``: as
+    in :class:`apr_fast.RewardConfig` (the problem text comes from ``extra_info``, see
+    :mod:`apr_fast.verl.rows`); ``think_tags`` is a list of two
+    (``'+reward.reward_kwargs.think_tags=["[THINK]","[/THINK]"]'``).
     ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
     ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
     trains the default mode without that refinement); ``mode`` is then only the name reported.
@@ -74,6 +75,7 @@ class APRRewardSettings:
     cas_timeout: float = 5.0
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
+    think_tags: tuple[str, ...] = ("<think>", "</think>")
     anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
@@ -100,8 +102,10 @@ class APRRewardSettings:
             raise ConfigError(f"reward_kwargs.anchor_options must be a mapping of option names to values, "
                               f"got {type(self.anchor_options).__name__}")
         object.__setattr__(self, "anchor_options", options)
-        if isinstance(self.cue_languages, list):  # from YAML or the command line: hashable too
-            object.__setattr__(self, "cue_languages", tuple(self.cue_languages))
+        for name in ("cue_languages", "think_tags"):
+            value = _plain(getattr(self, name))
+            if isinstance(value, list):  # from YAML or the command line: hashable too
+                object.__setattr__(self, name, tuple(value))
         if self.mode not in ANCHOR_MODES:
             raise ConfigError(f"reward_kwargs.mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
         if self.max_batch < 1:
@@ -134,6 +138,7 @@ class APRRewardSettings:
                 cas=self.cas, cas_timeout=self.cas_timeout,
                 reject_problem_echo=self.reject_problem_echo,
                 require_answer_after_think=self.require_answer_after_think,
+                think_tags=self.think_tags,  # type: ignore[arg-type]
                 anchor_options=dict(self.anchor_options) or None,
             )
         except (TypeError, ValueError) as e:
