@@ -9,7 +9,7 @@
 
 use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
-use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, THINK_CLOSE};
+use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, ThinkTags, THINK_CLOSE};
 use crate::hash::FastMap;
 use crate::parallel::{map_cheap_items, ItemPanic};
 
@@ -31,6 +31,8 @@ pub struct OutcomeRules {
     pub reject_problem_echo: bool,
     /// Only an answer after `</think>` counts ([`final_answer_of`]).
     pub require_answer_after_think: bool,
+    /// The tags around the thinking; the closing one is what `</think>` means here.
+    pub think: ThinkTags,
 }
 
 /// The outcome of one response.
@@ -85,7 +87,7 @@ pub fn final_answer_closed_by(response: &str, require_after_think: bool, close: 
 
 /// Checks one response.
 pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome {
-    let final_answer = final_answer_of(query.response, rules.require_answer_after_think);
+    let final_answer = final_answer_closed_by(query.response, rules.require_answer_after_think, rules.think.close());
     let parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = query.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     judge_outcome(final_answer, parsed.as_ref(), &ground_truth, query, &rules.policy, rules.reject_problem_echo)
@@ -151,7 +153,9 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// accepted answers is judged once (a training step's rollouts of one prompt share its ground
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
-    let finals = map_cheap_items(queries, threads, |q| final_answer_of(q.response, rules.require_answer_after_think));
+    let finals = map_cheap_items(queries, threads, |q| {
+        final_answer_closed_by(q.response, rules.require_answer_after_think, rules.think.close())
+    });
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();
     // Per query: the number of its (final answer, accepted answers) pair; None without a final
@@ -215,7 +219,12 @@ mod tests {
     use crate::answer::Reason;
 
     fn rules() -> OutcomeRules {
-        OutcomeRules { policy: Policy::default(), reject_problem_echo: true, require_answer_after_think: false }
+        OutcomeRules {
+            policy: Policy::default(),
+            reject_problem_echo: true,
+            require_answer_after_think: false,
+            think: ThinkTags::default(),
+        }
     }
 
     fn check(response: &str, gt: &[&str], problem: Option<&str>) -> Outcome {

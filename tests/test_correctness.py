@@ -135,6 +135,17 @@ def test_a_strict_format_counts_only_an_answer_after_think() -> None:
     assert [r.correct for r in batch] == [False, True, False]
     with pytest.raises(TypeError, match="require_answer_after_think"):
         is_correct(after, "5", require_answer_after_think=1)  # type: ignore[arg-type]
+    # Another model's tags (Magistral): the closing one is what </think> means.
+    tags = ("[THINK]", "[/THINK]")
+    retagged = [r.replace("<think>", tags[0]).replace("</think>", tags[1]) for r in (inside, after, "So x = 5")]
+    batch = is_correct_batch(retagged, ["5"] * 3, cas=False, require_answer_after_think=True, think_tags=tags)
+    assert [r.correct for r in batch] == [False, True, False]
+    assert is_correct(retagged[1], "5", cas=False, think_tags=tags).final_answer.in_thinking is False
+    assert is_correct(retagged[1], "5", cas=False).final_answer.in_thinking is True
+    with pytest.raises(apr_fast.ConfigError, match="closing think tag"):
+        is_correct(after, "5", think_tags=("<t>", "}"))
+    with pytest.raises(TypeError, match="think_tags must be two str"):
+        is_correct(after, "5", think_tags="</think>")  # type: ignore[arg-type]
 
 
 @needs_shared

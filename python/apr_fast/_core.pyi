@@ -167,6 +167,8 @@ def check_outcome_batch(
     rel_tol: float,
     reject_problem_echo: bool,
     require_answer_after_think: bool,
+    think_open: str,
+    think_close: str,
     threads: int | None,
     into: type[_T],
     judgement_of: Callable[[str, str, str], Any],

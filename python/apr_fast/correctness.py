@@ -32,7 +32,7 @@ from apr_fast.equivalence import (
     equivalent_batch,
 )
 from apr_fast.ground_truth import alternatives_of_batch
-from apr_fast.reward import _problems_list
+from apr_fast.reward import DEFAULT_THINK_TAGS, _problems_list, _think_tags_arg
 
 __all__ = ["Correctness", "is_correct", "is_correct_batch"]
 
@@ -107,6 +107,7 @@ def is_correct_batch(
     threads: Optional[int] = None,
     reject_problem_echo: bool = True,
     require_answer_after_think: bool = False,
+    think_tags: tuple[str, str] = DEFAULT_THINK_TAGS,
 ) -> list[Correctness]:
     """:func:`is_correct` for many responses: extraction and the native comparisons run as one
     parallel call on ``threads`` workers; sympy sees only what they leave undecided.
@@ -114,7 +115,10 @@ def is_correct_batch(
     shows boxed itself (:func:`~apr_fast.ground_truth.ground_truth_alternatives`) and, with
     ``reject_problem_echo``, does not count an echo of the problem's expression as correct.
     ``require_answer_after_think`` counts only a final answer after ``</think>`` (a strict
-    format: an answer only inside the thinking is no final answer)."""
+    format: an answer only inside the thinking is no final answer). ``think_tags`` (opening,
+    closing) name other tags than ``<think>``/``</think>``, as
+    :class:`~apr_fast.reward.RewardConfig` does: the closing one is then what ``</think>`` means
+    here."""
     if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
         raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
@@ -136,8 +140,8 @@ def is_correct_batch(
     # Rows come back as finished Correctness objects; the ones with an undecided comparison
     # also come back with their judgements, for the CAS.
     results, undecided = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
-                                             reject_problem_echo, require_answer_after_think, threads, Correctness,
-                                             _native_judgement)
+                                             reject_problem_echo, require_answer_after_think,
+                                             *_think_tags_arg(think_tags), threads, Correctness, _native_judgement)
     if not cas:
         return results
     for i, final, native, echo in undecided:
@@ -165,6 +169,7 @@ def is_correct(
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
     reject_problem_echo: bool = True,
     require_answer_after_think: bool = False,
+    think_tags: tuple[str, str] = DEFAULT_THINK_TAGS,
 ) -> Correctness:
     """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives;
     with ``problem``, not those the problem shows boxed itself, and not an echo of the problem's
@@ -173,4 +178,4 @@ def is_correct(
         raise TypeError(f"response must be str, got {type(response).__name__}")
     return is_correct_batch([response], [ground_truth], problems=[problem], policy=policy, cas=cas,
                             cas_timeout=cas_timeout, reject_problem_echo=reject_problem_echo,
-                            require_answer_after_think=require_answer_after_think)[0]
+                            require_answer_after_think=require_answer_after_think, think_tags=think_tags)[0]

@@ -177,6 +177,18 @@ class AnchorOptions:
         return (self.context, self.backtrack_gap, self.max_extra_complexity, flags)
 
 
+DEFAULT_THINK_TAGS = ("<think>", "</think>")
+
+
+def _think_tags_arg(tags: Any) -> tuple[str, str]:
+    """Two str (opening, closing) from any sequence of two (a YAML list too); their content is
+    checked natively (``ConfigError``, see :class:`RewardConfig`)."""
+    pair = tuple(tags) if isinstance(tags, Sequence) and not isinstance(tags, str) else ()
+    if len(pair) != 2 or not all(isinstance(t, str) for t in pair):
+        raise TypeError(f"think_tags must be two str (opening, closing), got {tags!r}")
+    return pair[0], pair[1]
+
+
 @dataclass(frozen=True)
 class RewardConfig:
     """Everything that shapes the reward.
@@ -220,7 +232,7 @@ class RewardConfig:
     anchor_options: Union[AnchorOptions, Mapping[str, Any], None] = None  # a Mapping becomes AnchorOptions
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
-    think_tags: tuple[str, str] = ("<think>", "</think>")
+    think_tags: tuple[str, str] = DEFAULT_THINK_TAGS
 
     def __post_init__(self) -> None:
         for name in ("beta", "cas_timeout"):
@@ -258,12 +270,9 @@ class RewardConfig:
         for name in ("reject_problem_echo", "require_answer_after_think"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be bool, got {type(getattr(self, name)).__name__}")
-        tags = self.think_tags
-        pair = tuple(tags) if isinstance(tags, Sequence) and not isinstance(tags, str) else ()
-        if len(pair) != 2 or not all(isinstance(t, str) for t in pair):
-            raise TypeError(f"think_tags must be two str (opening, closing), got {tags!r}")
-        object.__setattr__(self, "think_tags", pair)
-        _core.check_think_tags(*pair)
+        tags = _think_tags_arg(self.think_tags)
+        object.__setattr__(self, "think_tags", tags)
+        _core.check_think_tags(*tags)
 
 
 @dataclass(frozen=True)

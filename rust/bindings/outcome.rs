@@ -15,9 +15,10 @@ use pyo3::types::PyList;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, char_lengths, static_name, threads_arg, InstanceBuilder};
+use super::{borrow_str_list, char_lengths, static_name, threads_arg, ConfigError, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
+use crate::extract::ThinkTags;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
@@ -114,6 +115,8 @@ fn check_outcome_batch(
     rel_tol: f64,
     reject_problem_echo: bool,
     require_answer_after_think: bool,
+    think_open: &str,
+    think_close: &str,
     threads: Option<i64>,
     into: &PyAny,
     judgement_of: &PyAny,
@@ -127,6 +130,7 @@ fn check_outcome_batch(
         policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?,
         reject_problem_echo,
         require_answer_after_think,
+        think: ThinkTags::new(think_open, think_close).map_err(ConfigError::new_err)?,
     };
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
