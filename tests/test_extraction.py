@@ -29,6 +29,18 @@ def test_final_answer_prefers_the_box_after_think() -> None:
     assert response[found.start : found.end] == "4"
 
 
+def test_final_answer_after_another_models_closing_tag() -> None:
+    r = "[THINK]so \\boxed{4}?[/THINK] The answer is \\boxed{5}."
+    tags = ("[THINK]", "[/THINK]")
+    f = apr_fast.extract_final(r, think_tags=tags)
+    assert f is not None and (f.text, f.rule, f.in_thinking) == ("5", "boxed_after_think", False)
+    unaware = apr_fast.extract_final(r)
+    assert unaware is not None and (unaware.text, unaware.in_thinking) == ("5", True)
+    assert apr_fast.extract_final_batch([r, "x"], think_tags=tags) == [f, None]
+    with pytest.raises(apr_fast.ConfigError, match="closing think tag"):
+        apr_fast.extract_final(r, think_tags=("[THINK]", "END"))
+
+
 def test_final_answer_falls_back_to_thinking_then_phrases() -> None:
     thinking_box = apr_fast.extract_final("first \\boxed{1}, later \\boxed{\\frac{1}{2}}. So</think> done")
     assert thinking_box is not None and thinking_box.rule == "boxed_in_thinking"

@@ -7,8 +7,8 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, char_lengths, threads_arg};
-use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
+use super::{borrow_str, borrow_str_list, char_lengths, threads_arg, ConfigError};
+use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues, ThinkTags};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
 
@@ -185,12 +185,23 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 /// Prefers the last ``\boxed{}``/``\fbox{}`` after ``</think>``, then the last box in the
 /// thinking, then "Final Answer" headings, "Answer:" lines and "the (final) answer is X"
 /// phrases (after ``</think>`` first). Several boxes in a row form one answer ("2, 3").
-/// Raises TypeError if ``response`` is not a str.
-#[pyfunction]
-#[pyo3(text_signature = "(response)")]
-fn extract_final(py: Python<'_>, response: &PyAny) -> PyResult<Option<PyFinalAnswer>> {
+/// ``think_tags``: (opening, closing) tags of another model's thinking (``("[THINK]",
+/// "[/THINK]")``); the closing one is then what ``</think>`` means. Raises TypeError if
+/// ``response`` is not a str, ConfigError for unusable tags.
+#[pyfunction(response, "*", think_tags = "None")]
+#[pyo3(text_signature = "(response, *, think_tags=None)")]
+fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<(&str, &str)>) -> PyResult<Option<PyFinalAnswer>> {
     let (text, chars) = (borrow_str(response, "response")?, response.len()?);
-    Ok(py.allow_threads(|| extract::extract_final(text).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
+    let tags = think_tags_arg(think_tags)?;
+    Ok(py.allow_threads(|| extract::extract_final_with(text, tags.close()).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
+}
+
+/// The think tags of an optional `(opening, closing)` argument; the default ones for None.
+fn think_tags_arg(tags: Option<(&str, &str)>) -> PyResult<ThinkTags> {
+    match tags {
+        None => Ok(ThinkTags::default()),
+        Some((open, close)) => ThinkTags::new(open, close).map_err(ConfigError::new_err),
+    }
 }
 
 /// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
@@ -204,16 +215,24 @@ fn boxed_contents(text: &PyAny) -> PyResult<Vec<String>> {
 
 /// ``extract_final`` for every response of a list, in parallel without the GIL.
 ///
-/// ``threads``: worker threads (default: ``APR_FAST_NUM_THREADS``, else all CPUs).
-/// Raises TypeError if ``responses`` is not a list of str.
-#[pyfunction(responses, "*", threads = "None")]
-#[pyo3(text_signature = "(responses, *, threads=None)")]
-fn extract_final_batch(py: Python<'_>, responses: &PyAny, threads: Option<i64>) -> PyResult<Vec<Option<PyFinalAnswer>>> {
+/// ``threads``: worker threads (default: ``APR_FAST_NUM_THREADS``, else all CPUs);
+/// ``think_tags`` as for ``extract_final``. Raises TypeError if ``responses`` is not a list of str.
+#[pyfunction(responses, "*", threads = "None", think_tags = "None")]
+#[pyo3(text_signature = "(responses, *, threads=None, think_tags=None)")]
+fn extract_final_batch(
+    py: Python<'_>,
+    responses: &PyAny,
+    threads: Option<i64>,
+    think_tags: Option<(&str, &str)>,
+) -> PyResult<Vec<Option<PyFinalAnswer>>> {
     let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
     let threads = threads_arg(threads)?;
+    let tags = think_tags_arg(think_tags)?;
     let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
     let results = py.allow_threads(|| {
-        map_cheap_items(&items, threads, |&(r, chars)| extract::extract_final(r).map(|f| PyFinalAnswer::with_chars(r, chars, f)))
+        map_cheap_items(&items, threads, |&(r, chars)| {
+            extract::extract_final_with(r, tags.close()).map(|f| PyFinalAnswer::with_chars(r, chars, f))
+        })
     });
     unwrap_items(py, results, || None)
 }
