@@ -380,6 +380,25 @@ def test_other_think_tags_from_token_ids(hf_tokenizer) -> None:
     assert all(s.length_unit == "tokens" for s in from_ids)
 
 
+def test_a_vocabulary_with_another_models_tags_is_flagged(hf_tokenizer, caplog) -> None:
+    """A policy whose vocabulary has [/THINK] and no </think>: the scorer says so once, at
+    construction, instead of letting every response score as truncated in silence."""
+    from tokenizers import Tokenizer
+
+    plain = json.loads(hf_tokenizer.to_str())
+    plain["added_tokens"] = [a for a in plain["added_tokens"] if a["content"] not in ("<think>", "</think>")]
+    magistral = Tokenizer.from_str(json.dumps(plain))
+    magistral.add_special_tokens(["[THINK]", "[/THINK]"])
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        APRScorer(RewardConfig(cas=False), tokenizer=hf_tokenizer)
+        assert caplog.records == []
+        APRScorer(RewardConfig(cas=False, think_tags=("[THINK]", "[/THINK]")), tokenizer=magistral)
+        assert caplog.records == []
+        APRScorer(RewardConfig(cas=False), tokenizer=magistral)
+    assert len(caplog.records) == 1
+    assert "think_tags=('[THINK]', '[/THINK]')" in caplog.records[0].getMessage()
+
+
 def test_think_tags_are_checked() -> None:
     assert RewardConfig(think_tags=["[THINK]", "[/THINK]"]).think_tags == ("[THINK]", "[/THINK]")
     for tags, error, message in [

@@ -427,6 +427,24 @@ def _rebuild_scorer(
     return APRScorer(config, vocabulary=vocabulary, tokenizer=tokenizer, native_encoding=native_encoding)
 
 
+# Thinking tags of other model families, as one token each in their vocabularies.
+KNOWN_THINK_TAGS: tuple[tuple[str, str], ...] = (
+    ("<think>", "</think>"), ("[THINK]", "[/THINK]"), ("<seed:think>", "</seed:think>"), ("◁think▷", "◁/think▷"),
+)
+
+
+def _warn_of_other_think_tags(vocabulary: Vocabulary, tags: tuple[str, str]) -> None:
+    """A vocabulary without the configured closing tag but with another family's: its
+    responses would all score as truncated (reward 0) unless ``think_tags`` names them."""
+    if vocabulary.token_id(tags[1]) is not None:
+        return
+    others = [known for known in KNOWN_THINK_TAGS if known != tags and vocabulary.token_id(known[1]) is not None]
+    if others:
+        logger.warning("the vocabulary has no %r token but has %r: if the policy writes its thinking that "
+                       "way, set RewardConfig(think_tags=%r), or every response scores as truncated",
+                       tags[1], others[0][1], others[0])
+
+
 class APRScorer:
     """Scores rollouts with the APR reward; build once, reuse for every batch.
 
@@ -463,6 +481,8 @@ class APRScorer:
         self.native_encoding = native_encoding
         self._encoder = native_encoder_for(tokenizer, json) if json is not None and native_encoding else None
         self._warned_chars = False
+        if vocabulary is not None:
+            _warn_of_other_think_tags(vocabulary, config.think_tags)
         p = config.policy
         self._native = _core.NativeScorer(
             config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
