@@ -397,6 +397,17 @@ def test_a_vocabulary_with_another_models_tags_is_flagged(hf_tokenizer, caplog) 
         APRScorer(RewardConfig(cas=False), tokenizer=magistral)
     assert len(caplog.records) == 1
     assert "think_tags=('[THINK]', '[/THINK]')" in caplog.records[0].getMessage()
+    # Text alone: the truncated rows that hold another closing tag are counted, once per scorer.
+    caplog.clear()
+    scorer = APRScorer(RewardConfig(cas=False))
+    retagged = "<seed:think>So x = 5.</seed:think> \\boxed{5}"
+    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+        scorer.score_batch(["<think>So x = 5.</think> \\boxed{5}", "So x = 5"], ["5", "5"])
+        assert caplog.records == []
+        scorer.score_batch([retagged, retagged, "So x = 5"], ["5"] * 3)
+        scorer.score_batch([retagged], ["5"])
+    assert len(caplog.records) == 1
+    assert "2 response(s)" in caplog.records[0].getMessage() and "'</seed:think>'" in caplog.records[0].getMessage()
 
 
 def test_think_tags_are_checked() -> None:

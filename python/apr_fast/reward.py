@@ -433,16 +433,36 @@ KNOWN_THINK_TAGS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _warn_of_other_think_tags(vocabulary: Vocabulary, tags: tuple[str, str]) -> None:
+def _warn_of_other_think_tags(vocabulary: Vocabulary, tags: tuple[str, str]) -> bool:
     """A vocabulary without the configured closing tag but with another family's: its
-    responses would all score as truncated (reward 0) unless ``think_tags`` names them."""
+    responses would all score as truncated (reward 0) unless ``think_tags`` names them.
+    Whether it warned."""
     if vocabulary.token_id(tags[1]) is not None:
-        return
+        return False
     others = [known for known in KNOWN_THINK_TAGS if known != tags and vocabulary.token_id(known[1]) is not None]
     if others:
         logger.warning("the vocabulary has no %r token but has %r: if the policy writes its thinking that "
                        "way, set RewardConfig(think_tags=%r), or every response scores as truncated",
                        tags[1], others[0][1], others[0])
+    return bool(others)
+
+
+def _warn_of_other_closing_tags(responses: list[str], scores: list[Any], tags: tuple[str, str]) -> bool:
+    """Text responses scored as truncated that hold another family's closing tag: warns once
+    (which tag, how many) and says whether it did. Only truncated rows are read."""
+    truncated = [r for r, s in zip(responses, scores) if s.status == "truncated"]
+    if not truncated:
+        return False
+    for known in KNOWN_THINK_TAGS:
+        if known == tags:
+            continue
+        holding = sum(known[1] in r for r in truncated)
+        if holding:
+            logger.warning("%d response(s) of this batch have no %r but hold %r and score as truncated: if the "
+                           "policy writes its thinking that way, set RewardConfig(think_tags=%r)",
+                           holding, tags[1], known[1], known)
+            return True
+    return False
 
 
 class APRScorer:
@@ -481,8 +501,7 @@ class APRScorer:
         self.native_encoding = native_encoding
         self._encoder = native_encoder_for(tokenizer, json) if json is not None and native_encoding else None
         self._warned_chars = False
-        if vocabulary is not None:
-            _warn_of_other_think_tags(vocabulary, config.think_tags)
+        self._warned_tags = vocabulary is not None and _warn_of_other_think_tags(vocabulary, config.think_tags)
         p = config.policy
         self._native = _core.NativeScorer(
             config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
@@ -544,6 +563,8 @@ class APRScorer:
         offsets = self._spans_from_tokenizers(responses)
         encoder = self._encoder._native if self._encoder is not None else None
         scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore, encoder)
+        if not self._warned_tags:
+            self._warned_tags = _warn_of_other_closing_tags(responses, scores, self.config.think_tags)
         return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
     def _spans_from_tokenizers(self, responses: list[str]) -> Optional[list[Optional[list[tuple[int, int]]]]]:
