@@ -1,6 +1,6 @@
 //! The outcome check: whether a response's final answer equals one of the accepted answers.
 //!
-//! final answer ([`extract_final`]) -> one [`Judgement`] per accepted answer, in order, stopping
+//! final answer ([`extract_final_with`]) -> one [`Judgement`] per accepted answer, in order, stopping
 //! at the first equal one -> correct when one is equal and the answer does not merely restate
 //! the problem ([`restates_problem`]). The reward ([`crate::reward`]) uses the same rules; this
 //! module is the outcome alone, for outcome-only rewards and evaluation, without the anchor
@@ -9,7 +9,7 @@
 
 use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
-use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, ThinkTags, THINK_CLOSE};
+use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, ThinkTags};
 use crate::hash::FastMap;
 use crate::parallel::{map_cheap_items, ItemPanic};
 
@@ -73,21 +73,17 @@ pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIter
     judgements
 }
 
-/// The final answer of `response` ([`extract_final`]); with `require_after_think`, one found
-/// only inside the thinking (or in a response without `</think>`) counts as none, as a strict
-/// format reward counts it: the answer section after `</think>` must state the answer.
-pub fn final_answer_of(response: &str, require_after_think: bool) -> Option<FinalAnswer> {
-    final_answer_closed_by(response, require_after_think, THINK_CLOSE)
-}
-
-/// [`final_answer_of`] for thinking closed by `close` (a [`crate::extract::ThinkTags::close`]).
-pub fn final_answer_closed_by(response: &str, require_after_think: bool, close: &str) -> Option<FinalAnswer> {
+/// The final answer of `response` ([`extract_final_with`] and `close`, a
+/// [`crate::extract::ThinkTags::close`]); with `require_after_think`, one found only inside the
+/// thinking (or in a response without `</think>`) counts as none, as a strict format reward
+/// counts it: the answer section after `</think>` must state the answer.
+pub fn final_answer_of(response: &str, require_after_think: bool, close: &str) -> Option<FinalAnswer> {
     extract_final_with(response, close).filter(|f| !(require_after_think && f.in_thinking))
 }
 
 /// Checks one response.
 pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome {
-    let final_answer = final_answer_closed_by(query.response, rules.require_answer_after_think, rules.think.close());
+    let final_answer = final_answer_of(query.response, rules.require_answer_after_think, rules.think.close());
     let parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = query.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     judge_outcome(final_answer, parsed.as_ref(), &ground_truth, query, &rules.policy, rules.reject_problem_echo)
@@ -154,7 +150,7 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_cheap_items(queries, threads, |q| {
-        final_answer_closed_by(q.response, rules.require_answer_after_think, rules.think.close())
+        final_answer_of(q.response, rules.require_answer_after_think, rules.think.close())
     });
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();

@@ -14,9 +14,9 @@ use std::ops::Range;
 
 use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch, Problem};
 use crate::answer::{Answer, Judgement, Policy, Verdict};
-pub use crate::extract::{ThinkTags, THINK_CLOSE, THINK_OPEN};
+pub use crate::extract::ThinkTags;
 use crate::extract::FinalAnswer;
-use crate::outcome::{final_answer_closed_by, judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
+use crate::outcome::{final_answer_of, judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::count_chars;
@@ -287,7 +287,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
-    let final_answer = final_answer_closed_by(response, config.require_answer_after_think, config.think.close());
+    let final_answer = final_answer_of(response, config.require_answer_after_think, config.think.close());
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let parse_ground_truth = || -> Vec<Answer> { rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect() };
     let judgements = match (&final_answer, &final_parsed) {

@@ -28,7 +28,7 @@ import apr_fast
 from apr_fast import _core
 from apr_fast.cues import cue_lists
 from apr_fast.errors import ConfigError, TokenizerError
-from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
+from apr_fast.reward import ANCHOR_MODES, DEFAULT_THINK_TAGS, AnchorOptions, APRScorer, RewardConfig, RolloutScore
 from apr_fast.tokens import load_hf_tokenizer
 from apr_fast.verl.rows import PROBLEM_KEYS as VERL_PROBLEM_KEYS
 
@@ -173,7 +173,7 @@ def count_rows(paths: Sequence[str]) -> Optional[int]:
     return total
 
 
-def thinking_part(text: str, tags: tuple[str, str] = ("<think>", "</think>")) -> str:
+def thinking_part(text: str, tags: tuple[str, str] = DEFAULT_THINK_TAGS) -> str:
     """The thinking of a response: after a leading opening tag (``<think>``), before the first
     closing tag (``</think>``), the whole text when it has neither, as the scorer reads it."""
     open_tag, close_tag = tags
@@ -472,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--cue-languages", type=_cue_languages, default=cue_lists(["en"]), metavar="LANGS",
                         help="cue lists by language, comma-separated: en (the paper's, default), zh (Chinese); "
                              "e.g. en,zh")
-    common.add_argument("--think-tags", nargs=2, type=str, default=("<think>", "</think>"), metavar=("OPEN", "CLOSE"),
+    common.add_argument("--think-tags", nargs=2, type=str, default=DEFAULT_THINK_TAGS, metavar=("OPEN", "CLOSE"),
                         help="the tags around the thinking (default: <think> </think>; e.g. [THINK] [/THINK] for "
                              "Magistral, '<seed:think>' '</seed:think>' for Seed-OSS)")
 

@@ -429,7 +429,7 @@ def _rebuild_scorer(
 
 # Thinking tags of other model families, as one token each in their vocabularies.
 KNOWN_THINK_TAGS: tuple[tuple[str, str], ...] = (
-    ("<think>", "</think>"), ("[THINK]", "[/THINK]"), ("<seed:think>", "</seed:think>"), ("◁think▷", "◁/think▷"),
+    DEFAULT_THINK_TAGS, ("[THINK]", "[/THINK]"), ("<seed:think>", "</seed:think>"), ("◁think▷", "◁/think▷"),
 )
 
 

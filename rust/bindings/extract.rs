@@ -7,7 +7,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, char_lengths, threads_arg, ConfigError};
+use super::{borrow_str, borrow_str_list, char_lengths, think_tags_arg, threads_arg};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues, ThinkTags};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -192,16 +192,13 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 #[pyo3(text_signature = "(response, *, think_tags=None)")]
 fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<(&str, &str)>) -> PyResult<Option<PyFinalAnswer>> {
     let (text, chars) = (borrow_str(response, "response")?, response.len()?);
-    let tags = think_tags_arg(think_tags)?;
+    let tags = optional_think_tags(think_tags)?;
     Ok(py.allow_threads(|| extract::extract_final_with(text, tags.close()).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
 }
 
 /// The think tags of an optional `(opening, closing)` argument; the default ones for None.
-fn think_tags_arg(tags: Option<(&str, &str)>) -> PyResult<ThinkTags> {
-    match tags {
-        None => Ok(ThinkTags::default()),
-        Some((open, close)) => ThinkTags::new(open, close).map_err(ConfigError::new_err),
-    }
+fn optional_think_tags(tags: Option<(&str, &str)>) -> PyResult<ThinkTags> {
+    tags.map_or_else(|| Ok(ThinkTags::default()), |(open, close)| think_tags_arg(open, close))
 }
 
 /// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
@@ -227,7 +224,7 @@ fn extract_final_batch(
 ) -> PyResult<Vec<Option<PyFinalAnswer>>> {
     let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
     let threads = threads_arg(threads)?;
-    let tags = think_tags_arg(think_tags)?;
+    let tags = optional_think_tags(think_tags)?;
     let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
     let results = py.allow_threads(|| {
         map_cheap_items(&items, threads, |&(r, chars)| {

@@ -147,6 +147,11 @@ pub(crate) fn borrow_str<'py>(obj: &'py PyAny, what: &str) -> PyResult<&'py str>
 }
 
 /// Validates an optional `threads` argument (None = environment/CPU default).
+/// The think tags of a call's arguments, or ConfigError saying why they cannot be used.
+pub(crate) fn think_tags_arg(open: &str, close: &str) -> PyResult<crate::extract::ThinkTags> {
+    crate::extract::ThinkTags::new(open, close).map_err(ConfigError::new_err)
+}
+
 pub(crate) fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
     match threads {
         None => Ok(None),

@@ -15,10 +15,9 @@ use pyo3::types::PyList;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, char_lengths, static_name, threads_arg, ConfigError, InstanceBuilder};
+use super::{borrow_str_list, char_lengths, static_name, think_tags_arg, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
-use crate::extract::ThinkTags;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
@@ -130,7 +129,7 @@ fn check_outcome_batch(
         policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?,
         reject_problem_echo,
         require_answer_after_think,
-        think: ThinkTags::new(think_open, think_close).map_err(ConfigError::new_err)?,
+        think: think_tags_arg(think_open, think_close)?,
     };
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;

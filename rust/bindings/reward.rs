@@ -15,12 +15,12 @@ use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, static_name, threads_arg, ConfigError, InstanceBuilder};
+use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_arg, threads_arg, ConfigError, InstanceBuilder};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
     apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
-    Rollout, RolloutScore, Status, ThinkTags, TokenSpans,
+    Rollout, RolloutScore, Status, TokenSpans,
 };
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
@@ -367,7 +367,7 @@ impl NativeScorer {
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
         config.require_answer_after_think = require_answer_after_think;
-        config.think = ThinkTags::new(think_open, think_close).map_err(config_error)?;
+        config.think = think_tags_arg(think_open, think_close)?;
         if let Some((
             context,
             backtrack_gap,
@@ -553,7 +553,7 @@ fn anchor_mode_options(mode: &str) -> PyResult<OptionsTuple> {
 /// Raises ConfigError saying why two think tags cannot be used (see `ThinkTags::new`).
 #[pyfunction]
 fn check_think_tags(open: &str, close: &str) -> PyResult<()> {
-    ThinkTags::new(open, close).map(drop).map_err(config_error)
+    think_tags_arg(open, close).map(drop)
 }
 
 /// R = 1[correct and complete] · (1 − β · L_AST), bounded below by `floor` when given.

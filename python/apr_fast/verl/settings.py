@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional, Union
 from apr_fast.equivalence import Policy
 from apr_fast.errors import ConfigError
 from apr_fast.cues import cue_lists
-from apr_fast.reward import ANCHOR_MODES, RewardConfig
+from apr_fast.reward import ANCHOR_MODES, DEFAULT_THINK_TAGS, RewardConfig
 
 __all__ = ["APRRewardSettings", "OverlongBuffer"]
 
@@ -75,7 +75,7 @@ class APRRewardSettings:
     cas_timeout: float = 5.0
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
-    think_tags: tuple[str, ...] = ("<think>", "</think>")
+    think_tags: tuple[str, ...] = DEFAULT_THINK_TAGS
     anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
