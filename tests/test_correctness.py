@@ -144,8 +144,11 @@ def test_a_strict_format_counts_only_an_answer_after_think() -> None:
     assert is_correct(retagged[1], "5", cas=False).final_answer.in_thinking is True
     with pytest.raises(apr_fast.ConfigError, match="closing think tag"):
         is_correct(after, "5", think_tags=("<t>", "}"))
-    with pytest.raises(TypeError, match="think_tags must be two str"):
-        is_correct(after, "5", think_tags="</think>")  # type: ignore[arg-type]
+    with pytest.raises(apr_fast.ConfigError, match="no think tags are named"):
+        is_correct(after, "5", think_tags="</think>")
+    with pytest.raises(TypeError, match="think_tags must be a preset name"):
+        is_correct(after, "5", think_tags=("<think>",))
+    assert is_correct(retagged[1], "5", cas=False, think_tags="magistral").correct
 
 
 @needs_shared

@@ -389,19 +389,19 @@ def test_a_vocabulary_with_another_models_tags_is_flagged(hf_tokenizer, caplog) 
     plain["added_tokens"] = [a for a in plain["added_tokens"] if a["content"] not in ("<think>", "</think>")]
     magistral = Tokenizer.from_str(json.dumps(plain))
     magistral.add_special_tokens(["[THINK]", "[/THINK]"])
-    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+    with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
         APRScorer(RewardConfig(cas=False), tokenizer=hf_tokenizer)
         assert caplog.records == []
         APRScorer(RewardConfig(cas=False, think_tags=("[THINK]", "[/THINK]")), tokenizer=magistral)
         assert caplog.records == []
         APRScorer(RewardConfig(cas=False), tokenizer=magistral)
     assert len(caplog.records) == 1
-    assert "think_tags=('[THINK]', '[/THINK]')" in caplog.records[0].getMessage()
+    assert "think_tags='magistral'" in caplog.records[0].getMessage()
     # Text alone: the truncated rows that hold another closing tag are counted, once per scorer.
     caplog.clear()
     scorer = APRScorer(RewardConfig(cas=False))
     retagged = "<seed:think>So x = 5.</seed:think> \\boxed{5}"
-    with caplog.at_level(logging.WARNING, logger="apr_fast.reward"):
+    with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
         scorer.score_batch(["<think>So x = 5.</think> \\boxed{5}", "So x = 5"], ["5", "5"])
         assert caplog.records == []
         scorer.score_batch([retagged, retagged, "So x = 5"], ["5"] * 3)
@@ -417,8 +417,9 @@ def test_think_tags_are_checked() -> None:
         (("<t>", "\\end"), apr_fast.ConfigError, "backslash"),
         (("<t>", "<t>"), apr_fast.ConfigError, "the same"),
         (("THINK", "END"), apr_fast.ConfigError, "holds no mark"),
-        ("<think>", TypeError, "two str"),
+        ("<think>", apr_fast.ConfigError, "no think tags are named"),
         (("<think>", None), TypeError, "two str"),
+        (5, TypeError, "a preset name"),
     ]:
         with pytest.raises(error, match=message):
             RewardConfig(think_tags=tags)  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ Data flows one way, and each step has its module:
 * sentences -> answer candidates, and a response's final answer: :mod:`apr_fast.extraction`
 * candidate vs reference: :mod:`apr_fast.equivalence` (native; sympy via :mod:`apr_fast.cas`);
   a response's outcome alone: :mod:`apr_fast.correctness`
-* -> anchor -> reward, in one native call per batch: :mod:`apr_fast.reward`
+* -> anchor -> reward, in one native call per batch: :mod:`apr_fast.reward`; where the thinking
+  starts and ends, by model family: :mod:`apr_fast.think_tags`
 * token ids <-> text offsets of the policy's tokenizer: :mod:`apr_fast.tokens`; text -> token ids
   natively: :mod:`apr_fast.encoding`
 
@@ -67,6 +68,7 @@ from apr_fast.sentences import (
     split_sentences_batch,
 )
 from apr_fast.encoding import TextEncoder
+from apr_fast.think_tags import DEFAULT_THINK_TAGS, THINK_TAG_PRESETS
 from apr_fast.tokens import DecodedIds, TokenIds, Vocabulary, token_ends_from_offsets, token_index_at
 
 __all__ = [
@@ -128,6 +130,8 @@ __all__ = [
     "RolloutScore",
     "apr_reward",
     "score",
+    "DEFAULT_THINK_TAGS",
+    "THINK_TAG_PRESETS",
     # tokens
     "DecodedIds",
     "TextEncoder",

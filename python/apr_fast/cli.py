@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 
 import apr_fast
-from apr_fast import _core
 from apr_fast.cues import cue_lists
 from apr_fast.errors import ConfigError, TokenizerError
-from apr_fast.reward import ANCHOR_MODES, DEFAULT_THINK_TAGS, AnchorOptions, APRScorer, RewardConfig, RolloutScore
+from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
+from apr_fast.think_tags import DEFAULT_THINK_TAGS, THINK_TAG_PRESETS, resolve_think_tags
 from apr_fast.tokens import load_hf_tokenizer
 from apr_fast.verl.rows import PROBLEM_KEYS as VERL_PROBLEM_KEYS
 
@@ -171,6 +171,16 @@ def count_rows(paths: Sequence[str]) -> Optional[int]:
         except Exception:  # any failure to count is the reader's to report, with its message
             return None
     return total
+
+
+def _think_tags_option(values: list[str]) -> tuple[str, str]:
+    """``--think-tags``: one preset name or two tags."""
+    if len(values) > 2:
+        raise UsageError(f"--think-tags takes a preset name or two tags (OPEN CLOSE), got {len(values)} values")
+    try:
+        return resolve_think_tags(values[0] if len(values) == 1 else values)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
 
 
 def thinking_part(text: str, tags: tuple[str, str] = DEFAULT_THINK_TAGS) -> str:
@@ -336,7 +346,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
                               cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
                               anchor_options=dict(args.anchor_option or ()) or None,
                               require_answer_after_think=args.require_answer_after_think,
-                              think_tags=args.think_tags)
+                              think_tags=_think_tags_option(args.think_tags))
     except (TypeError, ValueError, ConfigError) as e:
         raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
@@ -399,11 +409,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
-    try:
-        _core.check_think_tags(*args.think_tags)
-    except ConfigError as e:
-        raise UsageError(str(e)) from None
-    think_tags = (args.think_tags[0], args.think_tags[1])
+    think_tags = _think_tags_option(args.think_tags)
     rows = numbered_records(args.files, args.limit)
     key: Optional[str] = None
     totals: Counter[str] = Counter()
@@ -472,9 +478,11 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--cue-languages", type=_cue_languages, default=cue_lists(["en"]), metavar="LANGS",
                         help="cue lists by language, comma-separated: en (the paper's, default), zh (Chinese); "
                              "e.g. en,zh")
-    common.add_argument("--think-tags", nargs=2, type=str, default=DEFAULT_THINK_TAGS, metavar=("OPEN", "CLOSE"),
-                        help="the tags around the thinking (default: <think> </think>; e.g. [THINK] [/THINK] for "
-                             "Magistral, '<seed:think>' '</seed:think>' for Seed-OSS)")
+    common.add_argument("--think-tags", nargs="+", type=str, default=[DEFAULT_THINK_TAGS[0], DEFAULT_THINK_TAGS[1]],
+                        metavar="TAGS",
+                        help="the tags around the thinking: a preset (" + ", ".join(THINK_TAG_PRESETS) + ") or "
+                             "OPEN CLOSE (default: <think> </think>; e.g. harmony for gpt-oss, magistral or "
+                             "[THINK] [/THINK] for Magistral)")
 
     s = sub.add_parser("score", parents=[common], help="APR reward of every rollout in the files",
                        description="Score rollouts with the APR reward and print one result per rollout and a summary.")

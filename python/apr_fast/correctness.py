@@ -32,7 +32,8 @@ from apr_fast.equivalence import (
     equivalent_batch,
 )
 from apr_fast.ground_truth import alternatives_of_batch
-from apr_fast.reward import DEFAULT_THINK_TAGS, _problems_list, _think_tags_arg
+from apr_fast.reward import _problems_list
+from apr_fast.think_tags import DEFAULT_THINK_TAGS, ThinkTagsArg, resolve_think_tags
 
 __all__ = ["Correctness", "is_correct", "is_correct_batch"]
 
@@ -107,7 +108,7 @@ def is_correct_batch(
     threads: Optional[int] = None,
     reject_problem_echo: bool = True,
     require_answer_after_think: bool = False,
-    think_tags: tuple[str, str] = DEFAULT_THINK_TAGS,
+    think_tags: ThinkTagsArg = DEFAULT_THINK_TAGS,
 ) -> list[Correctness]:
     """:func:`is_correct` for many responses: extraction and the native comparisons run as one
     parallel call on ``threads`` workers; sympy sees only what they leave undecided.
@@ -116,9 +117,9 @@ def is_correct_batch(
     ``reject_problem_echo``, does not count an echo of the problem's expression as correct.
     ``require_answer_after_think`` counts only a final answer after ``</think>`` (a strict
     format: an answer only inside the thinking is no final answer). ``think_tags`` (opening,
-    closing) name other tags than ``<think>``/``</think>``, as
-    :class:`~apr_fast.reward.RewardConfig` does: the closing one is then what ``</think>`` means
-    here."""
+    closing), or a preset's name such as ``"harmony"`` (:mod:`apr_fast.think_tags`), name other
+    tags than ``<think>``/``</think>``, as :class:`~apr_fast.reward.RewardConfig` does: the
+    closing one is then what ``</think>`` means here."""
     if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
         raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):
@@ -141,7 +142,7 @@ def is_correct_batch(
     # also come back with their judgements, for the CAS.
     results, undecided = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
                                              reject_problem_echo, require_answer_after_think,
-                                             *_think_tags_arg(think_tags), threads, Correctness, _native_judgement)
+                                             *resolve_think_tags(think_tags), threads, Correctness, _native_judgement)
     if not cas:
         return results
     for i, final, native, echo in undecided:
@@ -169,7 +170,7 @@ def is_correct(
     cas_timeout: float = DEFAULT_CAS_TIMEOUT,
     reject_problem_echo: bool = True,
     require_answer_after_think: bool = False,
-    think_tags: tuple[str, str] = DEFAULT_THINK_TAGS,
+    think_tags: ThinkTagsArg = DEFAULT_THINK_TAGS,
 ) -> Correctness:
     """Whether ``response``'s final answer equals ``ground_truth`` (any of its alternatives;
     with ``problem``, not those the problem shows boxed itself, and not an echo of the problem's

@@ -32,6 +32,9 @@ from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
 from apr_fast.equivalence import Policy, Verdict, equivalent
 from apr_fast.ground_truth import alternatives_of_batch
 from apr_fast.encoding import native_encoder_for
+from apr_fast.think_tags import (
+    DEFAULT_THINK_TAGS, ThinkTagsArg, resolve_think_tags, warn_of_other_closing_tags, warn_of_other_families,
+)
 from apr_fast.tokens import TokenIds, Vocabulary, tokenizer_json, _is_id_matrix, _is_one_id_row, _native_id_list, _native_id_rows, _package_of
 
 __all__ = [
@@ -177,18 +180,6 @@ class AnchorOptions:
         return (self.context, self.backtrack_gap, self.max_extra_complexity, flags)
 
 
-DEFAULT_THINK_TAGS = ("<think>", "</think>")
-
-
-def _think_tags_arg(tags: Any) -> tuple[str, str]:
-    """Two str (opening, closing) from any sequence of two (a YAML list too); their content is
-    checked natively (``ConfigError``, see :class:`RewardConfig`)."""
-    pair = tuple(tags) if isinstance(tags, Sequence) and not isinstance(tags, str) else ()
-    if len(pair) != 2 or not all(isinstance(t, str) for t in pair):
-        raise TypeError(f"think_tags must be two str (opening, closing), got {tags!r}")
-    return pair[0], pair[1]
-
-
 @dataclass(frozen=True)
 class RewardConfig:
     """Everything that shapes the reward.
@@ -212,11 +203,13 @@ class RewardConfig:
     ``</think>``, or no answer there) has status ``no_final_answer`` and reward 0. Off by
     default, such a response is judged by the last answer of its thinking.
     ``think_tags``: the opening and closing tags of the thinking, ``("<think>", "</think>")``
-    unless the policy writes others: ``("[THINK]", "[/THINK]")`` (Magistral),
-    ``("<seed:think>", "</seed:think>")`` (Seed-OSS), ``("◁think▷", "◁/think▷")`` (Kimi).
-    Everything said here of ``</think>`` then holds for the closing tag; with token ids, it is
-    found by its id when the vocabulary has it as one token. A response written with other tags
-    than the configured ones has no closing tag: status ``truncated``, reward 0.
+    unless the policy writes others: two str, or a preset's name (:mod:`apr_fast.think_tags`):
+    ``"magistral"`` (``[THINK]``), ``"seed"`` (Seed-OSS), ``"kimi"``, ``"harmony"`` (gpt-oss's
+    analysis channel, on token ids or text decoded with its special tokens); stored as the
+    (opening, closing) pair. Everything said here of ``</think>`` then holds for the closing
+    tag; with token ids, it is found by its id when the vocabulary has it as one token. A
+    response written with other tags than the configured ones has no closing tag: status
+    ``truncated``, reward 0.
     """
 
     beta: float = 2e-4
@@ -232,7 +225,7 @@ class RewardConfig:
     anchor_options: Union[AnchorOptions, Mapping[str, Any], None] = None  # a Mapping becomes AnchorOptions
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
-    think_tags: tuple[str, str] = DEFAULT_THINK_TAGS
+    think_tags: ThinkTagsArg = DEFAULT_THINK_TAGS  # becomes (opening, closing)
 
     def __post_init__(self) -> None:
         for name in ("beta", "cas_timeout"):
@@ -270,9 +263,7 @@ class RewardConfig:
         for name in ("reject_problem_echo", "require_answer_after_think"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be bool, got {type(getattr(self, name)).__name__}")
-        tags = _think_tags_arg(self.think_tags)
-        object.__setattr__(self, "think_tags", tags)
-        _core.check_think_tags(*tags)
+        object.__setattr__(self, "think_tags", resolve_think_tags(self.think_tags))
 
 
 @dataclass(frozen=True)
@@ -427,44 +418,6 @@ def _rebuild_scorer(
     return APRScorer(config, vocabulary=vocabulary, tokenizer=tokenizer, native_encoding=native_encoding)
 
 
-# Thinking tags of other model families, as one token each in their vocabularies.
-KNOWN_THINK_TAGS: tuple[tuple[str, str], ...] = (
-    DEFAULT_THINK_TAGS, ("[THINK]", "[/THINK]"), ("<seed:think>", "</seed:think>"), ("◁think▷", "◁/think▷"),
-)
-
-
-def _warn_of_other_think_tags(vocabulary: Vocabulary, tags: tuple[str, str]) -> bool:
-    """A vocabulary without the configured closing tag but with another family's: its
-    responses would all score as truncated (reward 0) unless ``think_tags`` names them.
-    Whether it warned."""
-    if vocabulary.token_id(tags[1]) is not None:
-        return False
-    others = [known for known in KNOWN_THINK_TAGS if known != tags and vocabulary.token_id(known[1]) is not None]
-    if others:
-        logger.warning("the vocabulary has no %r token but has %r: if the policy writes its thinking that "
-                       "way, set RewardConfig(think_tags=%r), or every response scores as truncated",
-                       tags[1], others[0][1], others[0])
-    return bool(others)
-
-
-def _warn_of_other_closing_tags(responses: list[str], scores: list[Any], tags: tuple[str, str]) -> bool:
-    """Text responses scored as truncated that hold another family's closing tag: warns once
-    (which tag, how many) and says whether it did. Only truncated rows are read."""
-    truncated = [r for r, s in zip(responses, scores) if s.status == "truncated"]
-    if not truncated:
-        return False
-    for known in KNOWN_THINK_TAGS:
-        if known == tags:
-            continue
-        holding = sum(known[1] in r for r in truncated)
-        if holding:
-            logger.warning("%d response(s) of this batch have no %r but hold %r and score as truncated: if the "
-                           "policy writes its thinking that way, set RewardConfig(think_tags=%r)",
-                           holding, tags[1], known[1], known)
-            return True
-    return False
-
-
 class APRScorer:
     """Scores rollouts with the APR reward; build once, reuse for every batch.
 
@@ -501,7 +454,8 @@ class APRScorer:
         self.native_encoding = native_encoding
         self._encoder = native_encoder_for(tokenizer, json) if json is not None and native_encoding else None
         self._warned_chars = False
-        self._warned_tags = vocabulary is not None and _warn_of_other_think_tags(vocabulary, config.think_tags)
+        self._think_tags = resolve_think_tags(config.think_tags)  # the pair config holds, typed as one
+        self._warned_tags = vocabulary is not None and warn_of_other_families(vocabulary, self._think_tags)
         p = config.policy
         self._native = _core.NativeScorer(
             config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
@@ -511,7 +465,7 @@ class APRScorer:
             config.anchor_options._native() if isinstance(config.anchor_options, AnchorOptions) else None,
             config.reject_problem_echo,
             config.require_answer_after_think,
-            *config.think_tags,
+            *self._think_tags,
         )
 
     def __repr__(self) -> str:
@@ -564,7 +518,7 @@ class APRScorer:
         encoder = self._encoder._native if self._encoder is not None else None
         scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore, encoder)
         if not self._warned_tags:
-            self._warned_tags = _warn_of_other_closing_tags(responses, scores, self.config.think_tags)
+            self._warned_tags = warn_of_other_closing_tags(responses, scores, self._think_tags)
         return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
     def _spans_from_tokenizers(self, responses: list[str]) -> Optional[list[Optional[list[tuple[int, int]]]]]:

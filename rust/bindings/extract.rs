@@ -7,8 +7,8 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, char_lengths, think_tags_arg, threads_arg};
-use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues, ThinkTags};
+use super::{borrow_str, borrow_str_list, char_lengths, think_tags_of, threads_arg};
+use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
 
@@ -185,20 +185,16 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 /// Prefers the last ``\boxed{}``/``\fbox{}`` after ``</think>``, then the last box in the
 /// thinking, then "Final Answer" headings, "Answer:" lines and "the (final) answer is X"
 /// phrases (after ``</think>`` first). Several boxes in a row form one answer ("2, 3").
-/// ``think_tags``: (opening, closing) tags of another model's thinking (``("[THINK]",
-/// "[/THINK]")``); the closing one is then what ``</think>`` means. Raises TypeError if
-/// ``response`` is not a str, ConfigError for unusable tags.
+/// ``think_tags``: the tags of another model's thinking, as (opening, closing) (``("[THINK]",
+/// "[/THINK]")``) or a preset's name (``"harmony"``, ``THINK_TAG_PRESETS``); the closing one
+/// is then what ``</think>`` means. Raises TypeError if ``response`` is not a str, ConfigError
+/// for unusable tags or an unknown name.
 #[pyfunction(response, "*", think_tags = "None")]
 #[pyo3(text_signature = "(response, *, think_tags=None)")]
-fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<(&str, &str)>) -> PyResult<Option<PyFinalAnswer>> {
+fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<Option<PyFinalAnswer>> {
     let (text, chars) = (borrow_str(response, "response")?, response.len()?);
-    let tags = optional_think_tags(think_tags)?;
+    let tags = think_tags_of(think_tags)?;
     Ok(py.allow_threads(|| extract::extract_final_with(text, tags.close()).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
-}
-
-/// The think tags of an optional `(opening, closing)` argument; the default ones for None.
-fn optional_think_tags(tags: Option<(&str, &str)>) -> PyResult<ThinkTags> {
-    tags.map_or_else(|| Ok(ThinkTags::default()), |(open, close)| think_tags_arg(open, close))
 }
 
 /// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
@@ -220,11 +216,11 @@ fn extract_final_batch(
     py: Python<'_>,
     responses: &PyAny,
     threads: Option<i64>,
-    think_tags: Option<(&str, &str)>,
+    think_tags: Option<&PyAny>,
 ) -> PyResult<Vec<Option<PyFinalAnswer>>> {
     let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
     let threads = threads_arg(threads)?;
-    let tags = optional_think_tags(think_tags)?;
+    let tags = think_tags_of(think_tags)?;
     let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
     let results = py.allow_threads(|| {
         map_cheap_items(&items, threads, |&(r, chars)| {

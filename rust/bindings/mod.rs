@@ -17,10 +17,11 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::once_cell::GILOnceCell;
-use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple, PyType};
 use pyo3::AsPyPointer;
 use std::sync::Mutex;
 
+use crate::extract::{ThinkTags, THINK_TAG_PRESETS};
 use crate::hash::FastMap;
 
 mod tokens;
@@ -146,12 +147,37 @@ pub(crate) fn borrow_str<'py>(obj: &'py PyAny, what: &str) -> PyResult<&'py str>
     }
 }
 
-/// Validates an optional `threads` argument (None = environment/CPU default).
 /// The think tags of a call's arguments, or ConfigError saying why they cannot be used.
-pub(crate) fn think_tags_arg(open: &str, close: &str) -> PyResult<crate::extract::ThinkTags> {
-    crate::extract::ThinkTags::new(open, close).map_err(ConfigError::new_err)
+pub(crate) fn think_tags_arg(open: &str, close: &str) -> PyResult<ThinkTags> {
+    ThinkTags::new(open, close).map_err(ConfigError::new_err)
 }
 
+/// The think tags a `think_tags` argument gives: None (the default ones), the name of a
+/// preset (`THINK_TAG_PRESETS`) or a sequence of two str (opening, closing). TypeError for
+/// anything else, ConfigError for an unknown name or tags that cannot be used.
+pub(crate) fn think_tags_of(value: Option<&PyAny>) -> PyResult<ThinkTags> {
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(ThinkTags::default()) };
+    if let Ok(name) = value.downcast::<PyString>() {
+        return ThinkTags::preset(name.to_str()?).map_err(ConfigError::new_err);
+    }
+    let pair = value.downcast::<PySequence>().ok().and_then(|seq| {
+        let items: Vec<&str> = seq.iter().ok()?.map(|item| item.ok()?.extract::<&str>().ok()).collect::<Option<_>>()?;
+        (items.len() == 2).then(|| (items[0], items[1]))
+    });
+    match pair {
+        Some((open, close)) => think_tags_arg(open, close),
+        None => {
+            let names: Vec<&str> = THINK_TAG_PRESETS.iter().map(|(name, _, _)| *name).collect();
+            Err(PyTypeError::new_err(format!(
+                "think_tags must be a preset name ({}) or two str (opening, closing), got {}",
+                names.join(", "),
+                value.repr()?
+            )))
+        }
+    }
+}
+
+/// Validates an optional `threads` argument (None = environment/CPU default).
 pub(crate) fn threads_arg(threads: Option<i64>) -> PyResult<Option<usize>> {
     match threads {
         None => Ok(None),
@@ -174,6 +200,11 @@ fn _core(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("TokenizerError", py.get_type::<TokenizerError>())?;
     m.add_function(wrap_pyfunction!(default_threads, m)?)?;
+    let presets = PyDict::new(py);
+    for (name, open, close) in THINK_TAG_PRESETS {
+        presets.set_item(name, (open, close))?;
+    }
+    m.add("THINK_TAG_PRESETS", presets)?;
     tokens::register(m)?;
     text::register(py, m)?;
     answer::register(m)?;

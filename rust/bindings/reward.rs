@@ -15,7 +15,7 @@ use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_arg, threads_arg, ConfigError, InstanceBuilder};
+use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_arg, think_tags_of, threads_arg, ConfigError, InstanceBuilder};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
@@ -550,10 +550,12 @@ fn anchor_mode_options(mode: &str) -> PyResult<OptionsTuple> {
     Ok(options_tuple(&mode.options()))
 }
 
-/// Raises ConfigError saying why two think tags cannot be used (see `ThinkTags::new`).
+/// The (opening, closing) think tags a ``think_tags`` argument gives (None, a preset's name or
+/// two str); TypeError or ConfigError saying why it gives none (see `ThinkTags::new`).
 #[pyfunction]
-fn check_think_tags(open: &str, close: &str) -> PyResult<()> {
-    think_tags_arg(open, close).map(drop)
+fn resolve_think_tags(value: Option<&PyAny>) -> PyResult<(String, String)> {
+    let tags = think_tags_of(value)?;
+    Ok((tags.open().to_owned(), tags.close().to_owned()))
 }
 
 /// R = 1[correct and complete] · (1 − β · L_AST), bounded below by `floor` when given.
@@ -566,7 +568,7 @@ pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_class::<NativeScorer>()?;
     m.add_function(wrap_pyfunction!(apr_reward, m)?)?;
     m.add_function(wrap_pyfunction!(anchor_mode_options, m)?)?;
-    m.add_function(wrap_pyfunction!(check_think_tags, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_think_tags, m)?)?;
     m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
     m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;
     m.add(

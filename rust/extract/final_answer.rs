@@ -46,6 +46,19 @@ pub const THINK_OPEN: &str = "<think>";
 /// The longest think tag accepted (bytes).
 pub const MAX_THINK_TAG_BYTES: usize = 64;
 
+/// Think tags by model family: (name, opening tag, closing tag). `harmony` is gpt-oss's
+/// format, whose thinking is the analysis channel's message
+/// (`<|channel|>analysis<|message|>...<|end|>`, the final channel's message after it); it is
+/// read only when the special tokens are kept in the text (token ids, or text decoded with
+/// `skip_special_tokens=False`).
+pub const THINK_TAG_PRESETS: [(&str, &str, &str); 5] = [
+    ("think", THINK_OPEN, THINK_CLOSE),
+    ("magistral", "[THINK]", "[/THINK]"),
+    ("seed", "<seed:think>", "</seed:think>"),
+    ("kimi", "\u{25c1}think\u{25b7}", "\u{25c1}/think\u{25b7}"),
+    ("harmony", "<|channel|>analysis<|message|>", "<|end|>"),
+];
+
 /// The tags around a response's thinking: `<think>` and `</think>`, unless the model writes
 /// others (Magistral's `[THINK]` / `[/THINK]`, Seed-OSS's `<seed:think>` / `</seed:think>`,
 /// Kimi's `◁think▷` / `◁/think▷`). Everything this crate says about `</think>` holds for the
@@ -93,6 +106,17 @@ impl ThinkTags {
             return Err(format!("the opening and closing think tags are the same ({open:?})"));
         }
         Ok(ThinkTags { open: open.to_owned(), close: close.to_owned() })
+    }
+
+    /// The tags of a family in [`THINK_TAG_PRESETS`], or why there is none by that name.
+    pub fn preset(name: &str) -> Result<ThinkTags, String> {
+        match THINK_TAG_PRESETS.iter().find(|(preset, _, _)| *preset == name) {
+            Some((_, open, close)) => ThinkTags::new(open, close),
+            None => {
+                let names: Vec<&str> = THINK_TAG_PRESETS.iter().map(|(preset, _, _)| *preset).collect();
+                Err(format!("no think tags are named {name:?}; the names are {}", names.join(", ")))
+            }
+        }
     }
 
     pub fn open(&self) -> &str {
@@ -962,6 +986,23 @@ mod tests {
         assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
         let f = extract_final_with("so \\boxed{4}</think>", "[/THINK]").unwrap();
         assert!(f.in_thinking, "`</think>` is no closing tag here");
+    }
+
+    #[test]
+    fn think_tag_presets_are_valid_and_named() {
+        for (name, open, close) in THINK_TAG_PRESETS {
+            assert_eq!(ThinkTags::preset(name), ThinkTags::new(open, close), "{name}");
+            assert!(ThinkTags::preset(name).is_ok(), "{name}");
+        }
+        assert_eq!(ThinkTags::preset("think").unwrap(), ThinkTags::default());
+        assert_eq!(ThinkTags::preset("kimi").unwrap().close(), "◁/think▷");
+        let err = ThinkTags::preset("gpt-oss").unwrap_err();
+        assert!(err.contains("\"gpt-oss\"") && err.contains("harmony"), "{err}");
+        // gpt-oss: the analysis channel is the thinking, the final channel's box the answer.
+        let harmony = ThinkTags::preset("harmony").unwrap();
+        let response = "<|channel|>analysis<|message|>so \\boxed{4}?<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}<|return|>";
+        let f = extract_final_with(response, harmony.close()).unwrap();
+        assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
     }
 
     #[test]

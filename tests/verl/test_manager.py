@@ -58,10 +58,11 @@ def rows() -> list[dict]:
     return out
 
 
-def make_batch(tokenizer, rows: list[dict]) -> tuple[DataProto, list[list[int]]]:
-    """A right-padded batch as verl builds it: prompts [B,P], responses [B,R], mask [B,P+R]."""
+def make_batch(tokenizer, rows: list[dict], prompt_end: tuple[int, ...] = (151648,)) -> tuple[DataProto, list[list[int]]]:
+    """A right-padded batch as verl builds it: prompts [B,P], responses [B,R], mask [B,P+R].
+    Prompts end with ``prompt_end`` (``<think>``, as R1's chat template ends them)."""
     eos = tokenizer.eos_token_id
-    prompts = [tokenizer.encode(r["problem"], add_special_tokens=False)[-64:] + [151648] for r in rows]
+    prompts = [tokenizer.encode(r["problem"], add_special_tokens=False)[-64:] + list(prompt_end) for r in rows]
     responses = [tokenizer.encode(r["completion"], add_special_tokens=False) + [eos] for r in rows]
     P, R = max(map(len, prompts)), max(map(len, responses))
     pad = tokenizer.pad_token_id
@@ -144,6 +145,39 @@ def test_reward_loop_manager_matches_the_native_batch(tokenizer, rows) -> None:
     for uid, info in zip(uids, infos):
         by_uid[uid].add(info["acc"])
     assert filtered == {u for u, accs in by_uid.items() if len(accs) == 1}
+
+
+def test_gpt_oss_harmony_rollouts_score_as_think_rollouts(tokenizer, rows) -> None:
+    """gpt-oss's format through verl's loader and a real DataProto: prompts end with
+    ``<|start|>assistant``, responses are the analysis channel, ``<|end|>``, the final channel and
+    ``<|return|>`` (the end-of-sequence token). With ``think_tags=harmony`` every reward and
+    figure is the one the same rollouts get written with <think>/</think>."""
+    transformers = pytest.importorskip("transformers")
+    from harmony_format import as_harmony, harmony_tokenizer
+
+    gpt_oss_like = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=harmony_tokenizer(), eos_token="<|return|>", pad_token="<|return|>")
+    subset = rows[:12]
+    harmony_rows = [{**r, "completion": as_harmony(r["completion"]).removesuffix("<|return|>")} for r in subset]
+    prompt_end = tuple(gpt_oss_like.encode("<|start|>assistant", add_special_tokens=False))
+    data, _ = make_batch(gpt_oss_like, harmony_rows, prompt_end=prompt_end)
+    standard_data, _ = make_batch(tokenizer, subset)
+
+    async def run(manager, batch):
+        return await asyncio.gather(*[manager.run_single(batch[i:i + 1]) for i in range(len(batch))])
+
+    harmony = load_reward_manager(config(think_tags="harmony"), gpt_oss_like)
+    standard = load_reward_manager(config(), tokenizer)
+    got = harmony.loop.run_until_complete(run(harmony, data))
+    expected = standard.loop.run_until_complete(run(standard, standard_data))
+    keys = ("acc", "l_ast", "t_think", "rho", "status", "pred")
+    assert [[o["reward_extra_info"][k] for k in keys] + [o["reward_score"]] for o in got] == \
+        [[o["reward_extra_info"][k] for k in keys] + [o["reward_score"]] for o in expected]
+    assert any(o["reward_extra_info"]["l_ast"] > 0 for o in got)
+    # With the default tags, the same ids have no </think>: all truncated, reward 0.
+    untagged = load_reward_manager(config(), gpt_oss_like)
+    wrong = untagged.loop.run_until_complete(run(untagged, data))
+    assert {o["reward_extra_info"]["status"] for o in wrong} == {float(apr_fast.STATUS_CODES["truncated"])}
 
 
 def test_overlong_buffer_composes_as_in_verls_dapo_manager(tokenizer, rows) -> None:
@@ -386,6 +420,10 @@ def test_compute_score_parses_each_reward_kwargs_once() -> None:
         apr_fast.STATUS_CODES["truncated"])
     with pytest.raises(apr_fast.ConfigError, match="closing think tag"):
         module.compute_score("math", magistral, "2", None, think_tags=["[THINK]", "}"])
+    # A preset's name, as YAML gives a plain string (+reward.reward_kwargs.think_tags=magistral).
+    assert module.compute_score("math", magistral, "2", None, beta=1e-3, think_tags="magistral") == small
+    with pytest.raises(apr_fast.ConfigError, match="no think tags are named"):
+        module.compute_score("math", magistral, "2", None, think_tags="gpt_oss")
 
 
 def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:

@@ -15,7 +15,8 @@ from typing import Any, Mapping, Optional, Union
 from apr_fast.equivalence import Policy
 from apr_fast.errors import ConfigError
 from apr_fast.cues import cue_lists
-from apr_fast.reward import ANCHOR_MODES, DEFAULT_THINK_TAGS, RewardConfig
+from apr_fast.reward import ANCHOR_MODES, RewardConfig
+from apr_fast.think_tags import DEFAULT_THINK_TAGS
 
 __all__ = ["APRRewardSettings", "OverlongBuffer"]
 
@@ -53,8 +54,9 @@ class APRRewardSettings:
     ``beta``, ``floor``, ``mode``, ``reference``, ``percent``, ``units``, ``cas``,
     ``cas_timeout``, ``reject_problem_echo``, ``require_answer_after_think``, ``think_tags``: as
     in :class:`apr_fast.RewardConfig` (the problem text comes from ``extra_info``, see
-    :mod:`apr_fast.verl.rows`); ``think_tags`` is a list of two
-    (``'+reward.reward_kwargs.think_tags=["[THINK]","[/THINK]"]'``).
+    :mod:`apr_fast.verl.rows`); ``think_tags`` is a preset's name
+    (``+reward.reward_kwargs.think_tags=harmony`` for gpt-oss, ``magistral``, ``seed``, ``kimi``)
+    or a list of two (``'+reward.reward_kwargs.think_tags=["[THINK]","[/THINK]"]'``).
     ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
     ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
     trains the default mode without that refinement); ``mode`` is then only the name reported.
@@ -75,7 +77,7 @@ class APRRewardSettings:
     cas_timeout: float = 5.0
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
-    think_tags: tuple[str, ...] = DEFAULT_THINK_TAGS
+    think_tags: Union[str, tuple[str, ...]] = DEFAULT_THINK_TAGS
     anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
@@ -138,7 +140,7 @@ class APRRewardSettings:
                 cas=self.cas, cas_timeout=self.cas_timeout,
                 reject_problem_echo=self.reject_problem_echo,
                 require_answer_after_think=self.require_answer_after_think,
-                think_tags=self.think_tags,  # type: ignore[arg-type]
+                think_tags=self.think_tags,
                 anchor_options=dict(self.anchor_options) or None,
             )
         except (TypeError, ValueError) as e:

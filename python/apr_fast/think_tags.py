@@ -1,0 +1,121 @@
+"""The tags around a response's thinking, by model family, and the checks that catch the wrong ones.
+
+Everything apr-fast says of ``<think>``/``</think>`` holds for the tags configured
+(``RewardConfig(think_tags=...)``, ``is_correct(..., think_tags=...)``, ``extract_final(...,
+think_tags=...)``, ``reward_kwargs.think_tags`` in VeRL, ``--think-tags`` on the command line):
+two str (opening, closing) or the name of a preset in :data:`THINK_TAG_PRESETS`:
+
+========== ===================================== ===================================
+name       opening                               closing
+========== ===================================== ===================================
+think      ``<think>``                           ``</think>`` (DeepSeek-R1, Qwen3, QwQ)
+magistral  ``[THINK]``                           ``[/THINK]`` (Magistral)
+seed       ``<seed:think>``                      ``</seed:think>`` (Seed-OSS)
+kimi       ``◁think▷``                           ``◁/think▷`` (Kimi)
+harmony    ``<|channel|>analysis<|message|>``    ``<|end|>`` (gpt-oss)
+========== ===================================== ===================================
+
+``harmony`` reads gpt-oss's analysis channel as the thinking and the final channel after it as
+the answer. Its markers are special tokens, so it works on token ids (decoded with them kept)
+and on text decoded with ``skip_special_tokens=False``; text decoded with
+``skip_special_tokens=True``, as verl's own reward managers decode, has lost them
+(``analysisWe need...assistantfinalThe answer is...``) and cannot be read.
+
+A response written with other tags than the configured ones has no closing tag and scores as
+``truncated`` (reward 0). A scorer says so once, in a warning, when its vocabulary has another
+family's tags and not the configured ones, or when text it scored as truncated holds another
+family's closing tag or is gpt-oss output stripped of its markers.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, Optional, Union
+
+from apr_fast import _core
+
+__all__ = ["DEFAULT_THINK_TAGS", "THINK_TAG_PRESETS", "ThinkTagsArg", "resolve_think_tags"]
+
+logger = logging.getLogger(__name__)
+
+#: Preset name -> (opening tag, closing tag); the table above.
+THINK_TAG_PRESETS: dict[str, tuple[str, str]] = dict(_core.THINK_TAG_PRESETS)
+DEFAULT_THINK_TAGS: tuple[str, str] = THINK_TAG_PRESETS["think"]
+
+#: What a ``think_tags`` argument may be: a preset's name or (opening, closing).
+ThinkTagsArg = Union[str, Sequence[str]]
+
+# gpt-oss output decoded without its special tokens: the channel names run into the text.
+_STRIPPED_HARMONY = re.compile(r"\s*analysis")
+_SPECIAL_PIECE = re.compile(r"<\|[^|<>]+\|>")
+
+
+def resolve_think_tags(tags: Any) -> tuple[str, str]:
+    """The (opening, closing) tags ``tags`` gives: a preset's name or any sequence of two str
+    (a YAML list too). ``TypeError`` for another type; :class:`~apr_fast.ConfigError` for an
+    unknown name or tags that cannot be used (empty, braces, a closing tag with no mark such as
+    ``<``, ``/`` or ``|``, ...)."""
+    if isinstance(tags, Sequence) and not isinstance(tags, (str, tuple)):
+        tags = tuple(tags)
+    return _core.resolve_think_tags(tags)
+
+
+def preset_name(tags: tuple[str, str]) -> Optional[str]:
+    """The name of the preset with these tags, if one has them."""
+    return next((name for name, preset in THINK_TAG_PRESETS.items() if preset == tags), None)
+
+
+def _suggestion(tags: tuple[str, str]) -> str:
+    name = preset_name(tags)
+    return f"think_tags={name!r}" if name else f"think_tags={tags!r}"
+
+
+def _in_vocabulary(vocabulary: Any, tag: str) -> bool:
+    """Whether ``tag`` is one token of ``vocabulary``, or made of special tokens that are
+    (harmony's ``<|channel|>analysis<|message|>``: ``<|channel|>`` and ``<|message|>``)."""
+    if vocabulary.token_id(tag) is not None:
+        return True
+    pieces = _SPECIAL_PIECE.findall(tag)
+    return bool(pieces) and all(vocabulary.token_id(piece) is not None for piece in pieces)
+
+
+def warn_of_other_families(vocabulary: Any, tags: tuple[str, str]) -> bool:
+    """A vocabulary without the configured closing tag but with both tags of a preset: its
+    responses would all score as truncated (reward 0) unless ``think_tags`` names them.
+    Warns once and says whether it did."""
+    if _in_vocabulary(vocabulary, tags[1]):
+        return False
+    for preset in THINK_TAG_PRESETS.values():
+        if preset != tags and all(_in_vocabulary(vocabulary, tag) for tag in preset):
+            logger.warning("the vocabulary has no %r token but has %r and %r: if the policy writes its thinking "
+                           "that way, set %s, or every response scores as truncated",
+                           tags[1], preset[0], preset[1], _suggestion(preset))
+            return True
+    return False
+
+
+def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], tags: tuple[str, str]) -> bool:
+    """Text responses scored as truncated that hold another preset's closing tag, or gpt-oss
+    output whose special tokens were skipped when it was decoded: warns once (what, how many)
+    and says whether it did. Only truncated rows are read."""
+    truncated = [r for r, s in zip(responses, scores) if s.status == "truncated"]
+    if not truncated:
+        return False
+    for preset in THINK_TAG_PRESETS.values():
+        if preset == tags:
+            continue
+        holding = sum(preset[1] in r for r in truncated)
+        if holding:
+            logger.warning("%d response(s) of this batch have no %r but hold %r and score as truncated: if the "
+                           "policy writes its thinking that way, set %s",
+                           holding, tags[1], preset[1], _suggestion(preset))
+            return True
+    stripped = sum(bool(_STRIPPED_HARMONY.match(r)) and "assistantfinal" in r for r in truncated)
+    if stripped:
+        logger.warning("%d response(s) of this batch look like gpt-oss output decoded with skip_special_tokens=True "
+                       "('analysis...assistantfinal...') and score as truncated: its channel markers are gone. "
+                       "Score the token ids (APRScorer.score_token_ids, or apr_fast's VeRL reward manager), or "
+                       "text decoded with skip_special_tokens=False, with think_tags='harmony'", stripped)
+        return True
+    return False

@@ -1,0 +1,37 @@
+"""gpt-oss's harmony format for the tests: responses rewritten into it and a vocabulary with its
+markers (gpt-oss's own vocabulary is not available offline)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+TOKENIZER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
+HARMONY_SPECIALS = ["<|start|>", "<|channel|>", "<|message|>", "<|end|>", "<|return|>"]
+
+
+def as_harmony(response: str) -> str:
+    """An R1 response written as gpt-oss writes it: the thinking in the analysis channel, the
+    answer in the final channel (a response without ``</think>`` stays in the analysis one)."""
+    thinking, closed, answer = response.partition("</think>")
+    if thinking.lstrip().startswith("<think>"):
+        thinking = thinking.lstrip()[len("<think>"):]
+    analysis = "<|channel|>analysis<|message|>" + thinking
+    if not closed:
+        return analysis
+    return analysis + "<|end|><|start|>assistant<|channel|>final<|message|>" + answer + "<|return|>"
+
+
+def harmony_tokenizer(without_think: bool = False):
+    """The bundled R1 tokenizer with harmony's markers as special tokens (gpt-oss's own
+    vocabulary is not available offline); ``without_think`` drops ``<think>``/``</think>``."""
+    tokenizers = pytest.importorskip("tokenizers")
+    if not TOKENIZER.exists():
+        pytest.skip("../shared/data is not present")
+    spec = json.loads(TOKENIZER.read_text(encoding="utf-8"))
+    if without_think:
+        spec["added_tokens"] = [a for a in spec["added_tokens"] if a["content"] not in ("<think>", "</think>")]
+    tokenizer = tokenizers.Tokenizer.from_str(json.dumps(spec))
+    tokenizer.add_special_tokens([tokenizers.AddedToken(t, special=True, normalized=False) for t in HARMONY_SPECIALS])
+    return tokenizer

@@ -1,0 +1,110 @@
+"""Think tags by model family (apr_fast.think_tags): presets by name, gpt-oss's harmony format
+on text and on token ids, and the warnings that catch a policy scored with the wrong tags."""
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+import apr_fast
+from apr_fast import APRScorer, RewardConfig
+from apr_fast.think_tags import THINK_TAG_PRESETS, resolve_think_tags
+
+from harmony_format import TOKENIZER, as_harmony, harmony_tokenizer
+from test_reward import load_samples
+
+def test_presets_are_named_everywhere() -> None:
+    assert apr_fast.THINK_TAG_PRESETS == THINK_TAG_PRESETS
+    assert THINK_TAG_PRESETS["think"] == apr_fast.DEFAULT_THINK_TAGS == ("<think>", "</think>")
+    assert THINK_TAG_PRESETS["harmony"] == ("<|channel|>analysis<|message|>", "<|end|>")
+    for name, tags in THINK_TAG_PRESETS.items():
+        assert RewardConfig(think_tags=name).think_tags == tags == resolve_think_tags(name)
+        assert resolve_think_tags(list(tags)) == tags
+    response = "<|channel|>analysis<|message|>so \\boxed{4}?<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}"
+    assert apr_fast.extract_final(response, think_tags="harmony").text == "5"
+    assert apr_fast.extract_final_batch([response], think_tags="harmony")[0].text == "5"
+    assert apr_fast.extract_final(response).text == "5"  # the last box; read as thinking without a </think>
+    assert apr_fast.extract_final(response).in_thinking
+    assert apr_fast.is_correct(response, "5", cas=False, think_tags="harmony").final_answer.in_thinking is False
+    with pytest.raises(apr_fast.ConfigError, match="harmony"):  # the message lists the names
+        RewardConfig(think_tags="gpt-oss")
+    with pytest.raises(TypeError, match="a preset name"):
+        apr_fast.extract_final(response, think_tags=("<think>", "</think>", "x"))
+
+
+def test_harmony_text_scores_as_think_does() -> None:
+    """The bundled traces written in harmony's format, special tokens kept in the text: the
+    same statuses, answers, anchors, lengths and rewards as with <think>/</think>."""
+    rows = load_samples()
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    standard = APRScorer(RewardConfig(cas=False)).score_batch(responses, gts)
+    harmony = APRScorer(RewardConfig(cas=False, think_tags="harmony")).score_batch(list(map(as_harmony, responses)), gts)
+    figures = [[(s.status, s.reward, s.correct, s.final_answer, s.anchor_sentence, s.t_think, s.l_ast)
+                for s in scores] for scores in (standard, harmony)]
+    assert figures[0] == figures[1]
+    assert {s.status for s in harmony} >= {"ok", "truncated"}
+
+
+def test_harmony_token_ids_score_as_text_and_as_think(caplog) -> None:
+    """Token ids of harmony-format rollouts (markers as special tokens, decoded with them kept):
+    ``<|end|>`` found by its id; the same tokens counted as from the text and as <think>/</think>
+    count in the original vocabulary. Decoded the way verl's own managers decode
+    (``skip_special_tokens=True``), the markers are gone: truncated, and a warning says why."""
+    tokenizer = harmony_tokenizer()
+    rows = load_samples()[:16]
+    responses = [as_harmony(r["completion"]) for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    ids = [tokenizer.encode(r, add_special_tokens=False).ids for r in responses]
+    end = tokenizer.token_to_id("<|end|>")
+    assert sum(end in i for i in ids) >= 12
+    scorer = APRScorer(RewardConfig(cas=False, think_tags="harmony"), tokenizer=tokenizer)
+    from_ids = scorer.score_token_ids(ids, gts)
+    from_text = scorer.score_batch(responses, gts)
+    r1 = APRScorer(RewardConfig(cas=False), tokenizer=pytest.importorskip("tokenizers").Tokenizer.from_file(str(TOKENIZER)))
+    standard = r1.score_batch([r["completion"] for r in rows], gts)
+    figures = [[(s.status, s.reward, s.t_think, s.l_ast, s.anchor_sentence) for s in scores]
+               for scores in (from_ids, from_text, standard)]
+    assert figures[0] == figures[1] == figures[2]
+    assert all(s.length_unit == "tokens" for s in from_ids)
+
+    stripped = [tokenizer.decode(i, skip_special_tokens=True) for i in ids]
+    assert stripped[0].startswith("analysis") and "assistantfinal" in stripped[0]
+    with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
+        plain = APRScorer(RewardConfig(cas=False, think_tags="harmony"))
+        assert {s.status for s in plain.score_batch(stripped, gts)} == {"truncated"}
+        plain.score_batch(stripped, gts)
+    assert len(caplog.records) == 1
+    message = caplog.records[0].getMessage()
+    assert "skip_special_tokens=True" in message
+    assert f"{sum('assistantfinal' in s for s in stripped)} response(s)" in message
+
+
+def test_a_gpt_oss_vocabulary_scored_with_think_tags_is_flagged(caplog) -> None:
+    """A vocabulary with harmony's markers and no </think>: scored with the default tags, every
+    response would be truncated; the scorer says to set think_tags='harmony'. A vocabulary
+    with only an <|end|> token (Phi-3 ends its turns with one) is not taken for gpt-oss's."""
+    tokenizers = pytest.importorskip("tokenizers")
+    gpt_oss_like = harmony_tokenizer(without_think=True)
+    with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
+        APRScorer(RewardConfig(cas=False, think_tags="harmony"), tokenizer=gpt_oss_like)
+        assert caplog.records == []
+        APRScorer(RewardConfig(cas=False), tokenizer=gpt_oss_like)
+    assert len(caplog.records) == 1
+    assert "think_tags='harmony'" in caplog.records[0].getMessage()
+
+    caplog.clear()
+    spec = json.loads(TOKENIZER.read_text(encoding="utf-8"))
+    spec["added_tokens"] = [a for a in spec["added_tokens"] if a["content"] not in ("<think>", "</think>")]
+    phi_like = tokenizers.Tokenizer.from_str(json.dumps(spec))
+    phi_like.add_special_tokens(["<|end|>"])
+    with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
+        APRScorer(RewardConfig(cas=False), tokenizer=phi_like)
+    assert caplog.records == []
+
+    # Text alone: truncated rows that hold <|end|> point to the preset.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
+        APRScorer(RewardConfig(cas=False)).score_batch([as_harmony("<think>So x = 5.</think> \\boxed{5}")], ["5"])
+    assert len(caplog.records) == 1 and "think_tags='harmony'" in caplog.records[0].getMessage()
