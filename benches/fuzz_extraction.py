@@ -33,7 +33,8 @@ FRAGMENTS = [
     "x", "n", "AB", "a", "I", "the answer is ", "Answer:", "**Final Answer**\n", "</think>", "option ",
     "(B)", "one", "twelve", "twenty-one", "two thirds", "17", "3.5", "1,000", ".5", "0", "Case 1", "5th",
     "sqrt(2)", "log_6", "\x00", "\U0010ffff", "é", "𝔸", "\u200b", "\r", "\ud7ff", "\ue000",
-    "<answer>", "</answer>", "<think>",
+    "<answer>", "</answer>", "<think>", "<|end|>", "<|return|>", "<|start|>assistant<|channel|>final<|message|>",
+    "<|", "|>", "<｜end▁of▁sentence｜>", "｜>",
 ]
 
 
@@ -151,6 +152,10 @@ ADVERSARIAL = {
     "' _x_ the answer is _1_.' repeated": " _x_ the answer is _1_.",
     # A numeral then scale words: each word looks back a bounded chain ("3 hundred thousand").
     "'2' then ' million' repeated": " million",
+    # Chat-format markers after </think>: a header of markers and words, or trailing markers,
+    # each stripped once by the bare-value rule.
+    "'</think>' then '<|m|>x' repeated": "<|m|>x",
+    "'</think>1' then '<|m|>' repeated": "<|m|>",
     "random fragments": "",
 }
 
@@ -160,6 +165,8 @@ def adversarial(name: str, unit: str | None, size: int, rng: random.Random) -> s
         return "{" * (size // 2) + "x" + "}" * (size // 2)
     if unit == "<answer>":
         return unit + "1</answer>" * max(1, size // 10)
+    if unit in ("<|m|>x", "<|m|>"):
+        return ("</think>" if unit == "<|m|>x" else "</think>1") + unit * max(1, size // len(unit))
     if unit == " million":
         return "So it is 2" + unit * max(1, size // len(unit))
     if not unit:

@@ -33,6 +33,18 @@ def test_presets_are_named_everywhere() -> None:
         apr_fast.extract_final(response, think_tags=("<think>", "</think>", "x"))
 
 
+def test_a_bare_final_message_is_the_answer() -> None:
+    """gpt-oss's final channel holding the value alone: read past the channel header and
+    <|return|>, as a bare value after </think> is (and R1 text decoded with its end token)."""
+    harmony = ("<|channel|>analysis<|message|>So the probability is 3/20.<|end|><|start|>assistant<|channel|>final"
+               "<|message|>\n\n$\\frac{3}{20}$<|return|>")
+    s = APRScorer(RewardConfig(cas=False, think_tags="harmony")).score(harmony, "0.15")
+    assert (s.status, s.correct, s.final_answer, s.final_answer_rule) == ("ok", True, "\\frac{3}{20}", "bare_after_think")
+    assert harmony[s.final_answer_span[0]:s.final_answer_span[1]] == "\\frac{3}{20}"
+    r1 = apr_fast.is_correct("<think>So it is 3/20.</think>\n\n0.15<｜end▁of▁sentence｜>", "\\frac{3}{20}", cas=False)
+    assert r1.correct and r1.final_answer.rule == "bare_after_think"
+
+
 def test_harmony_text_scores_as_think_does() -> None:
     """The bundled traces written in harmony's format, special tokens kept in the text: the
     same statuses, answers, anchors, lengths and rewards as with <think>/</think>."""

@@ -346,8 +346,10 @@ fn tagged_answer(text: &str, words: &[usize], in_thinking: bool) -> Option<Final
 }
 
 /// `region` as one whole answer: without surrounding white space, enclosing math delimiters
-/// (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) and a closing period; `None` when nothing is left or
-/// it is longer than [`MAX_PHRASE_VALUE_BYTES`].
+/// (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`), a closing period and the special tokens of a chat
+/// format kept in decoded text (gpt-oss's `<|start|>assistant<|channel|>final<|message|>`
+/// before the value, `<|return|>` or `<｜end▁of▁sentence｜>` after it); `None` when nothing is
+/// left or it is longer than [`MAX_PHRASE_VALUE_BYTES`].
 fn bare_span(text: &str, region: Range<usize>) -> Option<Range<usize>> {
     const DELIMITERS: [(&str, &str); 4] = [("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")];
     let (mut start, mut end) = (region.start, region.end);
@@ -359,6 +361,15 @@ fn bare_span(text: &str, region: Range<usize>) -> Option<Range<usize>> {
         let inner = &text[start..end];
         if let Some(rest) = inner.strip_suffix('.') {
             end = start + rest.len();
+            continue;
+        }
+        // Trailing markers first: in `<|message|>42<|return|>`, 42 is no header word.
+        if let Some(marker) = special_marker_at_end(inner) {
+            end -= marker;
+            continue;
+        }
+        if let Some(header) = chat_header_len(inner) {
+            start += header;
             continue;
         }
         // `$2$ and $3$` starts and ends with `$` but is no single math span.
@@ -377,6 +388,41 @@ fn bare_span(text: &str, region: Range<usize>) -> Option<Range<usize>> {
         }
     }
     (start < end && end - start <= MAX_PHRASE_VALUE_BYTES).then_some(start..end)
+}
+
+/// The longest special-token marker a chat format writes (`<|return|>`, `<｜end▁of▁sentence｜>`).
+const MAX_SPECIAL_MARKER_BYTES: usize = 64;
+
+/// The length of the special-token marker `s` starts with: `<|name|>` or DeepSeek's
+/// full-width `<｜name｜>`, the name without white space.
+fn special_marker_at_start(s: &str) -> Option<usize> {
+    let (open, close) = if s.starts_with("<|") { ("<|", "|>") } else if s.starts_with("<｜") { ("<｜", "｜>") } else { return None };
+    let limit = floor_char_boundary(s, s.len().min(MAX_SPECIAL_MARKER_BYTES));
+    let name_end = open.len() + s[open.len()..limit].find(close)?;
+    let name = &s[open.len()..name_end];
+    (!name.is_empty() && !name.contains(|c: char| c.is_whitespace() || c == '<')).then_some(name_end + close.len())
+}
+
+/// The length of the special-token marker `s` ends with (see [`special_marker_at_start`]).
+fn special_marker_at_end(s: &str) -> Option<usize> {
+    let open = if s.ends_with("|>") { "<|" } else if s.ends_with("｜>") { "<｜" } else { return None };
+    let from = floor_char_boundary(s, s.len().saturating_sub(MAX_SPECIAL_MARKER_BYTES));
+    let at = from + s[from..].rfind(open)?;
+    (special_marker_at_start(&s[at..]) == Some(s.len() - at)).then_some(s.len() - at)
+}
+
+/// The length of the chat-format header `s` starts with: special-token markers, each maybe
+/// followed by one word that another marker follows (`<|start|>assistant<|channel|>final<|message|>`).
+fn chat_header_len(s: &str) -> Option<usize> {
+    let mut at = special_marker_at_start(s)?;
+    loop {
+        let rest = &s[at..];
+        let word = rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len());
+        match special_marker_at_start(&rest[word..]) {
+            Some(marker) => at += word + marker,
+            None => return Some(at),
+        }
+    }
 }
 
 /// The text of `region` (after `</think>`) when it is one bare value: a candidate that is the
@@ -740,6 +786,10 @@ mod tests {
         extract_final(response).map(|f| f.text)
     }
 
+    fn text_of_with(response: &str, close: &str) -> Option<String> {
+        extract_final_with(response, close).map(|f| f.text)
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
         /// Reading from the end finds what reading the whole response finds, with any number
@@ -824,6 +874,28 @@ mod tests {
         let r = "<think>x</think>  42.";
         let f = extract_final(r).unwrap();
         assert_eq!(&r[f.start..f.end], "42");
+    }
+
+    #[test]
+    fn a_bare_value_between_chat_format_markers_is_the_answer() {
+        // Decoded with the special tokens kept: DeepSeek's end of sentence, Qwen's end of turn,
+        // gpt-oss's final channel (its header before the value, <|return|> after it).
+        assert_eq!(text_of("<think>x</think>\n\n42<｜end▁of▁sentence｜>"), Some("42".into()));
+        assert_eq!(text_of("<think>x</think>\n$\\frac{3}{20}$<|im_end|>\n<|endoftext|>"), Some(r"\frac{3}{20}".into()));
+        let harmony = "<|channel|>analysis<|message|>so 6?<|end|><|start|>assistant<|channel|>final<|message|>\n\n$42$<|return|>";
+        let f = extract_final_with(harmony, "<|end|>").unwrap();
+        assert_eq!((&harmony[f.start..f.end], f.rule), ("42", FinalRule::BareAfterThink));
+        assert_eq!(text_of_with("<|end|><|start|>assistant<|channel|>final<|message|>42", "<|end|>"), Some("42".into()));
+        // A value glued to a marker is no header word; prose is still no bare answer.
+        assert_eq!(text_of_with("<|end|><|message|>42<|return|>", "<|end|>"), Some("42".into()));
+        assert_eq!(text_of_with("<|end|><|message|>It is 42<|return|>", "<|end|>"), None);
+        // Not markers: a space or nothing inside, or no closing bar.
+        assert_eq!(special_marker_at_start("<| x |>"), None);
+        assert_eq!(special_marker_at_start("<||>"), None);
+        assert_eq!(special_marker_at_start("<|x"), None);
+        assert_eq!(special_marker_at_end("|x|>"), None);
+        assert_eq!(special_marker_at_end("5<|return|>"), Some(10));
+        assert_eq!(chat_header_len("<|start|>assistant<|channel|>final<|message|>42"), Some(45));
     }
 
     #[test]
