@@ -262,9 +262,9 @@ pub struct RolloutScore {
 }
 
 /// Where the thinking lies: after an optional leading `<think>`, before the first `</think>`
-/// (the tags of `tags`).
-fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: &ThinkTags) -> (Range<usize>, Option<Range<usize>>) {
-    let (open, close_tag) = (tags.open(), tags.close());
+/// (the tags `tags` gives the response, [`ThinkTags::of_response`]), and the closing tag's span.
+pub fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: &ThinkTags) -> (Range<usize>, Option<Range<usize>>) {
+    let (open, close_tag) = tags.of_response(response);
     let lead = response.len() - response.trim_start().len();
     let start = if response[lead..].starts_with(open) { lead + open.len() } else { 0 };
     let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
@@ -287,7 +287,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
-    let final_answer = final_answer_of(response, config.require_answer_after_think, config.think.close());
+    let final_answer = final_answer_of(response, config.require_answer_after_think, &config.think);
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let parse_ground_truth = || -> Vec<Answer> { rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect() };
     let judgements = match (&final_answer, &final_parsed) {

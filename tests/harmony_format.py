@@ -3,6 +3,7 @@ markers (gpt-oss's own vocabulary is not available offline)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,12 @@ def as_harmony(response: str) -> str:
     if not closed:
         return analysis
     return analysis + "<|end|><|start|>assistant<|channel|>final<|message|>" + answer + "<|return|>"
+
+
+def as_stripped_harmony(response: str) -> str:
+    """:func:`as_harmony` decoded with ``skip_special_tokens=True``, as verl's own reward managers
+    decode: ``analysis...assistantfinal...``."""
+    return re.sub(r"<\|[a-z]+\|>", "", as_harmony(response))
 
 
 def harmony_tokenizer(without_think: bool = False):

@@ -11,7 +11,7 @@ import apr_fast
 from apr_fast import APRScorer, RewardConfig
 from apr_fast.think_tags import THINK_TAG_PRESETS, resolve_think_tags
 
-from harmony_format import TOKENIZER, as_harmony, harmony_tokenizer
+from harmony_format import TOKENIZER, as_harmony, as_stripped_harmony, harmony_tokenizer
 from test_reward import load_samples
 
 def test_presets_are_named_everywhere() -> None:
@@ -62,8 +62,7 @@ def test_harmony_text_scores_as_think_does() -> None:
 def test_harmony_token_ids_score_as_text_and_as_think(caplog) -> None:
     """Token ids of harmony-format rollouts (markers as special tokens, decoded with them kept):
     ``<|end|>`` found by its id; the same tokens counted as from the text and as <think>/</think>
-    count in the original vocabulary. Decoded the way verl's own managers decode
-    (``skip_special_tokens=True``), the markers are gone: truncated, and a warning says why."""
+    count in the original vocabulary."""
     tokenizer = harmony_tokenizer()
     rows = load_samples()[:16]
     responses = [as_harmony(r["completion"]) for r in rows]
@@ -80,16 +79,42 @@ def test_harmony_token_ids_score_as_text_and_as_think(caplog) -> None:
                for scores in (from_ids, from_text, standard)]
     assert figures[0] == figures[1] == figures[2]
     assert all(s.length_unit == "tokens" for s in from_ids)
+    assert [tokenizer.decode(i, skip_special_tokens=True) for i in ids] == list(map(as_stripped_harmony, (r["completion"] for r in rows)))
 
-    stripped = [tokenizer.decode(i, skip_special_tokens=True) for i in ids]
+
+def test_harmony_text_decoded_without_its_markers(caplog) -> None:
+    """gpt-oss text decoded the way verl's own managers decode it (``skip_special_tokens=True``:
+    ``analysis...assistantfinal...``): with think_tags='harmony' it is read by those words,
+    with the same figures in characters as <think>/</think>; with the default tags it scores
+    as truncated and a warning names the preset."""
+    rows = load_samples()
+    responses = [r["completion"] for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    stripped = list(map(as_stripped_harmony, responses))
     assert stripped[0].startswith("analysis") and "assistantfinal" in stripped[0]
+    standard = APRScorer(RewardConfig(cas=False)).score_batch(responses, gts)
+    harmony = APRScorer(RewardConfig(cas=False, think_tags="harmony")).score_batch(stripped, gts)
+    figures = [[(s.status, s.reward, s.correct, s.final_answer, s.anchor_sentence, s.t_think, s.l_ast)
+                for s in scores] for scores in (standard, harmony)]
+    assert figures[0] == figures[1]
+    for s, text, response in zip(harmony, stripped, responses):
+        thinking = response.partition("</think>")[0].removeprefix("<think>")
+        assert text[s.thinking_span[0]:s.thinking_span[1]] == thinking
+        assert apr_fast._core.thinking_span(text, think_tags="harmony")[:2] == s.thinking_span
+        final = apr_fast.extract_final(text, think_tags="harmony")
+        assert (final.text if final else None) == s.final_answer
+    # Marked text whose thinking starts with the word (the prompt opened the channel) is read by
+    # its markers.
+    marked = "analysis of the cases gives 5.<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}"
+    s = APRScorer(RewardConfig(cas=False, think_tags="harmony")).score(marked, "5")
+    assert (s.status, s.thinking_span, s.final_answer_rule) == ("ok", (0, 30), "boxed_after_think")
     with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
-        plain = APRScorer(RewardConfig(cas=False, think_tags="harmony"))
+        plain = APRScorer(RewardConfig(cas=False))
         assert {s.status for s in plain.score_batch(stripped, gts)} == {"truncated"}
         plain.score_batch(stripped, gts)
     assert len(caplog.records) == 1
     message = caplog.records[0].getMessage()
-    assert "skip_special_tokens=True" in message
+    assert "skip_special_tokens=True" in message and "think_tags='harmony'" in message
     assert f"{sum('assistantfinal' in s for s in stripped)} response(s)" in message
 
 

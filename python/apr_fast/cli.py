@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 
 import apr_fast
+from apr_fast import _core
 from apr_fast.cues import cue_lists
 from apr_fast.errors import ConfigError, TokenizerError
 from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
@@ -186,12 +187,8 @@ def _think_tags_option(values: list[str]) -> tuple[str, str]:
 def thinking_part(text: str, tags: tuple[str, str] = DEFAULT_THINK_TAGS) -> str:
     """The thinking of a response: after a leading opening tag (``<think>``), before the first
     closing tag (``</think>``), the whole text when it has neither, as the scorer reads it."""
-    open_tag, close_tag = tags
-    stripped = text.lstrip()
-    if stripped.startswith(open_tag):
-        text = stripped[len(open_tag):]
-    end = text.find(close_tag)
-    return text if end < 0 else text[:end]
+    start, end, _ = _core.thinking_span(text, think_tags=tags)
+    return text[start:end]
 
 
 def print_file_heading(paths: Sequence[str], path: str, index: int, out: IO[str]) -> None:

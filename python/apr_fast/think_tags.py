@@ -16,10 +16,12 @@ harmony    ``<|channel|>analysis<|message|>``    ``<|end|>`` (gpt-oss)
 ========== ===================================== ===================================
 
 ``harmony`` reads gpt-oss's analysis channel as the thinking and the final channel after it as
-the answer. Its markers are special tokens, so it works on token ids (decoded with them kept)
-and on text decoded with ``skip_special_tokens=False``; text decoded with
-``skip_special_tokens=True``, as verl's own reward managers decode, has lost them
-(``analysisWe need...assistantfinalThe answer is...``) and cannot be read.
+the answer. Its markers are special tokens: token ids are decoded with them kept, and text
+decoded with ``skip_special_tokens=True``, as verl's own reward managers decode it for
+``compute_score``, has lost them and reads ``analysisWe need...assistantfinalThe answer is...``:
+such text (starting with ``analysis``) is read by those two words instead. Lengths in tokens
+are then those of the stripped text re-encoded, which may differ from the policy's at the
+thinking's first token.
 
 A response written with other tags than the configured ones has no closing tag and scores as
 ``truncated`` (reward 0). A scorer says so once, in a warning, when its vocabulary has another
@@ -96,9 +98,9 @@ def warn_of_other_families(vocabulary: Any, tags: tuple[str, str]) -> bool:
 
 
 def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], tags: tuple[str, str]) -> bool:
-    """Text responses scored as truncated that hold another preset's closing tag, or gpt-oss
-    output whose special tokens were skipped when it was decoded: warns once (what, how many)
-    and says whether it did. Only truncated rows are read."""
+    """Text responses scored as truncated that hold another preset's closing tag, or are gpt-oss
+    output decoded without its special tokens while the tags are not ``harmony``'s: warns once
+    (what, how many) and says whether it did. Only truncated rows are read."""
     truncated = [r for r, s in zip(responses, scores) if s.status == "truncated"]
     if not truncated:
         return False
@@ -112,10 +114,8 @@ def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], 
                            holding, tags[1], preset[1], _suggestion(preset))
             return True
     stripped = sum(bool(_STRIPPED_HARMONY.match(r)) and "assistantfinal" in r for r in truncated)
-    if stripped:
+    if stripped and tags != THINK_TAG_PRESETS["harmony"]:
         logger.warning("%d response(s) of this batch look like gpt-oss output decoded with skip_special_tokens=True "
-                       "('analysis...assistantfinal...') and score as truncated: its channel markers are gone. "
-                       "Score the token ids (APRScorer.score_token_ids, or apr_fast's VeRL reward manager), or "
-                       "text decoded with skip_special_tokens=False, with think_tags='harmony'", stripped)
+                       "('analysis...assistantfinal...') and score as truncated: set think_tags='harmony'", stripped)
         return True
     return False

@@ -194,7 +194,7 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<Option<PyFinalAnswer>> {
     let (text, chars) = (borrow_str(response, "response")?, response.len()?);
     let tags = think_tags_of(think_tags)?;
-    Ok(py.allow_threads(|| extract::extract_final_with(text, tags.close()).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
+    Ok(py.allow_threads(|| extract::extract_final_with(text, tags.of_response(text).1).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
 }
 
 /// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
@@ -224,7 +224,7 @@ fn extract_final_batch(
     let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
     let results = py.allow_threads(|| {
         map_cheap_items(&items, threads, |&(r, chars)| {
-            extract::extract_final_with(r, tags.close()).map(|f| PyFinalAnswer::with_chars(r, chars, f))
+            extract::extract_final_with(r, tags.of_response(r).1).map(|f| PyFinalAnswer::with_chars(r, chars, f))
         })
     });
     unwrap_items(py, results, || None)

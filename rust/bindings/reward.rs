@@ -558,6 +558,21 @@ fn resolve_think_tags(value: Option<&PyAny>) -> PyResult<(String, String)> {
     Ok((tags.open().to_owned(), tags.close().to_owned()))
 }
 
+/// Where ``response``'s thinking lies, as the scorer reads it: ``(start, end, closed)``, the
+/// character offsets of the text after a leading opening tag and before the first closing tag
+/// (all of it when it has neither), and whether a closing tag ends it. ``think_tags`` as for
+/// ``extract_final`` (gpt-oss text decoded without its special tokens is read by its words with
+/// ``"harmony"``). Raises TypeError if ``response`` is not a str.
+#[pyfunction(response, "*", think_tags = "None")]
+#[pyo3(text_signature = "(response, *, think_tags=None)")]
+fn thinking_span(response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<(usize, usize, bool)> {
+    let text = borrow_str(response, "response")?;
+    let tags = think_tags_of(think_tags)?;
+    let (thinking, close) = crate::reward::thinking_layout(text, None, &tags);
+    let start = text[..thinking.start].chars().count();
+    Ok((start, start + text[thinking].chars().count(), close.is_some()))
+}
+
 /// R = 1[correct and complete] · (1 − β · L_AST), bounded below by `floor` when given.
 #[pyfunction(correct, complete, l_ast, beta, floor = "None")]
 fn apr_reward(correct: bool, complete: bool, l_ast: usize, beta: f64, floor: Option<f64>) -> f64 {
@@ -569,6 +584,7 @@ pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apr_reward, m)?)?;
     m.add_function(wrap_pyfunction!(anchor_mode_options, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_think_tags, m)?)?;
+    m.add_function(wrap_pyfunction!(thinking_span, m)?)?;
     m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
     m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;
     m.add(

@@ -67,11 +67,21 @@ pub const THINK_TAG_PRESETS: [(&str, &str, &str); 5] = [
 pub struct ThinkTags {
     open: String,
     close: String,
+    /// The words the text keeps of these tags when they are special tokens skipped in decoding.
+    stripped: Option<(&'static str, &'static str)>,
 }
+
+/// Formats whose think tags are special tokens, as their text reads when decoding skips them:
+/// (opening tag, closing tag, opening word, closing word). gpt-oss's
+/// `<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final<|message|>…`
+/// decoded with `skip_special_tokens=True`, as verl's own reward managers decode, reads
+/// `analysis…assistantfinal…`.
+const STRIPPED_FORMS: [(&str, &str, &str, &str); 1] =
+    [("<|channel|>analysis<|message|>", "<|end|>", "analysis", "assistantfinal")];
 
 impl Default for ThinkTags {
     fn default() -> ThinkTags {
-        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned() }
+        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned(), stripped: None }
     }
 }
 
@@ -105,7 +115,25 @@ impl ThinkTags {
         if open == close {
             return Err(format!("the opening and closing think tags are the same ({open:?})"));
         }
-        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned() })
+        let stripped = STRIPPED_FORMS.iter().find(|f| f.0 == open && f.1 == close).map(|f| (f.2, f.3));
+        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), stripped })
+    }
+
+    /// The (opening, closing) tags of `response`: these, or, for a format whose tags are
+    /// special tokens ([`STRIPPED_FORMS`]: gpt-oss's), the words its text keeps when decoding
+    /// skipped them, when `response` starts with the opening word and holds no closing tag
+    /// (`analysis…assistantfinal…`; with the tokens kept it starts with `<|channel|>`, or, when
+    /// the prompt opened the channel, holds `<|end|>`).
+    pub fn of_response(&self, response: &str) -> (&str, &str) {
+        match self.stripped {
+            Some((open, close))
+                if response.trim_start().starts_with(open)
+                    && memchr::memmem::find(response.as_bytes(), self.close.as_bytes()).is_none() =>
+            {
+                (open, close)
+            }
+            _ => (&self.open, &self.close),
+        }
     }
 
     /// The tags of a family in [`THINK_TAG_PRESETS`], or why there is none by that name.
@@ -1075,6 +1103,14 @@ mod tests {
         let response = "<|channel|>analysis<|message|>so \\boxed{4}?<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}<|return|>";
         let f = extract_final_with(response, harmony.close()).unwrap();
         assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
+        // Decoded without its special tokens, gpt-oss's text is read by the words left.
+        assert_eq!(harmony.of_response(response), (harmony.open(), harmony.close()));
+        assert_eq!(harmony.of_response(" analysisso 4?assistantfinal 5"), ("analysis", "assistantfinal"));
+        // Thinking that starts with the word, after a prompt that opened the channel.
+        assert_eq!(harmony.of_response("analysis of it: 4<|end|>5"), (harmony.open(), harmony.close()));
+        assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
+        let think = ThinkTags::default();
+        assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
     }
 
     #[test]

@@ -422,6 +422,9 @@ def test_compute_score_parses_each_reward_kwargs_once() -> None:
         module.compute_score("math", magistral, "2", None, think_tags=["[THINK]", "}"])
     # A preset's name, as YAML gives a plain string (+reward.reward_kwargs.think_tags=magistral).
     assert module.compute_score("math", magistral, "2", None, beta=1e-3, think_tags="magistral") == small
+    # gpt-oss text as verl's managers decode it for compute_score (special tokens skipped).
+    from harmony_format import as_stripped_harmony
+    assert module.compute_score("math", as_stripped_harmony(response), "2", None, beta=1e-3, think_tags="harmony") == small
     with pytest.raises(apr_fast.ConfigError, match="no think tags are named"):
         module.compute_score("math", magistral, "2", None, think_tags="gpt_oss")
 

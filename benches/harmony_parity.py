@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""gpt-oss's harmony format against <think>/</think> on the real traces.
+
+Every trace is rewritten in harmony's format (the thinking in the analysis channel, the answer
+in the final channel; ``tests/harmony_format.py``) and scored with ``think_tags="harmony"``
+from token ids (the bundled R1 tokenizer with harmony's markers added as special tokens:
+gpt-oss's own vocabulary cannot be downloaded here), from text with the markers and from text
+decoded without them (``analysis...assistantfinal...``, as verl's own managers decode), in
+tokens and in characters. Each is compared with the original trace scored with the default
+tags (status, reward, correctness, final answer, anchor sentence, T_think, L_AST), and the
+token-id path is timed against the original's (CPU time, one thread, best of ``--repeat``).
+
+    .venv/bin/python benches/harmony_parity.py [--repeat 4]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import TOKENIZER, load_traces, responses_and_truths, traces_missing
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+
+def figures(s: Any) -> tuple[Any, ...]:
+    return (s.status, s.reward, s.correct, s.final_answer, s.anchor_sentence, s.t_think, s.l_ast)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=4)
+    args = parser.parse_args()
+    if traces_missing("harmony_parity.py"):
+        return 2
+    from tokenizers import Tokenizer
+
+    import apr_fast
+    from harmony_format import as_harmony, as_stripped_harmony, harmony_tokenizer
+
+    rows = load_traces()
+    responses, gts = responses_and_truths(rows)
+    r1 = Tokenizer.from_file(str(TOKENIZER))
+    harmony_tok = harmony_tokenizer()
+    harmony = [as_harmony(r) for r in responses]
+    stripped = [as_stripped_harmony(r) for r in responses]
+    r1_ids = [e.ids for e in r1.encode_batch(responses, add_special_tokens=False)]
+    harmony_ids = [e.ids for e in harmony_tok.encode_batch(harmony, add_special_tokens=False)]
+
+    standard = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False), tokenizer=r1)
+    tagged = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False, think_tags="harmony"), tokenizer=harmony_tok)
+    by_chars = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
+    tagged_chars = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False, think_tags="harmony"))
+    expected = [figures(s) for s in standard.score_token_ids(r1_ids, gts)]
+    expected_chars = [figures(s) for s in by_chars.score_batch(responses, gts)]
+    runs = {
+        "token ids (markers as special tokens)": (tagged.score_token_ids(harmony_ids, gts), expected),
+        "text with the markers, in tokens": (tagged.score_batch(harmony, gts), expected),
+        "text without the markers, in tokens (re-encoded)": (tagged.score_batch(stripped, gts), expected),
+        "text without the markers, in characters": (tagged_chars.score_batch(stripped, gts), expected_chars),
+    }
+    print(f"{len(rows)} traces in harmony's format, scored with think_tags='harmony', against <think>/</think>:")
+    for name, (scores, reference) in runs.items():
+        same = sum(figures(s) == r for s, r in zip(scores, reference))
+        print(f"  {name:52} the same figures on {same} of {len(rows)}")
+
+    best = {"<think>/</think>": float("inf"), "harmony": float("inf")}
+    for _ in range(args.repeat):
+        for name, scorer, ids in (("<think>/</think>", standard, r1_ids), ("harmony", tagged, harmony_ids)):
+            t = time.process_time()
+            scorer.score_token_ids(ids, gts, threads=1)
+            best[name] = min(best[name], time.process_time() - t)
+    print("token-id path, CPU time per rollout, one thread: "
+          + ", ".join(f"{name} {t / len(rows) * 1e6:.1f} µs" for name, t in best.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
