@@ -566,6 +566,23 @@ mod tests {
     }
 
     #[test]
+    fn gpt_oss_responses_read_with_or_without_their_markers_or_analysis() {
+        let mut config = RewardConfig::new(AnchorMode::Default);
+        config.think = ThinkTags::preset("harmony").unwrap();
+        config.require_answer_after_think = true;
+        let scored = |r: &str| score_rollout(&Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None }, &config);
+        let marked = scored("<|channel|>analysis<|message|>So x = 5.<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}");
+        let stripped = scored("analysisSo x = 5.assistantfinal\\boxed{5}");
+        for s in [&marked, &stripped] {
+            assert_eq!((s.status, s.correct, s.t_think, s.l_ast, s.anchor_found), (Status::Ok, true, 9, 0, true));
+        }
+        // An answer with no analysis: complete, empty thinking, the full reward when correct.
+        let answer_only = scored("<|channel|>final<|message|>\\boxed{5}");
+        assert_eq!((answer_only.status, answer_only.has_think_close, answer_only.reward), (Status::EmptyThinking, true, 1.0));
+        assert_eq!(scored("<|channel|>analysis<|message|>So x = 5.").status, Status::Truncated);
+    }
+
+    #[test]
     fn a_strict_format_needs_the_answer_after_think() {
         let mut config = RewardConfig::new(AnchorMode::Default);
         config.require_answer_after_think = true;

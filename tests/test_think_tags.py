@@ -45,6 +45,18 @@ def test_a_bare_final_message_is_the_answer() -> None:
     assert r1.correct and r1.final_answer.rule == "bare_after_think"
 
 
+def test_an_answer_with_no_analysis_is_complete() -> None:
+    """gpt-oss may answer in the final channel with no analysis message: complete, with empty
+    thinking, from text and from token ids; a correct answer gets the full reward."""
+    tokenizer = harmony_tokenizer()
+    response = "<|channel|>final<|message|>The answer is \\boxed{5}.<|return|>"
+    scorer = APRScorer(RewardConfig(cas=False, think_tags="harmony"), tokenizer=tokenizer)
+    ids = tokenizer.encode(response, add_special_tokens=False).ids
+    for s in (scorer.score(response, "5"), scorer.score_token_ids([ids], ["5"])[0]):
+        assert (s.status, s.has_think_close, s.correct, s.reward, s.t_think) == ("empty_thinking", True, True, 1.0, 0)
+        assert s.final_answer_rule == "boxed_after_think"
+
+
 def test_harmony_text_scores_as_think_does() -> None:
     """The bundled traces written in harmony's format, special tokens kept in the text: the
     same statuses, answers, anchors, lengths and rewards as with <think>/</think>."""

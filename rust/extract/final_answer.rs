@@ -67,21 +67,35 @@ pub const THINK_TAG_PRESETS: [(&str, &str, &str); 5] = [
 pub struct ThinkTags {
     open: String,
     close: String,
-    /// The words the text keeps of these tags when they are special tokens skipped in decoding.
-    stripped: Option<(&'static str, &'static str)>,
+    /// How responses read otherwise when these tags are a special-token format's.
+    format: Option<&'static SpecialTokenFormat>,
 }
 
-/// Formats whose think tags are special tokens, as their text reads when decoding skips them:
-/// (opening tag, closing tag, opening word, closing word). gpt-oss's
-/// `<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final<|message|>…`
-/// decoded with `skip_special_tokens=True`, as verl's own reward managers decode, reads
-/// `analysis…assistantfinal…`.
-const STRIPPED_FORMS: [(&str, &str, &str, &str); 1] =
-    [("<|channel|>analysis<|message|>", "<|end|>", "analysis", "assistantfinal")];
+/// A format whose think tags are special tokens, and the other ways its responses read.
+#[derive(Debug, PartialEq, Eq)]
+struct SpecialTokenFormat {
+    open: &'static str,
+    close: &'static str,
+    /// The words the text keeps of the two tags when decoding skips special tokens.
+    stripped: (&'static str, &'static str),
+    /// What opens an answer written with no thinking at all.
+    answer_header: &'static str,
+}
+
+/// gpt-oss's harmony format: `<|channel|>analysis<|message|>…<|end|><|start|>assistant
+/// <|channel|>final<|message|>…`, which reads `analysis…assistantfinal…` when decoded with
+/// `skip_special_tokens=True` (as verl's own reward managers decode), and starts with
+/// `<|channel|>final<|message|>` when the model writes no analysis.
+const SPECIAL_TOKEN_FORMATS: [SpecialTokenFormat; 1] = [SpecialTokenFormat {
+    open: "<|channel|>analysis<|message|>",
+    close: "<|end|>",
+    stripped: ("analysis", "assistantfinal"),
+    answer_header: "<|channel|>final<|message|>",
+}];
 
 impl Default for ThinkTags {
     fn default() -> ThinkTags {
-        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned(), stripped: None }
+        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned(), format: None }
     }
 }
 
@@ -115,24 +129,31 @@ impl ThinkTags {
         if open == close {
             return Err(format!("the opening and closing think tags are the same ({open:?})"));
         }
-        let stripped = STRIPPED_FORMS.iter().find(|f| f.0 == open && f.1 == close).map(|f| (f.2, f.3));
-        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), stripped })
+        let format = SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close);
+        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), format })
     }
 
-    /// The (opening, closing) tags of `response`: these, or, for a format whose tags are
-    /// special tokens ([`STRIPPED_FORMS`]: gpt-oss's), the words its text keeps when decoding
-    /// skipped them, when `response` starts with the opening word and holds no closing tag
-    /// (`analysis…assistantfinal…`; with the tokens kept it starts with `<|channel|>`, or, when
-    /// the prompt opened the channel, holds `<|end|>`).
+    /// The (opening, closing) tags of `response`. For a format whose tags are special tokens
+    /// ([`SPECIAL_TOKEN_FORMATS`]: gpt-oss's), a response that holds no closing tag and starts
+    /// with the words the tags leave when decoding skips them is read by those words
+    /// (`analysis…assistantfinal…`), and one that starts with the header of an answer (no
+    /// thinking written) closes its empty thinking with that header. With the tokens kept a
+    /// response starts with `<|channel|>analysis`, or, when the prompt opened the channel, holds
+    /// `<|end|>`: it is read by the tags.
     pub fn of_response(&self, response: &str) -> (&str, &str) {
-        match self.stripped {
-            Some((open, close))
-                if response.trim_start().starts_with(open)
-                    && memchr::memmem::find(response.as_bytes(), self.close.as_bytes()).is_none() =>
-            {
-                (open, close)
-            }
-            _ => (&self.open, &self.close),
+        let main = (self.open.as_str(), self.close.as_str());
+        let Some(format) = self.format else { return main };
+        let lead = response.trim_start();
+        let other = if lead.starts_with(format.answer_header) {
+            (main.0, format.answer_header)
+        } else if lead.starts_with(format.stripped.0) {
+            format.stripped
+        } else {
+            return main;
+        };
+        match memchr::memmem::find(response.as_bytes(), self.close.as_bytes()) {
+            Some(_) => main,
+            None => other,
         }
     }
 
@@ -1108,6 +1129,11 @@ mod tests {
         assert_eq!(harmony.of_response(" analysisso 4?assistantfinal 5"), ("analysis", "assistantfinal"));
         // Thinking that starts with the word, after a prompt that opened the channel.
         assert_eq!(harmony.of_response("analysis of it: 4<|end|>5"), (harmony.open(), harmony.close()));
+        // No analysis written: the final channel's header closes an empty thinking.
+        let answer_only = "<|channel|>final<|message|>\\boxed{5}";
+        assert_eq!(harmony.of_response(answer_only), (harmony.open(), "<|channel|>final<|message|>"));
+        let f = extract_final_with(answer_only, harmony.of_response(answer_only).1).unwrap();
+        assert_eq!((f.text.as_str(), f.rule), ("5", FinalRule::BoxedAfterThink));
         assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
         let think = ThinkTags::default();
         assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
