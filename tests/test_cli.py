@@ -218,8 +218,8 @@ def test_require_answer_after_think_option(tmp_path) -> None:
 
 
 def test_think_tags_option(tmp_path) -> None:
-    """Magistral writes [THINK] ... [/THINK]: with --think-tags (the two tags or the preset's
-    name) its rollouts score as <think> ones do; without, they have no closing tag (truncated).
+    """Magistral writes [THINK] ... [/THINK]: with --think-tags (the two tags) or --think-preset
+    its rollouts score as <think> ones do; without, they have no closing tag (truncated).
     Unusable tags and unknown names are a usage error."""
     rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()[:5]]
     standard, magistral = tmp_path / "s.jsonl", tmp_path / "m.jsonl"
@@ -229,7 +229,7 @@ def test_think_tags_option(tmp_path) -> None:
         + "\n" for r in rows))
     records = {}
     for name, path, options in [("standard", standard, ()), ("tagged", magistral, ("--think-tags", "[THINK]", "[/THINK]")),
-                                ("preset", magistral, ("--think-tags", "magistral")), ("untagged", magistral, ())]:
+                                ("preset", magistral, ("--think-preset", "magistral")), ("untagged", magistral, ())]:
         out = run("score", str(path), "--format", "jsonl", "-q", "--no-cas", *options)
         assert out.returncode == 0, out.stderr
         records[name] = [json.loads(line) for line in out.stdout.splitlines()]
@@ -243,6 +243,11 @@ def test_think_tags_option(tmp_path) -> None:
     for command in ("score", "segment"):
         out = run(command, str(magistral), "--think-tags", "[THINK]", "}")
         assert out.returncode == 2 and "holds a brace" in out.stderr and "Traceback" not in out.stderr
-        for tags, message in [(("gpt-oss",), "no think tags are named"), (("<t>", "</t>", "x"), "a preset name or two")]:
-            out = run(command, str(magistral), "--think-tags", *tags)
+        for options, message in [(("--think-preset", "gpt-oss"), "invalid choice"),
+                                 (("--think-preset", "harmony", "--think-tags", "<t>", "</t>"), "not allowed with")]:
+            out = run(command, str(magistral), *options)
             assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+    # A preset before the files: one value, the files stay files.
+    out = run("score", "--think-preset", "magistral", "--format", "jsonl", "-q", "--no-cas", str(magistral))
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(line)["reward"] for line in out.stdout.splitlines()] == [r[1] for r in figures["standard"]]

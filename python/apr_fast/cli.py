@@ -174,12 +174,10 @@ def count_rows(paths: Sequence[str]) -> Optional[int]:
     return total
 
 
-def _think_tags_option(values: list[str]) -> tuple[str, str]:
-    """``--think-tags``: one preset name or two tags."""
-    if len(values) > 2:
-        raise UsageError(f"--think-tags takes a preset name or two tags (OPEN CLOSE), got {len(values)} values")
+def _think_tags_option(args: argparse.Namespace) -> tuple[str, str]:
+    """The tags of ``--think-tags OPEN CLOSE`` or ``--think-preset NAME`` (default: <think>)."""
     try:
-        return resolve_think_tags(values[0] if len(values) == 1 else values)
+        return resolve_think_tags(args.think_preset if args.think_preset is not None else args.think_tags)
     except ConfigError as e:
         raise UsageError(str(e)) from None
 
@@ -343,7 +341,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
                               cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
                               anchor_options=dict(args.anchor_option or ()) or None,
                               require_answer_after_think=args.require_answer_after_think,
-                              think_tags=_think_tags_option(args.think_tags))
+                              think_tags=_think_tags_option(args))
     except (TypeError, ValueError, ConfigError) as e:
         raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
@@ -406,7 +404,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def cmd_segment(args: argparse.Namespace, out: IO[str]) -> int:
-    think_tags = _think_tags_option(args.think_tags)
+    think_tags = _think_tags_option(args)
     rows = numbered_records(args.files, args.limit)
     key: Optional[str] = None
     totals: Counter[str] = Counter()
@@ -475,11 +473,13 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--cue-languages", type=_cue_languages, default=cue_lists(["en"]), metavar="LANGS",
                         help="cue lists by language, comma-separated: en (the paper's, default), zh (Chinese); "
                              "e.g. en,zh")
-    common.add_argument("--think-tags", nargs="+", type=str, default=[DEFAULT_THINK_TAGS[0], DEFAULT_THINK_TAGS[1]],
-                        metavar="TAGS",
-                        help="the tags around the thinking: a preset (" + ", ".join(THINK_TAG_PRESETS) + ") or "
-                             "OPEN CLOSE (default: <think> </think>; e.g. harmony for gpt-oss, magistral or "
-                             "[THINK] [/THINK] for Magistral)")
+    tags = common.add_mutually_exclusive_group()
+    tags.add_argument("--think-tags", nargs=2, type=str, default=DEFAULT_THINK_TAGS, metavar=("OPEN", "CLOSE"),
+                      help="the tags around the thinking (default: <think> </think>; e.g. '<seed:think>' "
+                           "'</seed:think>')")
+    tags.add_argument("--think-preset", choices=tuple(THINK_TAG_PRESETS), default=None, metavar="NAME",
+                      help="the tags of a model family instead: " + ", ".join(THINK_TAG_PRESETS)
+                           + " (harmony: gpt-oss's analysis channel; magistral: [THINK] [/THINK])")
 
     s = sub.add_parser("score", parents=[common], help="APR reward of every rollout in the files",
                        description="Score rollouts with the APR reward and print one result per rollout and a summary.")
