@@ -205,7 +205,7 @@ class RewardConfig:
     ``think_tags``: the opening and closing tags of the thinking, ``("<think>", "</think>")``
     unless the policy writes others: two str, or a preset's name (:mod:`apr_fast.think_tags`):
     ``"magistral"`` (``[THINK]``), ``"seed"`` (Seed-OSS), ``"kimi"``, ``"harmony"`` (gpt-oss's
-    analysis channel, on token ids or text decoded with its special tokens); stored as the
+    analysis channel; its text decoded without the special tokens is read too); stored as the
     (opening, closing) pair. Everything said here of ``</think>`` then holds for the closing
     tag; with token ids, it is found by its id when the vocabulary has it as one token. A
     response written with other tags than the configured ones has no closing tag: status

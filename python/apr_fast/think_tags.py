@@ -2,8 +2,9 @@
 
 Everything apr-fast says of ``<think>``/``</think>`` holds for the tags configured
 (``RewardConfig(think_tags=...)``, ``is_correct(..., think_tags=...)``, ``extract_final(...,
-think_tags=...)``, ``reward_kwargs.think_tags`` in VeRL, ``--think-tags`` on the command line):
-two str (opening, closing) or the name of a preset in :data:`THINK_TAG_PRESETS`:
+think_tags=...)``, ``reward_kwargs.think_tags`` in VeRL): two str (opening, closing) or the
+name of a preset in :data:`THINK_TAG_PRESETS` (on the command line ``--think-tags OPEN CLOSE``
+or ``--think-preset NAME``):
 
 ========== ===================================== ===================================
 name       opening                               closing
