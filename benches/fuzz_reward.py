@@ -16,7 +16,7 @@
    values (so that the rules reading the problem run): the time per MB should stay flat.
 
 Usage: python benches/fuzz_reward.py [--rollouts N] [--seed S] [--sizes-mb 0.25 0.5 1 2]
-                                     [--repeat 3] [--hang-ms 1000]
+                                     [--repeat 3] [--hang-ms 1000] [--think-preset harmony]
 """
 from __future__ import annotations
 
@@ -102,17 +102,30 @@ def check(result: apr_fast.RolloutScore, mode: str, truth: str) -> str | None:
     return None
 
 
-def random_rollouts(count: int, seed: int, hang_ms: float) -> None:
+def tag_choices(preset: str) -> tuple[list[str], list[str]]:
+    """What a random rollout may start with, and what may end its thinking, with ``preset``'s
+    tags (gpt-oss's: also its text decoded without the special tokens, and its final channel
+    with no analysis before it)."""
+    open_, close = apr_fast.THINK_TAG_PRESETS[preset]
+    starts, ends = ["", open_], [close, close + "\\boxed{", close + "<answer>", "<answer>", ""]
+    if preset == "harmony":
+        starts += ["analysis", "<|channel|>final<|message|>"]
+        ends += ["assistantfinal", "<|end|><|start|>assistant<|channel|>final<|message|>"]
+    return starts, ends
+
+
+def random_rollouts(count: int, seed: int, hang_ms: float, preset: str) -> None:
     rng = random.Random(seed)
     panics = hangs = wrong = 0
     slowest = 0.0
-    scorers = {m: apr_fast.APRScorer(RewardConfig(mode=m, cas=False, floor=FLOOR)) for m in MODES}
+    scorers = {m: apr_fast.APRScorer(RewardConfig(mode=m, cas=False, floor=FLOOR, think_tags=preset)) for m in MODES}
+    starts, ends = tag_choices(preset)
     t_start = time.perf_counter()
     batch_r: list[str] = []
     batch_g: list[str] = []
     for k in range(count):
         thinking, final = random_text(rng), random_text(rng, 8)
-        response = thinking + rng.choice(["</think>", "</think>\\boxed{", "</think><answer>", "<answer>", ""]) + final
+        response = rng.choice(starts) + thinking + rng.choice(ends) + final
         if rng.random() < 0.2:
             response += "</answer>"
         truth = rng.choice([random_text(rng, 4), final, "5", "\\frac{1}{2}"])
@@ -143,7 +156,7 @@ def random_rollouts(count: int, seed: int, hang_ms: float) -> None:
                     print(f"batch != single ({mode})", file=sys.stderr)
             batch_r, batch_g = [], []
     print(
-        f"random rollouts: {count:,} in each of {len(MODES)} modes in {time.perf_counter() - t_start:.1f} s; "
+        f"random rollouts ({preset} tags): {count:,} in each of {len(MODES)} modes in {time.perf_counter() - t_start:.1f} s; "
         f"{panics} panics, {hangs} hangs (> {hang_ms:g} ms), {wrong} broken results; slowest {slowest * 1000:.1f} ms"
     )
 
@@ -170,14 +183,17 @@ def timings(sizes_mb: list[float], repeat: int) -> None:
 def main() -> None:
     # Blank random ground truths are expected invalid_input rows (checked above), not news.
     logging.getLogger("apr_fast.reward").setLevel(logging.ERROR)
+    logging.getLogger("apr_fast.think_tags").setLevel(logging.ERROR)  # random text holds other tags
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rollouts", type=int, default=20_000, help="random rollouts")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes-mb", type=float, nargs="*", default=[0.25, 0.5, 1, 2])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--hang-ms", type=float, default=1000.0)
+    parser.add_argument("--think-preset", choices=tuple(apr_fast.THINK_TAG_PRESETS), default="think",
+                        help="the tags of the random rollouts and their scorers (default: think)")
     args = parser.parse_args()
-    random_rollouts(args.rollouts, args.seed, args.hang_ms)
+    random_rollouts(args.rollouts, args.seed, args.hang_ms, args.think_preset)
     timings(args.sizes_mb, args.repeat)
 
 
