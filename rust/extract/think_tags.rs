@@ -1,0 +1,204 @@
+//! The tags around a response's thinking: `<think>`/`</think>` unless the model writes others,
+//! named presets for the model families that do, and the other ways a format whose tags are
+//! special tokens reads (gpt-oss's text decoded without them; its answer with no thinking).
+
+/// The tag that ends the thinking.
+pub const THINK_CLOSE: &str = "</think>";
+
+/// The tag that opens the thinking.
+pub const THINK_OPEN: &str = "<think>";
+
+/// The longest think tag accepted (bytes).
+pub const MAX_THINK_TAG_BYTES: usize = 64;
+
+/// Think tags by model family: (name, opening tag, closing tag). `harmony` is gpt-oss's
+/// format, whose thinking is the analysis channel's message
+/// (`<|channel|>analysis<|message|>...<|end|>`, the final channel's message after it); its
+/// text decoded without the special tokens is read too ([`ThinkTags::of_response`]).
+pub const THINK_TAG_PRESETS: [(&str, &str, &str); 5] = [
+    ("think", THINK_OPEN, THINK_CLOSE),
+    ("magistral", "[THINK]", "[/THINK]"),
+    ("seed", "<seed:think>", "</seed:think>"),
+    ("kimi", "\u{25c1}think\u{25b7}", "\u{25c1}/think\u{25b7}"),
+    ("harmony", "<|channel|>analysis<|message|>", "<|end|>"),
+];
+
+/// The tags around a response's thinking: `<think>` and `</think>`, unless the model writes
+/// others (Magistral's `[THINK]` / `[/THINK]`, Seed-OSS's `<seed:think>` / `</seed:think>`,
+/// Kimi's `◁think▷` / `◁/think▷`, gpt-oss's analysis channel). Everything this crate says
+/// about `</think>` holds for the closing tag given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThinkTags {
+    open: String,
+    close: String,
+    /// How responses read otherwise when these tags are a special-token format's.
+    format: Option<&'static SpecialTokenFormat>,
+}
+
+/// A format whose think tags are special tokens, and the other ways its responses read.
+#[derive(Debug, PartialEq, Eq)]
+struct SpecialTokenFormat {
+    open: &'static str,
+    close: &'static str,
+    /// The words the text keeps of the two tags when decoding skips special tokens.
+    stripped: (&'static str, &'static str),
+    /// What opens an answer written with no thinking at all.
+    answer_header: &'static str,
+}
+
+/// gpt-oss's harmony format: `<|channel|>analysis<|message|>…<|end|><|start|>assistant
+/// <|channel|>final<|message|>…`, which reads `analysis…assistantfinal…` when decoded with
+/// `skip_special_tokens=True` (as verl's own reward managers decode), and starts with
+/// `<|channel|>final<|message|>` when the model writes no analysis.
+const SPECIAL_TOKEN_FORMATS: [SpecialTokenFormat; 1] = [SpecialTokenFormat {
+    open: "<|channel|>analysis<|message|>",
+    close: "<|end|>",
+    stripped: ("analysis", "assistantfinal"),
+    answer_header: "<|channel|>final<|message|>",
+}];
+
+impl Default for ThinkTags {
+    fn default() -> ThinkTags {
+        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned(), format: None }
+    }
+}
+
+impl ThinkTags {
+    /// Two tags, or why they cannot be used. Each must be non-empty, at most
+    /// [`MAX_THINK_TAG_BYTES`], without white space at either end, braces or backslashes (they
+    /// would change how boxes are read); the closing tag must hold a mark that no text between
+    /// two boxes of one answer holds (`<`, `>`, `/`, `|`, `◁`, ...; not only letters, digits,
+    /// `,;$()[]~&`), so that it always ends a row of boxes. The two must differ.
+    pub fn new(open: &str, close: &str) -> Result<ThinkTags, String> {
+        for (name, tag) in [("opening", open), ("closing", close)] {
+            let why = if tag.is_empty() {
+                Some("is empty")
+            } else if tag.len() > MAX_THINK_TAG_BYTES {
+                Some("is longer than 64 bytes")
+            } else if tag.trim() != tag {
+                Some("begins or ends with white space")
+            } else if tag.contains(['{', '}', '\\']) {
+                Some("holds a brace or a backslash")
+            } else if name == "closing"
+                && !tag.chars().any(|c| !c.is_alphanumeric() && !c.is_whitespace() && !",;$()[]~&".contains(c))
+            {
+                Some("holds no mark such as < > / | that sets it apart from the text between boxes")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(format!("the {name} think tag {tag:?} {why}"));
+            }
+        }
+        if open == close {
+            return Err(format!("the opening and closing think tags are the same ({open:?})"));
+        }
+        let format = SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close);
+        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), format })
+    }
+
+    /// The (opening, closing) tags of `response`. For a format whose tags are special tokens
+    /// ([`SPECIAL_TOKEN_FORMATS`]: gpt-oss's), a response that holds no closing tag and starts
+    /// with the words the tags leave when decoding skips them is read by those words
+    /// (`analysis…assistantfinal…`), and one that starts with the header of an answer (no
+    /// thinking written) closes its empty thinking with that header. With the tokens kept a
+    /// response starts with `<|channel|>analysis`, or, when the prompt opened the channel, holds
+    /// `<|end|>`: it is read by the tags.
+    pub fn of_response(&self, response: &str) -> (&str, &str) {
+        let main = (self.open.as_str(), self.close.as_str());
+        let Some(format) = self.format else { return main };
+        let lead = response.trim_start();
+        let other = if lead.starts_with(format.answer_header) {
+            (main.0, format.answer_header)
+        } else if lead.starts_with(format.stripped.0) {
+            format.stripped
+        } else {
+            return main;
+        };
+        match memchr::memmem::find(response.as_bytes(), self.close.as_bytes()) {
+            Some(_) => main,
+            None => other,
+        }
+    }
+
+    /// The tags of a family in [`THINK_TAG_PRESETS`], or why there is none by that name.
+    pub fn preset(name: &str) -> Result<ThinkTags, String> {
+        match THINK_TAG_PRESETS.iter().find(|(preset, _, _)| *preset == name) {
+            Some((_, open, close)) => ThinkTags::new(open, close),
+            None => {
+                let names: Vec<&str> = THINK_TAG_PRESETS.iter().map(|(preset, _, _)| *preset).collect();
+                Err(format!("no think tags are named {name:?}; the names are {}", names.join(", ")))
+            }
+        }
+    }
+
+    pub fn open(&self) -> &str {
+        &self.open
+    }
+
+    pub fn close(&self) -> &str {
+        &self.close
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::{extract_final_with, FinalRule};
+
+    #[test]
+    fn think_tags_are_checked() {
+        assert!(ThinkTags::new("[THINK]", "[/THINK]").is_ok());
+        assert!(ThinkTags::new("<seed:think>", "</seed:think>").is_ok());
+        assert!(ThinkTags::new("◁think▷", "◁/think▷").is_ok());
+        assert_eq!(ThinkTags::default(), ThinkTags::new("<think>", "</think>").unwrap());
+        let refused = |open: &str, close: &str, why: &str| {
+            let err = ThinkTags::new(open, close).unwrap_err();
+            assert!(err.contains(why), "{err:?} lacks {why:?}");
+        };
+        refused("", "</think>", "is empty");
+        refused("<think>", " </think>", "white space");
+        refused("<think>", "}", "brace");
+        refused("<think>", "\\end", "backslash");
+        refused("THINK", "and", "holds no mark");
+        refused("[THINK]", "[END]", "holds no mark");
+        refused("<t>", ", ;", "holds no mark");
+        refused(&"<".repeat(65), "</think>", "longer than 64 bytes");
+        refused("<t>", "<t>", "the same");
+        // The answer after another closing tag, found from the end.
+        let f = extract_final_with("[THINK]so 4?[/THINK] \\boxed{5}", "[/THINK]").unwrap();
+        assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
+        let f = extract_final_with("so \\boxed{4}</think>", "[/THINK]").unwrap();
+        assert!(f.in_thinking, "`</think>` is no closing tag here");
+    }
+
+    #[test]
+    fn think_tag_presets_are_valid_and_named() {
+        for (name, open, close) in THINK_TAG_PRESETS {
+            assert_eq!(ThinkTags::preset(name), ThinkTags::new(open, close), "{name}");
+            assert!(ThinkTags::preset(name).is_ok(), "{name}");
+        }
+        assert_eq!(ThinkTags::preset("think").unwrap(), ThinkTags::default());
+        assert_eq!(ThinkTags::preset("kimi").unwrap().close(), "◁/think▷");
+        let err = ThinkTags::preset("gpt-oss").unwrap_err();
+        assert!(err.contains("\"gpt-oss\"") && err.contains("harmony"), "{err}");
+        // gpt-oss: the analysis channel is the thinking, the final channel's box the answer.
+        let harmony = ThinkTags::preset("harmony").unwrap();
+        let response = "<|channel|>analysis<|message|>so \\boxed{4}?<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}<|return|>";
+        let f = extract_final_with(response, harmony.close()).unwrap();
+        assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
+        // Decoded without its special tokens, gpt-oss's text is read by the words left.
+        assert_eq!(harmony.of_response(response), (harmony.open(), harmony.close()));
+        assert_eq!(harmony.of_response(" analysisso 4?assistantfinal 5"), ("analysis", "assistantfinal"));
+        // Thinking that starts with the word, after a prompt that opened the channel.
+        assert_eq!(harmony.of_response("analysis of it: 4<|end|>5"), (harmony.open(), harmony.close()));
+        // No analysis written: the final channel's header closes an empty thinking.
+        let answer_only = "<|channel|>final<|message|>\\boxed{5}";
+        assert_eq!(harmony.of_response(answer_only), (harmony.open(), "<|channel|>final<|message|>"));
+        let f = extract_final_with(answer_only, harmony.of_response(answer_only).1).unwrap();
+        assert_eq!((f.text.as_str(), f.rule), ("5", FinalRule::BoxedAfterThink));
+        assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
+        let think = ThinkTags::default();
+        assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
+    }
+}
