@@ -92,8 +92,8 @@ def warn_of_other_families(vocabulary: Any, tags: tuple[str, str]) -> bool:
         return False
     for preset in THINK_TAG_PRESETS.values():
         if preset != tags and all(_in_vocabulary(vocabulary, tag) for tag in preset):
-            logger.warning("the vocabulary has no %r token but has %r and %r: if the policy writes its thinking "
-                           "that way, set %s, or every response scores as truncated",
+            logger.warning("the vocabulary has no %r token but has the tokens of %r and %r: if the policy writes "
+                           "its thinking that way, set %s, or every response scores as truncated",
                            tags[1], preset[0], preset[1], _suggestion(preset))
             return True
     return False
