@@ -10,8 +10,9 @@ group filter reads.
 The model named by ``actor_rollout_ref.model.path`` must be readable for verl's validation (its
 config and tokenizer are loaded). Where it is a hub name and the hub is out of reach, pass
 ``--tokenizer-json PATH`` (or set ``APR_DRY_RUN_TOKENIZER``; gzip-compressed works too): a stub
-model directory with that tokenizer and the architecture of DeepSeek-R1-Distill-Qwen is used
-instead. The repository bundles the DeepSeek-R1-Distill-Qwen tokenizer:
+model directory with that tokenizer and the architecture of DeepSeek-R1-Distill-Qwen (or of
+gpt-oss-20b, for a model path that names gpt-oss) is used instead. The repository bundles the
+DeepSeek-R1-Distill-Qwen tokenizer:
 
     APR_DRY_RUN=1 APR_DRY_RUN_TOKENIZER=examples/data/deepseek-r1-distill-qwen.tokenizer.json.gz \
         bash train/dapo_1.5b.sh
@@ -29,31 +30,39 @@ from pathlib import Path
 from apr_fast.tokens import read_tokenizer_json
 
 # config.json of DeepSeek-R1-Distill-Qwen-1.5B / -7B (public model cards); no weights needed.
+QWEN2 = {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_act": "silu",
+         "max_position_embeddings": 131072, "rms_norm_eps": 1e-6, "rope_theta": 10000,
+         "tie_word_embeddings": False, "torch_dtype": "bfloat16", "bos_token_id": 151646,
+         "eos_token_id": 151643, "use_sliding_window": False}
+R1_TOKENS = {"bos_token": "<｜begin▁of▁sentence｜>", "eos_token": "<｜end▁of▁sentence｜>",
+             "pad_token": "<｜end▁of▁sentence｜>"}
 ARCHITECTURES = {
-    "7b": {"hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
-           "num_hidden_layers": 28, "num_key_value_heads": 4, "vocab_size": 152064},
-    "1.5b": {"hidden_size": 1536, "intermediate_size": 8960, "num_attention_heads": 12,
-             "num_hidden_layers": 28, "num_key_value_heads": 2, "vocab_size": 151936},
+    "7b": ({**QWEN2, "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
+            "num_hidden_layers": 28, "num_key_value_heads": 4, "vocab_size": 152064}, R1_TOKENS),
+    "1.5b": ({**QWEN2, "hidden_size": 1536, "intermediate_size": 8960, "num_attention_heads": 12,
+              "num_hidden_layers": 28, "num_key_value_heads": 2, "vocab_size": 151936}, R1_TOKENS),
+    # gpt-oss-20b (its model card: 24 layers, 32 experts, 4 active per token); the tokenizer
+    # given must hold harmony's markers, <|return|> ending a response.
+    "gpt-oss-20b": ({"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "hidden_size": 2880,
+                     "intermediate_size": 2880, "num_attention_heads": 64, "num_key_value_heads": 8,
+                     "head_dim": 64, "num_hidden_layers": 24, "num_local_experts": 32,
+                     "num_experts_per_tok": 4, "vocab_size": 201088, "sliding_window": 128,
+                     "torch_dtype": "bfloat16"},
+                    {"eos_token": "<|return|>", "pad_token": "<|return|>"}),
 }
 
 
 def stub_model_dir(model_name: str, tokenizer_json: Path, root: Path) -> Path:
     """A local model directory verl can validate against: config.json + the tokenizer."""
-    size = "7b" if "7b" in model_name.lower() else "1.5b"
-    config = {
-        "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2", "hidden_act": "silu",
-        "max_position_embeddings": 131072, "rms_norm_eps": 1e-6, "rope_theta": 10000,
-        "tie_word_embeddings": False, "torch_dtype": "bfloat16", "bos_token_id": 151646,
-        "eos_token_id": 151643, "use_sliding_window": False, **ARCHITECTURES[size],
-    }
+    name = model_name.lower()
+    size = "gpt-oss-20b" if "gpt-oss" in name else "7b" if "7b" in name else "1.5b"
+    config, special_tokens = ARCHITECTURES[size]
     out = root / f"stub-{size}"
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(config))
     (out / "tokenizer.json").write_text(read_tokenizer_json(tokenizer_json), encoding="utf-8")
     (out / "tokenizer_config.json").write_text(json.dumps({
-        "tokenizer_class": "PreTrainedTokenizerFast",
-        "bos_token": "<｜begin▁of▁sentence｜>", "eos_token": "<｜end▁of▁sentence｜>",
-        "pad_token": "<｜end▁of▁sentence｜>", "model_max_length": 16384,
+        "tokenizer_class": "PreTrainedTokenizerFast", "model_max_length": 16384, **special_tokens,
     }))
     return out
 

@@ -7,7 +7,9 @@
 #   ALGO=dapo MODEL_SIZE=1.5b DATA_DIR=~/data/apr bash train/run_apr.sh trainer.total_epochs=3
 #
 # ALGO        dapo (dynamic sampling, clip-higher, no KL) | grpo (KL loss + KL in reward)
-# MODEL_SIZE  1.5b (beta 2e-4) | 7b (beta 5e-4); MODEL overrides the model path
+# MODEL_SIZE  1.5b (beta 2e-4) | 7b (beta 5e-4) | gpt-oss-20b (beta 5e-4, the 7B value: the
+#             paper trains no model this size; think_tags=harmony, rollout TP 2, reasoning
+#             effort REASONING_EFFORT, default medium); MODEL overrides the model path
 # DATA_DIR    where train/prepare_data.py wrote train.parquet and val_*.parquet
 # APR_DRY_RUN=1 composes and validates the whole config without GPUs (train/dry_run.py).
 # APR_ENTRYPOINT  default "python3 -m verl.trainer.main_ppo" (V1 trainer, DAPO filter built in);
@@ -17,10 +19,22 @@ set -euo pipefail
 
 ALGO=${ALGO:-dapo}
 MODEL_SIZE=${MODEL_SIZE:-1.5b}
+THINK_TAGS=think ROLLOUT_TP=1 MINI_BATCH=64 model_specific=()
 case "$MODEL_SIZE" in
     1.5b) MODEL=${MODEL:-deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B}; BETA=${BETA:-2e-4} ;;
     7b)   MODEL=${MODEL:-deepseek-ai/DeepSeek-R1-Distill-Qwen-7B};   BETA=${BETA:-5e-4} ;;
-    *) echo "MODEL_SIZE must be 1.5b or 7b, got '$MODEL_SIZE'" >&2; exit 2 ;;
+    gpt-oss-20b)
+        # verl's own gpt-oss example: a bf16 (dequantized MXFP4) checkpoint, rollout tensor
+        # parallel 2, one optimizer step per batch (mini batch = batch: MoE training is
+        # unstable otherwise), the chat template's reasoning effort. The thinking is the
+        # analysis channel: think_tags=harmony.
+        MODEL=${MODEL:-lmsys/gpt-oss-20b-bf16}; BETA=${BETA:-5e-4}
+        THINK_TAGS=harmony ROLLOUT_TP=2 MINI_BATCH=128
+        model_specific=(
+            +data.apply_chat_template_kwargs.reasoning_effort=${REASONING_EFFORT:-medium}
+            actor_rollout_ref.actor.fsdp_config.model_dtype=bfloat16
+        ) ;;
+    *) echo "MODEL_SIZE must be 1.5b, 7b or gpt-oss-20b, got '$MODEL_SIZE'" >&2; exit 2 ;;
 esac
 DATA_DIR=${DATA_DIR:-$HOME/data/apr}
 TRAIN_FILES=${TRAIN_FILES:-$DATA_DIR/train.parquet}
@@ -42,7 +56,7 @@ common=(
     actor_rollout_ref.model.enable_gradient_checkpointing=True
     actor_rollout_ref.actor.optim.lr=1e-6
     actor_rollout_ref.actor.grad_clip=1.0
-    actor_rollout_ref.actor.ppo_mini_batch_size=64
+    actor_rollout_ref.actor.ppo_mini_batch_size="$MINI_BATCH"
     actor_rollout_ref.actor.ppo_epochs=1
     actor_rollout_ref.actor.use_dynamic_bsz=True
     actor_rollout_ref.actor.ppo_max_token_len_per_gpu=$(( (MAX_PROMPT + MAX_RESPONSE) * 2 ))
@@ -53,7 +67,7 @@ common=(
     actor_rollout_ref.rollout.temperature=0.9
     actor_rollout_ref.rollout.top_p=1.0
     actor_rollout_ref.rollout.top_k=-1
-    actor_rollout_ref.rollout.tensor_model_parallel_size=1
+    actor_rollout_ref.rollout.tensor_model_parallel_size="$ROLLOUT_TP"
     actor_rollout_ref.rollout.gpu_memory_utilization=0.7
     actor_rollout_ref.rollout.max_num_batched_tokens=$(( MAX_PROMPT + MAX_RESPONSE ))
     actor_rollout_ref.rollout.log_prob_use_dynamic_bsz=True
@@ -127,6 +141,7 @@ reward=(
     reward.reward_manager.name=APRRewardManager
     +reward.reward_kwargs.beta="$BETA"
     +reward.reward_kwargs.mode=${APR_MODE:-default}
+    +reward.reward_kwargs.think_tags="$THINK_TAGS"
     +reward.reward_kwargs.max_resp_len="$MAX_RESPONSE"
     ${overlong}reward.reward_kwargs.overlong_buffer_cfg.enable=${OVERLONG:-False}
     ${overlong}reward.reward_kwargs.overlong_buffer_cfg.len=${OVERLONG_LEN:-1024}
@@ -135,5 +150,5 @@ reward=(
 )
 
 args=()
-for a in "${common[@]}" "${algo[@]}" "${reward[@]}" "${recipe[@]}"; do [ -n "$a" ] && args+=("$a"); done
+for a in "${common[@]}" "${model_specific[@]}" "${algo[@]}" "${reward[@]}" "${recipe[@]}"; do [ -n "$a" ] && args+=("$a"); done
 exec "${entry[@]}" "${args[@]}" "$@"

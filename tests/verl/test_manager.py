@@ -450,3 +450,22 @@ def test_training_recipe_dry_run_passes_verls_validation(recipe, tokenizer_file,
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     assert "[dry-run] OK" in out.stdout
     assert "APRRewardManager" in out.stdout
+    assert "think_tags='think'" in out.stdout
+
+
+def test_gpt_oss_recipe_dry_run_reads_the_analysis_channel(tmp_path) -> None:
+    """The gpt-oss-20b recipe composes and passes verl's validation (a stub gpt-oss model with
+    the bundled tokenizer plus harmony's markers, gpt-oss's own being out of reach), and its
+    reward manager reads the thinking with think_tags=harmony."""
+    from harmony_format import harmony_tokenizer
+
+    tokenizer_file = tmp_path / "tokenizer.json"
+    harmony_tokenizer(without_think=True).save(str(tokenizer_file))
+    env = dict(os.environ, APR_DRY_RUN="1", APR_DRY_RUN_TOKENIZER=str(tokenizer_file), DATA_DIR=str(tmp_path),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    out = subprocess.run(["bash", str(ROOT / "train" / "dapo_gpt_oss_20b.sh")], capture_output=True, text=True,
+                         env=env, timeout=600)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    assert "[dry-run] OK" in out.stdout and "stub-gpt-oss-20b" in out.stdout
+    assert "think_tags='harmony'" in out.stdout and "beta=0.0005" in out.stdout
+    assert "scores as truncated" not in out.stdout + out.stderr  # no warning: the vocabulary has harmony's tags
