@@ -73,17 +73,17 @@ pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIter
     judgements
 }
 
-/// The final answer of `response` ([`extract_final_with`] and the closing tag `tags` gives it,
-/// [`ThinkTags::of_response`]); with `require_after_think`, one found only inside the thinking
-/// (or in a response without `</think>`) counts as none, as a strict format reward counts it:
-/// the answer section after `</think>` must state the answer.
-pub fn final_answer_of(response: &str, require_after_think: bool, tags: &ThinkTags) -> Option<FinalAnswer> {
-    extract_final_with(response, tags.of_response(response).1).filter(|f| !(require_after_think && f.in_thinking))
+/// The final answer of `response` ([`extract_final_with`], `close` being the closing tag that
+/// [`ThinkTags::of_response`] gives it); with `require_after_think`, one found only inside the
+/// thinking (or in a response without `</think>`) counts as none, as a strict format reward
+/// counts it: the answer section after `</think>` must state the answer.
+pub fn final_answer_of(response: &str, require_after_think: bool, close: &str) -> Option<FinalAnswer> {
+    extract_final_with(response, close).filter(|f| !(require_after_think && f.in_thinking))
 }
 
 /// Checks one response.
 pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome {
-    let final_answer = final_answer_of(query.response, rules.require_answer_after_think, &rules.think);
+    let final_answer = final_answer_of(query.response, rules.require_answer_after_think, rules.think.of_response(query.response).1);
     let parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = query.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     judge_outcome(final_answer, parsed.as_ref(), &ground_truth, query, &rules.policy, rules.reject_problem_echo)
@@ -150,7 +150,7 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_cheap_items(queries, threads, |q| {
-        final_answer_of(q.response, rules.require_answer_after_think, &rules.think)
+        final_answer_of(q.response, rules.require_answer_after_think, rules.think.of_response(q.response).1)
     });
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();

@@ -262,9 +262,10 @@ pub struct RolloutScore {
 }
 
 /// Where the thinking lies: after an optional leading `<think>`, before the first `</think>`
-/// (the tags `tags` gives the response, [`ThinkTags::of_response`]), and the closing tag's span.
-pub fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: &ThinkTags) -> (Range<usize>, Option<Range<usize>>) {
-    let (open, close_tag) = tags.of_response(response);
+/// (`tags`: the (opening, closing) tags [`ThinkTags::of_response`] gives the response), and
+/// the closing tag's span.
+pub fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: (&str, &str)) -> (Range<usize>, Option<Range<usize>>) {
+    let (open, close_tag) = tags;
     let lead = response.len() - response.trim_start().len();
     let start = if response[lead..].starts_with(open) { lead + open.len() } else { 0 };
     let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
@@ -283,11 +284,12 @@ pub fn score_rollout(rollout: &Rollout<'_>, config: &RewardConfig) -> RolloutSco
 /// Scores one rollout of a batch whose outcome judgements are shared in `memo`.
 fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &OutcomeMemo) -> RolloutScore {
     let response = rollout.response;
-    let (thinking, close) = thinking_layout(response, rollout.tokens.as_ref(), &config.think);
+    let tags = config.think.of_response(response);
+    let (thinking, close) = thinking_layout(response, rollout.tokens.as_ref(), tags);
     let complete = close.is_some();
     let thinking_text = &response[thinking.clone()];
 
-    let final_answer = final_answer_of(response, config.require_answer_after_think, &config.think);
+    let final_answer = final_answer_of(response, config.require_answer_after_think, tags.1);
     let final_parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let parse_ground_truth = || -> Vec<Answer> { rollout.ground_truth.iter().map(|g| Answer::parse(g)).collect() };
     let judgements = match (&final_answer, &final_parsed) {

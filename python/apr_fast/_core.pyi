@@ -171,8 +171,7 @@ def check_outcome_batch(
     rel_tol: float,
     reject_problem_echo: bool,
     require_answer_after_think: bool,
-    think_open: str,
-    think_close: str,
+    think_tags: str | Sequence[str] | None,
     threads: int | None,
     into: type[_T],
     judgement_of: Callable[[str, str, str], Any],
@@ -394,8 +393,7 @@ class NativeScorer:
         anchor_options: tuple[str, int, int | None, _OptionFlags] | None,
         reject_problem_echo: bool,
         require_answer_after_think: bool,
-        think_open: str,
-        think_close: str,
+        think_tags: str | Sequence[str] | None,
     ) -> NativeScorer: ...
     def score_texts(
         self,

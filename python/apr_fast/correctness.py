@@ -33,7 +33,7 @@ from apr_fast.equivalence import (
 )
 from apr_fast.ground_truth import alternatives_of_batch
 from apr_fast.reward import _problems_list
-from apr_fast.think_tags import DEFAULT_THINK_TAGS, ThinkTagsArg, resolve_think_tags
+from apr_fast.think_tags import DEFAULT_THINK_TAGS, ThinkTagsArg
 
 __all__ = ["Correctness", "is_correct", "is_correct_batch"]
 
@@ -142,7 +142,7 @@ def is_correct_batch(
     # also come back with their judgements, for the CAS.
     results, undecided = check_outcome_batch(list(responses), alternatives, problem_list, *policy._native(),
                                              reject_problem_echo, require_answer_after_think,
-                                             *resolve_think_tags(think_tags), threads, Correctness, _native_judgement)
+                                             think_tags, threads, Correctness, _native_judgement)
     if not cas:
         return results
     for i, final, native, echo in undecided:

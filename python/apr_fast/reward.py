@@ -454,8 +454,7 @@ class APRScorer:
         self.native_encoding = native_encoding
         self._encoder = native_encoder_for(tokenizer, json) if json is not None and native_encoding else None
         self._warned_chars = False
-        self._think_tags = resolve_think_tags(config.think_tags)  # the pair config holds, typed as one
-        self._warned_tags = vocabulary is not None and warn_of_other_families(vocabulary, self._think_tags)
+        self._warned_tags = vocabulary is not None and warn_of_other_families(vocabulary, tuple(config.think_tags))
         p = config.policy
         self._native = _core.NativeScorer(
             config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
@@ -465,7 +464,7 @@ class APRScorer:
             config.anchor_options._native() if isinstance(config.anchor_options, AnchorOptions) else None,
             config.reject_problem_echo,
             config.require_answer_after_think,
-            *self._think_tags,
+            config.think_tags,
         )
 
     def __repr__(self) -> str:
@@ -518,7 +517,7 @@ class APRScorer:
         encoder = self._encoder._native if self._encoder is not None else None
         scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore, encoder)
         if not self._warned_tags:
-            self._warned_tags = warn_of_other_closing_tags(responses, scores, self._think_tags)
+            self._warned_tags = warn_of_other_closing_tags(responses, scores, tuple(self.config.think_tags))
         return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
     def _spans_from_tokenizers(self, responses: list[str]) -> Optional[list[Optional[list[tuple[int, int]]]]]:

@@ -50,8 +50,6 @@ DEFAULT_THINK_TAGS: tuple[str, str] = THINK_TAG_PRESETS["think"]
 #: What a ``think_tags`` argument may be: a preset's name or (opening, closing).
 ThinkTagsArg = Union[str, Sequence[str]]
 
-# gpt-oss output decoded without its special tokens: the channel names run into the text.
-_STRIPPED_HARMONY = re.compile(r"\s*analysis")
 _SPECIAL_PIECE = re.compile(r"<\|[^|<>]+\|>")
 
 
@@ -60,8 +58,6 @@ def resolve_think_tags(tags: Any) -> tuple[str, str]:
     (a YAML list too). ``TypeError`` for another type; :class:`~apr_fast.ConfigError` for an
     unknown name or tags that cannot be used (empty, braces, a closing tag with no mark such as
     ``<``, ``/`` or ``|``, ...)."""
-    if isinstance(tags, Sequence) and not isinstance(tags, (str, tuple)):
-        tags = tuple(tags)
     return _core.resolve_think_tags(tags)
 
 
@@ -84,7 +80,7 @@ def _in_vocabulary(vocabulary: Any, tag: str) -> bool:
     return bool(pieces) and all(vocabulary.token_id(piece) is not None for piece in pieces)
 
 
-def warn_of_other_families(vocabulary: Any, tags: tuple[str, str]) -> bool:
+def warn_of_other_families(vocabulary: Any, tags: tuple[str, ...]) -> bool:
     """A vocabulary without the configured closing tag but with both tags of a preset: its
     responses would all score as truncated (reward 0) unless ``think_tags`` names them.
     Warns once and says whether it did."""
@@ -99,25 +95,27 @@ def warn_of_other_families(vocabulary: Any, tags: tuple[str, str]) -> bool:
     return False
 
 
-def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], tags: tuple[str, str]) -> bool:
-    """Text responses scored as truncated that hold another preset's closing tag, or are gpt-oss
-    output decoded without its special tokens while the tags are not ``harmony``'s: warns once
-    (what, how many) and says whether it did. Only truncated rows are read."""
+def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], tags: tuple[str, ...]) -> bool:
+    """Text responses scored as truncated that another preset reads as complete, as the scorer
+    would read them with it (they hold its closing tag, or are gpt-oss output decoded without
+    its special tokens): warns once (which preset, how many) and says whether it did. Only
+    truncated rows are read."""
     truncated = [r for r, s in zip(responses, scores) if s.status == "truncated"]
     if not truncated:
         return False
-    for preset in THINK_TAG_PRESETS.values():
+    for name, preset in THINK_TAG_PRESETS.items():
         if preset == tags:
             continue
-        holding = sum(preset[1] in r for r in truncated)
-        if holding:
+        complete = [r for r in truncated if _core.thinking_span(r, think_tags=name)[2]]
+        if not complete:
+            continue
+        if all(preset[1] in r for r in complete):
             logger.warning("%d response(s) of this batch have no %r but hold %r and score as truncated: if the "
-                           "policy writes its thinking that way, set %s",
-                           holding, tags[1], preset[1], _suggestion(preset))
-            return True
-    stripped = sum(bool(_STRIPPED_HARMONY.match(r)) and "assistantfinal" in r for r in truncated)
-    if stripped and tags != THINK_TAG_PRESETS["harmony"]:
-        logger.warning("%d response(s) of this batch look like gpt-oss output decoded with skip_special_tokens=True "
-                       "('analysis...assistantfinal...') and score as truncated: set think_tags='harmony'", stripped)
+                           "policy writes its thinking that way, set %s", len(complete), tags[1], preset[1],
+                           _suggestion(preset))
+        else:
+            logger.warning("%d response(s) of this batch have no %r and score as truncated but read as complete "
+                           "with %s (gpt-oss output decoded with skip_special_tokens=True, or an answer with no "
+                           "thinking): set it", len(complete), tags[1], _suggestion(preset))
         return True
     return False

@@ -147,11 +147,6 @@ pub(crate) fn borrow_str<'py>(obj: &'py PyAny, what: &str) -> PyResult<&'py str>
     }
 }
 
-/// The think tags of a call's arguments, or ConfigError saying why they cannot be used.
-pub(crate) fn think_tags_arg(open: &str, close: &str) -> PyResult<ThinkTags> {
-    ThinkTags::new(open, close).map_err(ConfigError::new_err)
-}
-
 /// The think tags a `think_tags` argument gives: None (the default ones), the name of a
 /// preset (`THINK_TAG_PRESETS`) or a sequence of two str (opening, closing). TypeError for
 /// anything else, ConfigError for an unknown name or tags that cannot be used.
@@ -165,7 +160,7 @@ pub(crate) fn think_tags_of(value: Option<&PyAny>) -> PyResult<ThinkTags> {
         (items.len() == 2).then(|| (items[0], items[1]))
     });
     match pair {
-        Some((open, close)) => think_tags_arg(open, close),
+        Some((open, close)) => ThinkTags::new(open, close).map_err(ConfigError::new_err),
         None => {
             let names: Vec<&str> = THINK_TAG_PRESETS.iter().map(|(name, _, _)| *name).collect();
             Err(PyTypeError::new_err(format!(

@@ -15,7 +15,7 @@ use pyo3::types::PyList;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, char_lengths, static_name, think_tags_arg, threads_arg, InstanceBuilder};
+use super::{borrow_str_list, char_lengths, static_name, think_tags_of, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
@@ -114,8 +114,7 @@ fn check_outcome_batch(
     rel_tol: f64,
     reject_problem_echo: bool,
     require_answer_after_think: bool,
-    think_open: &str,
-    think_close: &str,
+    think_tags: Option<&PyAny>,
     threads: Option<i64>,
     into: &PyAny,
     judgement_of: &PyAny,
@@ -129,7 +128,7 @@ fn check_outcome_batch(
         policy: policy_arg(percent, units, decimal_min_sig_digits, rel_tol)?,
         reject_problem_echo,
         require_answer_after_think,
-        think: think_tags_arg(think_open, think_close)?,
+        think: think_tags_of(think_tags)?,
     };
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;

@@ -15,7 +15,7 @@ use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_arg, think_tags_of, threads_arg, ConfigError, InstanceBuilder};
+use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_of, threads_arg, ConfigError, InstanceBuilder};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::reward::{
@@ -24,7 +24,7 @@ use crate::reward::{
 };
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
-use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
+use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total, count_chars};
 use crate::tokens::{token_ends_from_spans, Vocabulary};
 
 /// Names of the tuple fields returned per rollout, in order.
@@ -333,8 +333,7 @@ impl NativeScorer {
         anchor_options: Option<OptionsArg<'_>>,
         reject_problem_echo: bool,
         require_answer_after_think: bool,
-        think_open: &str,
-        think_close: &str,
+        think_tags: Option<&PyAny>,
     ) -> PyResult<Self> {
         let mode = AnchorMode::from_name(mode).ok_or_else(|| {
             let names: Vec<_> = AnchorMode::ALL.iter().map(|m| m.as_str()).collect();
@@ -367,7 +366,7 @@ impl NativeScorer {
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
         config.require_answer_after_think = require_answer_after_think;
-        config.think = think_tags_arg(think_open, think_close)?;
+        config.think = think_tags_of(think_tags)?;
         if let Some((
             context,
             backtrack_gap,
@@ -568,9 +567,9 @@ fn resolve_think_tags(value: Option<&PyAny>) -> PyResult<(String, String)> {
 fn thinking_span(response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<(usize, usize, bool)> {
     let text = borrow_str(response, "response")?;
     let tags = think_tags_of(think_tags)?;
-    let (thinking, close) = crate::reward::thinking_layout(text, None, &tags);
-    let start = text[..thinking.start].chars().count();
-    Ok((start, start + text[thinking].chars().count(), close.is_some()))
+    let (thinking, close) = crate::reward::thinking_layout(text, None, tags.of_response(text));
+    let start = count_chars(&text.as_bytes()[..thinking.start]);
+    Ok((start, start + count_chars(&text.as_bytes()[thinking]), close.is_some()))
 }
 
 /// R = 1[correct and complete] · (1 − β · L_AST), bounded below by `floor` when given.
