@@ -20,15 +20,24 @@
 //! [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //! ```
 //!
+//! and the pattern of OpenAI's o200k (gpt-oss's `o200k_harmony`), which tells a word's case
+//! apart, with Mistral's Tekken (Mistral Nemo, Magistral) writing the same without contractions
+//! and with one number per piece:
+//!
+//! ```text
+//! [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+//! ```
+//!
 //! The patterns' lookahead is out of reach of the
 //! `regex` crate; a scanner that tries the alternatives in order, as a backtracking
-//! engine does, is exact and needs no regex engine at all. With the first three patterns every
+//! engine does, is exact and needs no regex engine at all. With all but DeepSeek-V3's every
 //! position of a text starts a match of some alternative, so the pieces tile the text; with
 //! DeepSeek-V3's, what no alternative matches (numbers, control characters) lies between the
 //! matches and is a piece of its own, as `Isolated` behaviour keeps it.
 //!
 //! Character classes are Unicode's: `\p{L}` letters, `\p{N}` numbers, `\p{P}` punctuation,
-//! `\p{S}` symbols, `\p{M}` marks, `\s` the `White_Space` property, from `regex-syntax`'s
+//! `\p{S}` symbols, `\p{M}` marks, `\p{Lu}`/`\p{Lt}`/`\p{Ll}` the cased letters,
+//! `\s` the `White_Space` property, from `regex-syntax`'s
 //! tables (Unicode 14) with the code points of Unicode 15 and 16 added (`unicode_additions`),
 //! as `tokenizers` 0.22's Oniguruma classes them.
 
@@ -38,7 +47,8 @@ use std::sync::OnceLock;
 use regex_syntax::hir::{self, HirKind};
 
 use super::unicode_additions::{
-    LETTERS_AFTER_14, MARKS_AFTER_14, NUMBERS_AFTER_14, PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14,
+    LETTERS_AFTER_14, LOWERCASE_AFTER_14, MARKS_AFTER_14, NUMBERS_AFTER_14, PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14,
+    TITLECASE_AFTER_14, UPPERCASE_AFTER_14,
 };
 
 /// The two patterns this module reproduces, as `tokenizer.json` spells them.
@@ -53,6 +63,13 @@ pub(crate) const DEEPSEEK_V3_NUMBERS: &str = r"\p{N}{1,3}";
 pub(crate) const DEEPSEEK_V3_CJK: &str = "[\u{4E00}-\u{9FA5}\u{3040}-\u{309F}\u{30A0}-\u{30FF}]+";
 pub(crate) const DEEPSEEK_V3_PATTERN: &str = r##"[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"##;
 
+/// OpenAI's o200k pattern (gpt-oss's `o200k_harmony`), as `tokenizer.json` spells it.
+pub(crate) const O200K_PATTERN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// Mistral's Tekken pattern (Mistral Nemo, Magistral): o200k's without contractions and with
+/// one number per piece.
+pub(crate) const TEKKEN_PATTERN: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
 /// Which of the known patterns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SplitPattern {
@@ -62,6 +79,10 @@ pub(crate) enum SplitPattern {
     Gpt2,
     /// DeepSeek-V3's sequence of three.
     DeepSeekV3,
+    /// o200k's and Tekken's: words cut where lower case turns to upper (`camelCase` is two
+    /// pieces), with or without contractions at their end, and up to `digits_per_piece`
+    /// numbers in a piece.
+    Cased { contractions: bool, digits_per_piece: usize },
 }
 
 impl SplitPattern {
@@ -76,6 +97,8 @@ impl SplitPattern {
             [LLAMA3_PATTERN] => Some(SplitPattern::Cl100k { digits_per_piece: 3 }),
             [GPT2_PATTERN] => Some(SplitPattern::Gpt2),
             [DEEPSEEK_V3_NUMBERS, DEEPSEEK_V3_CJK, DEEPSEEK_V3_PATTERN] => Some(SplitPattern::DeepSeekV3),
+            [O200K_PATTERN] => Some(SplitPattern::Cased { contractions: true, digits_per_piece: 3 }),
+            [TEKKEN_PATTERN] => Some(SplitPattern::Cased { contractions: false, digits_per_piece: 1 }),
             _ => None,
         }
     }
@@ -88,6 +111,9 @@ impl SplitPattern {
                 tile(text, out, |at| cl100k_piece_end(text, at, classes, digits_per_piece))
             }
             SplitPattern::Gpt2 => tile(text, out, |at| gpt2_piece_end(text, at, classes)),
+            SplitPattern::Cased { contractions, digits_per_piece } => {
+                tile(text, out, |at| cased_piece_end(text, at, classes, contractions, digits_per_piece))
+            }
             SplitPattern::DeepSeekV3 => {
                 isolate(text, 0..text.len(), |at| number_run_end(text, at, classes, 3), &mut |numbers| {
                     // Each split sees only its piece (`&text[..end]`: a run cannot cross it).
@@ -269,6 +295,81 @@ fn cl100k_piece_end(text: &str, at: usize, classes: &CharClasses, digits_per_pie
     }
 }
 
+/// Where the match of o200k's or Tekken's pattern starting at `at` (a character boundary) ends.
+/// Its classes: `P` = `[^\r\n\p{L}\p{N}]`, `U` = `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` (upper),
+/// `L` = `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` (lower); `C` the optional contraction.
+fn cased_piece_end(text: &str, at: usize, classes: &CharClasses, contractions: bool, digits_per_piece: usize) -> usize {
+    let rest = &text[at..];
+    let mut chars = rest.chars();
+    let Some(c) = chars.next() else { return at };
+    let class = classes.of(c);
+    let after_c = at + c.len_utf8();
+    let is_p = !class.letter && !class.number && c != '\r' && c != '\n';
+    let with_contraction = |end: usize| match contractions && text[end..].starts_with('\'') {
+        true => contraction(&text[end + 1..]).map_or(end, |len| end + 1 + len),
+        false => end,
+    };
+    // `P?U*L+C?`, then `P?U+L*C?`: the optional `P` taken first, then left out.
+    let starts: &[usize] = if is_p { &[after_c, at] } else { &[at] };
+    for &start in starts {
+        if let Some(end) = upper_then_lower_end(text, start, classes) {
+            return with_contraction(end);
+        }
+    }
+    for &start in starts {
+        if text[start..].chars().next().is_some_and(|n| classes.of(n).upper) {
+            let end = classes.run_end(text, classes.run_end(text, start, |k| k.upper), |k| k.lower);
+            return with_contraction(end);
+        }
+    }
+    // `\p{N}{1,3}` (Tekken: `\p{N}`).
+    if class.number {
+        let mut end = after_c;
+        for next in text[after_c..].chars().take(digits_per_piece - 1) {
+            if !classes.of(next).number {
+                break;
+            }
+            end += next.len_utf8();
+        }
+        return end;
+    }
+    // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+    let symbol_start = if c == ' ' && chars.next().is_some_and(|n| classes.of(n).is_symbol()) {
+        Some(after_c)
+    } else if class.is_symbol() {
+        Some(at)
+    } else {
+        None
+    };
+    if let Some(start) = symbol_start {
+        let end = classes.run_end(text, start, |k| k.is_symbol());
+        return end + text[end..].bytes().take_while(|&b| matches!(b, b'\r' | b'\n' | b'/')).count();
+    }
+    // c is white space: `\s*[\r\n]+`, then `\s+(?!\S)`, then `\s+`.
+    let run_end = classes.run_end(text, at, |k| k.space);
+    if let Some(last_newline) = text[at..run_end].rfind(['\r', '\n']) {
+        return at + last_newline + 1;
+    }
+    space_run_end(text, at, run_end)
+}
+
+/// `U*L+` at `start`, as a backtracking engine matches it: the upper run as long as it can be,
+/// given back a character at a time until a lower character follows, then the lower run from
+/// there; `None` when no split of the upper run is followed by a lower character.
+fn upper_then_lower_end(text: &str, start: usize, classes: &CharClasses) -> Option<usize> {
+    let upper_end = classes.run_end(text, start, |k| k.upper);
+    let mut split = upper_end;
+    loop {
+        if text[split..].chars().next().is_some_and(|c| classes.of(c).lower) {
+            return Some(classes.run_end(text, split, |k| k.lower));
+        }
+        if split == start {
+            return None;
+        }
+        split = text[..split].char_indices().next_back().map_or(start, |(i, _)| i);
+    }
+}
+
 /// Where the match of GPT-2's pattern starting at `at` (a character boundary) ends.
 fn gpt2_piece_end(text: &str, at: usize, classes: &CharClasses) -> usize {
     let rest = &text[at..];
@@ -336,6 +437,10 @@ struct CharClass {
     mark: bool,
     /// `[\p{P}\p{S}]`.
     punct_or_symbol: bool,
+    /// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`: what may open a word in o200k's pattern.
+    upper: bool,
+    /// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`: what may continue one.
+    lower: bool,
 }
 
 impl CharClass {
@@ -354,6 +459,8 @@ pub(crate) struct CharClasses {
     spaces: Vec<(u32, u32)>,
     marks: Vec<(u32, u32)>,
     puncts_and_symbols: Vec<(u32, u32)>,
+    uppers: Vec<(u32, u32)>,
+    lowers: Vec<(u32, u32)>,
 }
 
 impl CharClasses {
@@ -379,7 +486,35 @@ impl CharClasses {
             unicode_ranges(r"[\p{P}\p{S}]"),
             &[PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14].concat(),
         );
-        let mut tables = CharClasses { ascii: [CharClass::default(); 128], letters, numbers, spaces, marks, puncts_and_symbols };
+        // Letters after Unicode 14 in no case class are `\p{Lm}`/`\p{Lo}`: upper and lower both.
+        let mut uncased: Vec<(u32, u32)> = Vec::new();
+        for cp in LETTERS_AFTER_14.iter().flat_map(|&(lo, hi)| lo..=hi) {
+            if [UPPERCASE_AFTER_14, TITLECASE_AFTER_14, LOWERCASE_AFTER_14].iter().any(|t| in_ranges(t, cp)) {
+                continue;
+            }
+            match uncased.last_mut() {
+                Some((_, hi)) if *hi + 1 == cp => *hi = cp,
+                _ => uncased.push((cp, cp)),
+            }
+        }
+        let uppers = with_additions(
+            unicode_ranges(r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]"),
+            &[UPPERCASE_AFTER_14, TITLECASE_AFTER_14, &uncased, MARKS_AFTER_14].concat(),
+        );
+        let lowers = with_additions(
+            unicode_ranges(r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]"),
+            &[LOWERCASE_AFTER_14, &uncased, MARKS_AFTER_14].concat(),
+        );
+        let mut tables = CharClasses {
+            ascii: [CharClass::default(); 128],
+            letters,
+            numbers,
+            spaces,
+            marks,
+            puncts_and_symbols,
+            uppers,
+            lowers,
+        };
         for b in 0..128u32 {
             tables.ascii[b as usize] = tables.of_non_ascii(b);
         }
@@ -402,6 +537,8 @@ impl CharClasses {
             space: in_ranges(&self.spaces, cp),
             mark: in_ranges(&self.marks, cp),
             punct_or_symbol: in_ranges(&self.puncts_and_symbols, cp),
+            upper: in_ranges(&self.uppers, cp),
+            lower: in_ranges(&self.lowers, cp),
         }
     }
 
@@ -449,7 +586,15 @@ fn unicode_ranges(class: &str) -> Vec<(u32, u32)> {
 /// encoder is built, so a broken build refuses to encode instead of splitting wrongly.
 pub(crate) fn classes_available() -> bool {
     let classes = CharClasses::get();
-    [&classes.letters, &classes.numbers, &classes.spaces, &classes.marks, &classes.puncts_and_symbols]
+    [
+        &classes.letters,
+        &classes.numbers,
+        &classes.spaces,
+        &classes.marks,
+        &classes.puncts_and_symbols,
+        &classes.uppers,
+        &classes.lowers,
+    ]
         .iter()
         .all(|ranges| !ranges.is_empty())
 }
@@ -517,6 +662,30 @@ mod tests {
     }
 
     #[test]
+    fn o200k_and_tekken_pieces_match_tokenizers() {
+        // Expected pieces from `tokenizers`' own `Split` with each pattern.
+        let o200k = SplitPattern::from_regexes(&[O200K_PATTERN]).unwrap();
+        let tekken = SplitPattern::from_regexes(&[TEKKEN_PATTERN]).unwrap();
+        let text = "HTMLParser camelCase don't I'M x=12345 a/b//\n\n  end";
+        assert_eq!(
+            pieces(o200k, text),
+            ["HTMLParser", " camel", "Case", " don't", " I'M", " x", "=", "123", "45", " a", "/b", "//\n\n", " ", " end"]
+        );
+        assert_eq!(
+            pieces(tekken, text),
+            [
+                "HTMLParser", " camel", "Case", " don", "'t", " I", "'M", " x", "=", "1", "2", "3", "4", "5", " a", "/b",
+                "//\n\n", " ", " end"
+            ]
+        );
+        // A modifier letter (Lm) is upper and lower; a titlecase letter (Lt) upper; a mark both.
+        let text = "ʰA Aʰ ǅa \u{301}a \\frac{1}{2}";
+        let expected = ["ʰ", "A", " Aʰ", " ǅa", " \u{301}a", " \\", "frac", "{", "1", "}{", "2", "}"];
+        assert_eq!(pieces(o200k, text), expected);
+        assert_eq!(pieces(tekken, text), expected);
+    }
+
+    #[test]
     fn llama3_groups_numbers_by_three() {
         let llama = SplitPattern::from_regexes(&[LLAMA3_PATTERN]).unwrap();
         assert_eq!(pieces(llama, "12345 x"), ["123", "45", " x"]);
@@ -545,7 +714,16 @@ mod tests {
         assert!(classes.of('\u{1B4E}').punct_or_symbol);
         assert!(classes.of('\u{2427}').punct_or_symbol);
         assert!(classes.of('\u{897}').mark);
-        for ranges in [&classes.letters, &classes.numbers, &classes.marks, &classes.puncts_and_symbols] {
+        // Cases: U+1C89 is uppercase, U+1C8A (its small letter) lowercase, U+105C0 TODHRI
+        // LETTER A (16) neither (Lo: both), a mark both.
+        let case = |c: char| (classes.of(c).upper, classes.of(c).lower);
+        assert_eq!(case('\u{1C89}'), (true, false));
+        assert_eq!(case('\u{1C8A}'), (false, true));
+        assert_eq!(case('\u{105C0}'), (true, true));
+        assert_eq!(case('\u{897}'), (true, true));
+        assert_eq!((case('A'), case('a'), case('1')), ((true, false), (false, true), (false, false)));
+        let all = [&classes.letters, &classes.numbers, &classes.marks, &classes.puncts_and_symbols, &classes.uppers, &classes.lowers];
+        for ranges in all {
             assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "sorted and disjoint");
         }
     }
