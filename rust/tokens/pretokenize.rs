@@ -264,14 +264,7 @@ fn cl100k_piece_end(text: &str, at: usize, classes: &CharClasses, digits_per_pie
         }
         // \p{N} (or \p{N}{1,3})
         if class.number {
-            let mut end = after_c;
-            for next in text[after_c..].chars().take(digits_per_piece - 1) {
-                if !classes.of(next).number {
-                    break;
-                }
-                end += next.len_utf8();
-            }
-            return end;
+            return number_run_end(text, at, classes, digits_per_piece).unwrap_or(after_c);
         }
         // ` ?[^\s\p{L}\p{N}]+[\r\n]*`
         let symbol_start = if c == ' ' && text[after_c..].chars().next().is_some_and(|n| classes.of(n).is_symbol()) {
@@ -286,12 +279,7 @@ fn cl100k_piece_end(text: &str, at: usize, classes: &CharClasses, digits_per_pie
             let newlines = text[end..].bytes().take_while(|&b| b == b'\r' || b == b'\n').count();
             return end + newlines;
         }
-        // c is white space: `\s*[\r\n]+`, then `\s+(?!\S)`, then `\s+`.
-        let run_end = classes.run_end(text, at, |k| k.space);
-        if let Some(last_newline) = text[at..run_end].rfind(['\r', '\n']) {
-            return at + last_newline + 1;
-        }
-        space_run_end(text, at, run_end)
+        white_space_piece_end(text, at, classes)
     }
 }
 
@@ -324,14 +312,7 @@ fn cased_piece_end(text: &str, at: usize, classes: &CharClasses, contractions: b
     }
     // `\p{N}{1,3}` (Tekken: `\p{N}`).
     if class.number {
-        let mut end = after_c;
-        for next in text[after_c..].chars().take(digits_per_piece - 1) {
-            if !classes.of(next).number {
-                break;
-            }
-            end += next.len_utf8();
-        }
-        return end;
+        return number_run_end(text, at, classes, digits_per_piece).unwrap_or(after_c);
     }
     // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
     let symbol_start = if c == ' ' && chars.next().is_some_and(|n| classes.of(n).is_symbol()) {
@@ -345,7 +326,12 @@ fn cased_piece_end(text: &str, at: usize, classes: &CharClasses, contractions: b
         let end = classes.run_end(text, start, |k| k.is_symbol());
         return end + text[end..].bytes().take_while(|&b| matches!(b, b'\r' | b'\n' | b'/')).count();
     }
-    // c is white space: `\s*[\r\n]+`, then `\s+(?!\S)`, then `\s+`.
+    white_space_piece_end(text, at, classes)
+}
+
+/// The white-space alternatives at `at` (a white-space character): `\s*[\r\n]+`, then
+/// `\s+(?!\S)`, then `\s+`.
+fn white_space_piece_end(text: &str, at: usize, classes: &CharClasses) -> usize {
     let run_end = classes.run_end(text, at, |k| k.space);
     if let Some(last_newline) = text[at..run_end].rfind(['\r', '\n']) {
         return at + last_newline + 1;
