@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The native encoder on a real Tekken vocabulary (Mistral Nemo, Pixtral, Magistral's family)
-against `tokenizers`, on every real trace and problem.
+against `tokenizers`, on every real trace and problem; and the reward on those tokens with
+Magistral's thinking tags.
 
 Mistral ships its Tekken vocabularies in the `mistral-common` wheel (`tekken_240911.json`,
 131,072 ids, the pattern `tokenizer.json` files carry for these models). This script downloads
@@ -8,7 +9,11 @@ that wheel from PyPI (kept in ``--cache``; nothing of it is copied into this rep
 converts the vocabulary into a `tokenizer.json` with transformers' own converter (what
 `transformers` does for a model that ships `tekken.json`), and encodes the traces both ways:
 same ids and token boundaries is the pass mark. Times are wall time with both encoders on all
-cores.
+cores. Then, with the vocabulary's special tokens 34 and 35 named `[THINK]` and `[/THINK]` (as
+Magistral's vocabulary has them), every third trace is retagged and scored with
+`think_tags="magistral"` from the token ids (decoded natively) and from the text (encoded
+natively): T_think, L_AST and the reward must agree, and status, correctness, final answer and
+anchor sentence must be those of the trace scored with `<think>` tags.
 
     .venv/bin/python benches/tekken_parity.py [--cache ~/.cache/apr-fast-bench]
 """
@@ -85,7 +90,45 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(texts):,} texts, {n_tokens:,} tokens")
     print(f"same ids and token ends as tokenizers: {len(texts) - len(mismatched):,} of {len(texts):,}")
     print(f"wall time, all cores: tokenizers {t1 - t0:.2f} s, apr-fast {t2 - t1:.2f} s ({(t1 - t0) / (t2 - t1):.1f}x)")
-    return 1 if mismatched else 0
+    disagreements = magistral_rewards(converted, rows[::3], args.cache)
+    return 1 if mismatched or disagreements else 0
+
+
+def magistral_rewards(converted: str, rows: list, cache: Path) -> int:
+    """Scores ``rows`` retagged with Magistral's `[THINK]`/`[/THINK]` on the Tekken vocabulary
+    (from ids and from text) and with `<think>` on the bundled one; prints and returns the
+    number of rows where they disagree."""
+    from tokenizers import Tokenizer
+
+    import apr_fast
+    from _common import TOKENIZER
+
+    t = json.loads(converted)
+    names = {"<SPECIAL_34>": "[THINK]", "<SPECIAL_35>": "[/THINK]"}
+    for added in t["added_tokens"]:
+        added["content"] = names.get(added["content"], added["content"])
+    t["model"]["vocab"] = {names.get(k, k): v for k, v in t["model"]["vocab"].items()}
+    path = cache / "tekken_240911_magistral_tags.tokenizer.json"
+    path.write_text(json.dumps(t), encoding="utf-8")
+    hf = Tokenizer.from_file(str(path))
+    texts = [r["completion"].replace("<think>", "[THINK]").replace("</think>", "[/THINK]") for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    ids = [e.ids for e in hf.encode_batch(texts, add_special_tokens=False)]
+    config = apr_fast.RewardConfig(cas=False, think_tags="magistral")
+    from_ids = apr_fast.APRScorer(config, vocabulary=apr_fast.Vocabulary.from_file(path)).score_token_ids(ids, gts)
+    by_text = apr_fast.APRScorer(config, tokenizer=hf)
+    assert by_text._encoder is not None, "the Tekken vocabulary is encoded natively"
+    from_text = by_text.score_batch(texts, gts)
+    r1 = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False), tokenizer=Tokenizer.from_file(str(TOKENIZER)))
+    original = r1.score_batch([r["completion"] for r in rows], gts)
+    lengths = sum((a.t_think, a.l_ast, a.reward) == (b.t_think, b.l_ast, b.reward) for a, b in zip(from_ids, from_text))
+    outcome = sum((a.status, a.correct, a.final_answer, a.anchor_sentence) == (b.status, b.correct, b.final_answer,
+                                                                                b.anchor_sentence)
+                  for a, b in zip(from_ids, original))
+    print(f"Magistral's tags on this vocabulary, {len(rows):,} traces: T_think, L_AST and reward the same from ids "
+          f"and from text on {lengths:,}; status, correctness, final answer and anchor sentence the same as with "
+          f"<think> tags on {outcome:,}")
+    return 2 * len(rows) - lengths - outcome
 
 
 if __name__ == "__main__":
