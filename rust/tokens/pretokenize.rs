@@ -266,20 +266,8 @@ fn cl100k_piece_end(text: &str, at: usize, classes: &CharClasses, digits_per_pie
         if class.number {
             return number_run_end(text, at, classes, digits_per_piece).unwrap_or(after_c);
         }
-        // ` ?[^\s\p{L}\p{N}]+[\r\n]*`
-        let symbol_start = if c == ' ' && text[after_c..].chars().next().is_some_and(|n| classes.of(n).is_symbol()) {
-            Some(after_c)
-        } else if class.is_symbol() {
-            Some(at)
-        } else {
-            None
-        };
-        if let Some(start) = symbol_start {
-            let end = classes.run_end(text, start, |k| k.is_symbol());
-            let newlines = text[end..].bytes().take_while(|&b| b == b'\r' || b == b'\n').count();
-            return end + newlines;
-        }
-        white_space_piece_end(text, at, classes)
+        // ` ?[^\s\p{L}\p{N}]+[\r\n]*`, then white space.
+        symbols_or_space_piece_end(text, at, classes, b"\r\n")
     }
 }
 
@@ -314,19 +302,30 @@ fn cased_piece_end(text: &str, at: usize, classes: &CharClasses, contractions: b
     if class.number {
         return number_run_end(text, at, classes, digits_per_piece).unwrap_or(after_c);
     }
-    // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+    // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`, then white space.
+    symbols_or_space_piece_end(text, at, classes, b"\r\n/")
+}
+
+/// The last alternatives of the cl100k-like patterns at `at`, where no letter or number piece
+/// starts: ` ?[^\s\p{L}\p{N}]+` followed by any of the bytes `tail` (`[\r\n]*`, o200k's
+/// `[\r\n/]*`), else the white-space alternatives.
+fn symbols_or_space_piece_end(text: &str, at: usize, classes: &CharClasses, tail: &[u8]) -> usize {
+    let mut chars = text[at..].chars();
+    let Some(c) = chars.next() else { return at };
     let symbol_start = if c == ' ' && chars.next().is_some_and(|n| classes.of(n).is_symbol()) {
-        Some(after_c)
-    } else if class.is_symbol() {
+        Some(at + 1)
+    } else if classes.of(c).is_symbol() {
         Some(at)
     } else {
         None
     };
-    if let Some(start) = symbol_start {
-        let end = classes.run_end(text, start, |k| k.is_symbol());
-        return end + text[end..].bytes().take_while(|&b| matches!(b, b'\r' | b'\n' | b'/')).count();
+    match symbol_start {
+        Some(start) => {
+            let end = classes.run_end(text, start, |k| k.is_symbol());
+            end + text[end..].bytes().take_while(|b| tail.contains(b)).count()
+        }
+        None => white_space_piece_end(text, at, classes),
     }
-    white_space_piece_end(text, at, classes)
 }
 
 /// The white-space alternatives at `at` (a white-space character): `\s*[\r\n]+`, then
