@@ -581,6 +581,10 @@ mod tests {
         // An answer with no analysis: complete, empty thinking, the full reward when correct.
         let answer_only = scored("<|channel|>final<|message|>\\boxed{5}");
         assert_eq!((answer_only.status, answer_only.has_think_close, answer_only.reward), (Status::EmptyThinking, true, 1.0));
+        for stripped_answer in ["final\\boxed{5}", "final5", "finalThe answer is 5."] {
+            let s = scored(stripped_answer);
+            assert_eq!((s.status, s.has_think_close, s.correct, s.reward, s.t_think), (Status::EmptyThinking, true, true, 1.0, 0));
+        }
         assert_eq!(scored("<|channel|>analysis<|message|>So x = 5.").status, Status::Truncated);
     }
 

@@ -1,6 +1,7 @@
 //! The tags around a response's thinking: `<think>`/`</think>` unless the model writes others,
 //! named presets for the model families that do, and the other ways a format whose tags are
-//! special tokens reads (gpt-oss's text decoded without them; its answer with no thinking).
+//! special tokens reads (gpt-oss's text decoded without them; its answer with no thinking, with
+//! or without them).
 
 /// The tag that ends the thinking.
 pub const THINK_CLOSE: &str = "</think>";
@@ -44,17 +45,23 @@ struct SpecialTokenFormat {
     stripped: (&'static str, &'static str),
     /// What opens an answer written with no thinking at all.
     answer_header: &'static str,
+    /// The word the text keeps of that header when decoding skips special tokens; it opens
+    /// such an answer when no lowercase letter follows it (`final42`, `finalThe answer`, not
+    /// `finally`).
+    stripped_answer_header: &'static str,
 }
 
 /// gpt-oss's harmony format: `<|channel|>analysis<|message|>…<|end|><|start|>assistant
 /// <|channel|>final<|message|>…`, which reads `analysis…assistantfinal…` when decoded with
 /// `skip_special_tokens=True` (as verl's own reward managers decode), and starts with
-/// `<|channel|>final<|message|>` when the model writes no analysis.
+/// `<|channel|>final<|message|>` (decoded without the special tokens, `final`) when the model
+/// writes no analysis.
 const SPECIAL_TOKEN_FORMATS: [SpecialTokenFormat; 1] = [SpecialTokenFormat {
     open: "<|channel|>analysis<|message|>",
     close: "<|end|>",
     stripped: ("analysis", "assistantfinal"),
     answer_header: "<|channel|>final<|message|>",
+    stripped_answer_header: "final",
 }];
 
 impl Default for ThinkTags {
@@ -101,7 +108,8 @@ impl ThinkTags {
     /// ([`SPECIAL_TOKEN_FORMATS`]: gpt-oss's), a response that holds no closing tag and starts
     /// with the words the tags leave when decoding skips them is read by those words
     /// (`analysis…assistantfinal…`), and one that starts with the header of an answer (no
-    /// thinking written) closes its empty thinking with that header. With the tokens kept a
+    /// thinking written), or with the word decoding leaves of it (`final42`), closes its empty
+    /// thinking with that header or word. With the tokens kept a
     /// response starts with `<|channel|>analysis`, or, when the prompt opened the channel, holds
     /// `<|end|>`: it is read by the tags.
     pub fn of_response(&self, response: &str) -> (&str, &str) {
@@ -112,6 +120,8 @@ impl ThinkTags {
             (main.0, format.answer_header)
         } else if lead.starts_with(format.stripped.0) {
             format.stripped
+        } else if lead.strip_prefix(format.stripped_answer_header).is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase())) {
+            (main.0, format.stripped_answer_header)
         } else {
             return main;
         };
@@ -184,6 +194,7 @@ mod tests {
         assert!(err.contains("\"gpt-oss\"") && err.contains("harmony"), "{err}");
         // gpt-oss: the analysis channel is the thinking, the final channel's box the answer.
         let harmony = ThinkTags::preset("harmony").unwrap();
+        let think = ThinkTags::default();
         let response = "<|channel|>analysis<|message|>so \\boxed{4}?<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}<|return|>";
         let f = extract_final_with(response, harmony.close()).unwrap();
         assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
@@ -197,8 +208,14 @@ mod tests {
         assert_eq!(harmony.of_response(answer_only), (harmony.open(), "<|channel|>final<|message|>"));
         let f = extract_final_with(answer_only, harmony.of_response(answer_only).1).unwrap();
         assert_eq!((f.text.as_str(), f.rule), ("5", FinalRule::BoxedAfterThink));
+        // The same decoded without the special tokens; not thinking that starts "finally".
+        assert_eq!(harmony.of_response("final42"), (harmony.open(), "final"));
+        assert_eq!(harmony.of_response(" finalThe answer is \\boxed{5}"), (harmony.open(), "final"));
+        let f = extract_final_with("final42", "final").unwrap();
+        assert_eq!((f.text.as_str(), f.rule), ("42", FinalRule::BareAfterThink));
+        assert_eq!(harmony.of_response("finally, 42"), (harmony.open(), harmony.close()));
+        assert_eq!(think.of_response("final42"), ("<think>", "</think>"));
         assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
-        let think = ThinkTags::default();
         assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
     }
 }
