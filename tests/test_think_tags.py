@@ -60,7 +60,7 @@ def test_an_answer_with_no_analysis_is_complete() -> None:
 def test_an_answer_with_no_analysis_decoded_without_its_markers_is_complete() -> None:
     """The same answer decoded the way verl's managers decode (``skip_special_tokens=True``)
     reads ``final...``: complete with empty thinking too, through compute_score and the
-    scorer; thinking that starts with "finally" is not taken for it."""
+    scorer; thinking that starts with "finally" or "final " is not taken for it."""
     from apr_fast.verl.compute_score import compute_score
 
     for text in ("finalThe answer is \\boxed{5}.", "final5"):
@@ -68,8 +68,9 @@ def test_an_answer_with_no_analysis_decoded_without_its_markers_is_complete() ->
         assert (s.status, s.has_think_close, s.correct, s.reward, s.t_think) == ("empty_thinking", True, True, 1.0, 0)
         out = compute_score("math", text, "5", None, think_tags="harmony", cas=False)
         assert (out["score"], out["acc"], out["pred"], out["t_think"]) == (1.0, 1.0, "5", 0.0)
-    s = APRScorer(RewardConfig(cas=False, think_tags="harmony")).score("finally, \\boxed{5}", "5")
-    assert (s.status, s.reward) == ("truncated", 0.0)
+    for thinking in ("finally, \\boxed{5}", "final check: \\boxed{5}"):
+        s = APRScorer(RewardConfig(cas=False, think_tags="harmony")).score(thinking, "5")
+        assert (s.status, s.reward) == ("truncated", 0.0)
 
 
 def test_harmony_text_scores_as_think_does() -> None:

@@ -46,8 +46,8 @@ struct SpecialTokenFormat {
     /// What opens an answer written with no thinking at all.
     answer_header: &'static str,
     /// The word the text keeps of that header when decoding skips special tokens; it opens
-    /// such an answer when no lowercase letter follows it (`final42`, `finalThe answer`, not
-    /// `finally`).
+    /// such an answer when neither a lowercase letter nor white space follows it (`final42`,
+    /// `finalThe answer`; not `finally`, nor thinking that starts "final answer").
     stripped_answer_header: &'static str,
 }
 
@@ -120,7 +120,10 @@ impl ThinkTags {
             (main.0, format.answer_header)
         } else if lead.starts_with(format.stripped.0) {
             format.stripped
-        } else if lead.strip_prefix(format.stripped_answer_header).is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase())) {
+        } else if lead
+            .strip_prefix(format.stripped_answer_header)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase() || c.is_whitespace()))
+        {
             (main.0, format.stripped_answer_header)
         } else {
             return main;
@@ -214,6 +217,7 @@ mod tests {
         let f = extract_final_with("final42", "final").unwrap();
         assert_eq!((f.text.as_str(), f.rule), ("42", FinalRule::BareAfterThink));
         assert_eq!(harmony.of_response("finally, 42"), (harmony.open(), harmony.close()));
+        assert_eq!(harmony.of_response("final answer: 42"), (harmony.open(), harmony.close()));
         assert_eq!(think.of_response("final42"), ("<think>", "</think>"));
         assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
         assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
