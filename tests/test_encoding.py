@@ -1,6 +1,7 @@
 """apr_fast.encoding (the native text encoder) against ``tokenizers`` on the policy's real
-tokenizer (DeepSeek-R1-Distill-Qwen, bundled in examples/data), its Llama 3 variant, and every
-real trace in ../shared/data when present: same ids, same token boundaries, same scores."""
+tokenizer (DeepSeek-R1-Distill-Qwen, bundled in examples/data), its vocabulary behind the Llama 3,
+GPT-2, DeepSeek-V3, o200k and Tekken patterns, and every real trace in ../shared/data when
+present: same ids, same token boundaries, same scores."""
 from __future__ import annotations
 
 import gzip
