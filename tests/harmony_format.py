@@ -30,15 +30,26 @@ def as_stripped_harmony(response: str) -> str:
     return re.sub(r"<\|[a-z]+\|>", "", as_harmony(response))
 
 
-def harmony_tokenizer(without_think: bool = False):
+# gpt-oss's pre-tokenizer pattern (o200k), as its tokenizer.json spells it.
+O200K_PATTERN = (
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+    r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+
+
+def harmony_tokenizer(without_think: bool = False, o200k: bool = False):
     """The bundled R1 tokenizer with harmony's markers as special tokens (gpt-oss's own
-    vocabulary is not available offline); ``without_think`` drops ``<think>``/``</think>``."""
+    vocabulary is not available offline); ``without_think`` drops ``<think>``/``</think>``;
+    ``o200k`` puts gpt-oss's pre-tokenizer pattern in front of the vocabulary."""
     tokenizers = pytest.importorskip("tokenizers")
     if not TOKENIZER.exists():
         pytest.skip("../shared/data is not present")
     spec = json.loads(TOKENIZER.read_text(encoding="utf-8"))
     if without_think:
         spec["added_tokens"] = [a for a in spec["added_tokens"] if a["content"] not in ("<think>", "</think>")]
+    if o200k:
+        spec["pre_tokenizer"]["pretokenizers"][0]["pattern"] = {"Regex": O200K_PATTERN}
     tokenizer = tokenizers.Tokenizer.from_str(json.dumps(spec))
     tokenizer.add_special_tokens([tokenizers.AddedToken(t, special=True, normalized=False) for t in HARMONY_SPECIALS])
     return tokenizer

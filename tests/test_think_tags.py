@@ -73,6 +73,25 @@ def test_an_answer_with_no_analysis_decoded_without_its_markers_is_complete() ->
         assert (s.status, s.reward) == ("truncated", 0.0)
 
 
+def test_harmony_text_encoded_natively_with_o200k_scores_as_its_token_ids() -> None:
+    """gpt-oss's pre-tokenizer (o200k's pattern) with harmony's markers: text encoded natively
+    (no fallback to tokenizers) gives the tokens, T_think, L_AST and reward of the token ids."""
+    tokenizer = harmony_tokenizer(o200k=True)
+    rows = load_samples()
+    responses = [as_harmony(r["completion"]) for r in rows]
+    gts = [r["ground_truth"] for r in rows]
+    config = RewardConfig(cas=False, think_tags="harmony")
+    by_text = APRScorer(config, tokenizer=tokenizer)
+    assert by_text._encoder is not None, "o200k's pattern is encoded natively"
+    ids = [tokenizer.encode(r, add_special_tokens=False).ids for r in responses]
+    assert [by_text._encoder.encode(r) for r in responses] == ids
+    from_text = by_text.score_batch(responses, gts)
+    from_ids = by_text.score_token_ids(ids, gts)
+    figures = [[(s.status, s.t_think, s.l_ast, s.anchor_token, s.reward) for s in scores] for scores in (from_text, from_ids)]
+    assert figures[0] == figures[1]
+    assert sum(s.l_ast > 0 for s in from_ids) > len(rows) // 4
+
+
 def test_harmony_text_scores_as_think_does() -> None:
     """The bundled traces written in harmony's format, special tokens kept in the text: the
     same statuses, answers, anchors, lengths and rewards as with <think>/</think>."""
