@@ -35,6 +35,14 @@ pub struct OutcomeRules {
     pub think: ThinkTags,
 }
 
+impl OutcomeRules {
+    /// The final answer of `response` under these rules ([`final_answer_of`] with the closing
+    /// tag [`ThinkTags::of_response`] gives it).
+    pub fn final_answer(&self, response: &str) -> Option<FinalAnswer> {
+        final_answer_of(response, self.require_answer_after_think, self.think.of_response(response).1)
+    }
+}
+
 /// The outcome of one response.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
@@ -83,7 +91,7 @@ pub fn final_answer_of(response: &str, require_after_think: bool, close: &str) -
 
 /// Checks one response.
 pub fn check_outcome(query: &OutcomeQuery<'_>, rules: &OutcomeRules) -> Outcome {
-    let final_answer = final_answer_of(query.response, rules.require_answer_after_think, rules.think.of_response(query.response).1);
+    let final_answer = rules.final_answer(query.response);
     let parsed = final_answer.as_ref().map(|f| Answer::parse(&f.text));
     let ground_truth: Vec<Answer> = query.ground_truth.iter().map(|g| Answer::parse(g)).collect();
     judge_outcome(final_answer, parsed.as_ref(), &ground_truth, query, &rules.policy, rules.reject_problem_echo)
@@ -149,9 +157,7 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// accepted answers is judged once (a training step's rollouts of one prompt share its ground
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
-    let finals = map_cheap_items(queries, threads, |q| {
-        final_answer_of(q.response, rules.require_answer_after_think, rules.think.of_response(q.response).1)
-    });
+    let finals = map_cheap_items(queries, threads, |q| rules.final_answer(q.response));
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();
     // Per query: the number of its (final answer, accepted answers) pair; None without a final

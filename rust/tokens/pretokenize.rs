@@ -275,15 +275,13 @@ fn cl100k_piece_end(text: &str, at: usize, classes: &CharClasses, digits_per_pie
 /// Its classes: `P` = `[^\r\n\p{L}\p{N}]`, `U` = `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]` (upper),
 /// `L` = `[\p{Ll}\p{Lm}\p{Lo}\p{M}]` (lower); `C` the optional contraction.
 fn cased_piece_end(text: &str, at: usize, classes: &CharClasses, contractions: bool, digits_per_piece: usize) -> usize {
-    let rest = &text[at..];
-    let mut chars = rest.chars();
-    let Some(c) = chars.next() else { return at };
+    let Some(c) = text[at..].chars().next() else { return at };
     let class = classes.of(c);
     let after_c = at + c.len_utf8();
     let is_p = !class.letter && !class.number && c != '\r' && c != '\n';
-    let with_contraction = |end: usize| match contractions && text[end..].starts_with('\'') {
-        true => contraction(&text[end + 1..]).map_or(end, |len| end + 1 + len),
-        false => end,
+    let with_contraction = |end: usize| {
+        let suffix = if contractions && text[end..].starts_with('\'') { contraction(&text[end + 1..]) } else { None };
+        suffix.map_or(end, |len| end + 1 + len)
     };
     // `P?U*L+C?`, then `P?U+L*C?`: the optional `P` taken first, then left out.
     let starts: &[usize] = if is_p { &[after_c, at] } else { &[at] };
