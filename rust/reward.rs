@@ -460,7 +460,9 @@ pub struct IdsScorer<'a> {
 
 impl<'a> IdsScorer<'a> {
     pub fn new(vocabulary: &'a Vocabulary, config: &'a RewardConfig) -> IdsScorer<'a> {
-        let think_close_id = vocabulary.token_id(config.think.close());
+        // Automatic tags (not settled by the vocabulary, [`ThinkTags::for_vocabulary`]) find
+        // each response's closing tag in its text.
+        let think_close_id = if config.think.is_auto() { None } else { vocabulary.token_id(config.think.close()) };
         IdsScorer { vocabulary, config, think_close_id, memo: OutcomeMemo::default() }
     }
 

@@ -43,7 +43,13 @@ pub struct ThinkTags {
     close: String,
     /// How responses read otherwise when these tags are a special-token format's.
     format: Option<&'static SpecialTokenFormat>,
+    /// Each response's tags are those of the family it is written in ([`ThinkTags::auto`]);
+    /// `open` and `close` are then the default ones.
+    auto: bool,
 }
+
+/// The name that asks for each response's own family's tags ([`ThinkTags::auto`]).
+pub const AUTO_THINK_TAGS: &str = "auto";
 
 /// A format whose think tags are special tokens, and the other ways its responses read.
 #[derive(Debug, PartialEq, Eq)]
@@ -75,8 +81,27 @@ const SPECIAL_TOKEN_FORMATS: [SpecialTokenFormat; 1] = [SpecialTokenFormat {
 
 impl Default for ThinkTags {
     fn default() -> ThinkTags {
-        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned(), format: None }
+        ThinkTags { open: THINK_OPEN.to_owned(), close: THINK_CLOSE.to_owned(), format: None, auto: false }
     }
+}
+
+/// Whether `tag` is one token of a vocabulary (`is_token`), or made of special tokens that are,
+/// with plain words between them (harmony's `<|channel|>analysis<|message|>`).
+fn tag_is_tokens(tag: &str, is_token: &impl Fn(&str) -> bool) -> bool {
+    if is_token(tag) {
+        return true;
+    }
+    let mut pieces = 0;
+    let mut rest = tag;
+    while let Some(start) = rest.find("<|") {
+        let Some(len) = rest[start..].find("|>") else { break };
+        if !is_token(&rest[start..start + len + 2]) {
+            return false;
+        }
+        pieces += 1;
+        rest = &rest[start + len + 2..];
+    }
+    pieces > 0
 }
 
 impl ThinkTags {
@@ -110,7 +135,43 @@ impl ThinkTags {
             return Err(format!("the opening and closing think tags are the same ({open:?})"));
         }
         let format = SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close);
-        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), format })
+        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), format, auto: false })
+    }
+
+    /// Each response read with the tags of the family it is written in (one of
+    /// [`THINK_TAG_PRESETS`], found by [`Self::of_response`]): for batches that mix model
+    /// families, or a scorer that is not told which family its policy is.
+    pub fn auto() -> ThinkTags {
+        ThinkTags { auto: true, ..ThinkTags::default() }
+    }
+
+    /// Whether these are [`Self::auto`]'s tags.
+    pub fn is_auto(&self) -> bool {
+        self.auto
+    }
+
+    /// [`Self::auto`]'s tags settled by a vocabulary (`is_token`: whether a string is one of
+    /// its tokens): the one family of [`THINK_TAG_PRESETS`] whose two tags it holds as tokens
+    /// (harmony's as special tokens with words between them). Unchanged when these are not the
+    /// automatic tags, or when the vocabulary holds the tags of no family or of several: each
+    /// response is then read by its own.
+    pub fn for_vocabulary(&self, is_token: impl Fn(&str) -> bool) -> ThinkTags {
+        if !self.auto {
+            return self.clone();
+        }
+        let mut held = THINK_TAG_PRESETS.iter().filter(|(_, open, close)| tag_is_tokens(open, &is_token) && tag_is_tokens(close, &is_token));
+        match (held.next(), held.next()) {
+            (Some((name, _, _)), None) => ThinkTags::preset(name).unwrap_or_else(|_| self.clone()),
+            _ => self.clone(),
+        }
+    }
+
+    /// The tags of a preset, or the automatic ones by their name ([`AUTO_THINK_TAGS`]).
+    pub fn named(name: &str) -> Result<ThinkTags, String> {
+        if name == AUTO_THINK_TAGS {
+            return Ok(ThinkTags::auto());
+        }
+        ThinkTags::preset(name).map_err(|why| format!("{why}, or {AUTO_THINK_TAGS} (each response's own family)"))
     }
 
     /// The (opening, closing) tags of `response`. For a format whose tags are special tokens
@@ -121,26 +182,16 @@ impl ThinkTags {
     /// thinking with that header or word. With the tokens kept a
     /// response starts with `<|channel|>analysis`, or, when the prompt opened the channel, holds
     /// `<|end|>`: it is read by the tags.
+    ///
+    /// With [`Self::auto`]'s tags, the response's family ([`family_of`]) decides, and its
+    /// tags read the response as above.
     pub fn of_response(&self, response: &str) -> (&str, &str) {
-        let main = (self.open.as_str(), self.close.as_str());
-        let Some(format) = self.format else { return main };
-        let lead = response.trim_start();
-        let other = if lead.starts_with(format.answer_header) {
-            (main.0, format.answer_header)
-        } else if lead.starts_with(format.stripped.0) {
-            format.stripped
-        } else if lead
-            .strip_prefix(format.stripped_answer_header)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase() || c.is_whitespace()))
-        {
-            (main.0, format.stripped_answer_header)
-        } else {
-            return main;
-        };
-        match memchr::memmem::find(response.as_bytes(), self.close.as_bytes()) {
-            Some(_) => main,
-            None => other,
+        if self.auto {
+            let (open, close) = family_of(response);
+            let format = SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close);
+            return tags_of_response(open, close, format, response);
         }
+        tags_of_response(&self.open, &self.close, self.format, response)
     }
 
     /// The tags of a family in [`THINK_TAG_PRESETS`], or why there is none by that name.
@@ -158,6 +209,66 @@ impl ThinkTags {
     pub fn close(&self) -> &str {
         &self.close
     }
+}
+
+
+/// [`ThinkTags::of_response`] for the tags `(open, close)` and their special-token format.
+fn tags_of_response<'a>(open: &'a str, close: &'a str, format: Option<&'static SpecialTokenFormat>, response: &str) -> (&'a str, &'a str) {
+    let main = (open, close);
+    let Some(format) = format else { return main };
+    let lead = response.trim_start();
+    let other = if lead.starts_with(format.answer_header) {
+        (main.0, format.answer_header)
+    } else if lead.starts_with(format.stripped.0) {
+        format.stripped
+    } else if lead
+        .strip_prefix(format.stripped_answer_header)
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase() || c.is_whitespace()))
+    {
+        (main.0, format.stripped_answer_header)
+    } else {
+        return main;
+    };
+    match memchr::memmem::find(response.as_bytes(), close.as_bytes()) {
+        Some(_) => main,
+        None => other,
+    }
+}
+
+/// The (opening, closing) tags of the family `response` is written in: the family whose
+/// opening tag (or gpt-oss's answer header) starts it; else the one whose closing tag comes
+/// first in it (for gpt-oss text decoded without its special tokens, which starts with
+/// `analysis`, its `assistantfinal`); else gpt-oss's when the response reads as such text
+/// otherwise (it starts with `analysis`, or is `final42`: [`tags_of_response`]); else the
+/// default tags, which find no closing tag: the response is truncated under every family's.
+fn family_of(response: &str) -> (&'static str, &'static str) {
+    let lead = response.trim_start();
+    if let Some((_, open, close)) = THINK_TAG_PRESETS.iter().find(|(_, open, _)| lead.starts_with(open)) {
+        return (open, close);
+    }
+    if SPECIAL_TOKEN_FORMATS.iter().any(|f| lead.starts_with(f.answer_header)) {
+        return (HARMONY_OPEN, HARMONY_CLOSE);
+    }
+    let bytes = response.as_bytes();
+    // gpt-oss text decoded without its markers closes its analysis with `assistantfinal`.
+    let stripped_closes = SPECIAL_TOKEN_FORMATS
+        .iter()
+        .filter(|f| lead.starts_with(f.stripped.0))
+        .filter_map(|f| memchr::memmem::find(bytes, f.stripped.1.as_bytes()).map(|at| (at, f.open, f.close)));
+    let first_close = THINK_TAG_PRESETS
+        .iter()
+        .filter_map(|(_, open, close)| memchr::memmem::find(bytes, close.as_bytes()).map(|at| (at, *open, *close)))
+        .chain(stripped_closes)
+        .min_by_key(|(at, _, _)| *at);
+    if let Some((_, open, close)) = first_close {
+        return (open, close);
+    }
+    for f in &SPECIAL_TOKEN_FORMATS {
+        if tags_of_response(f.open, f.close, Some(f), response) != (f.open, f.close) {
+            return (f.open, f.close);
+        }
+    }
+    (THINK_OPEN, THINK_CLOSE)
 }
 
 #[cfg(test)]
@@ -227,5 +338,62 @@ mod tests {
         assert_eq!(think.of_response("final42"), ("<think>", "</think>"));
         assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
         assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
+    }
+
+    #[test]
+    fn automatic_tags_read_each_response_by_its_family() {
+        let auto = ThinkTags::auto();
+        assert!(auto.is_auto() && !ThinkTags::default().is_auto());
+        for (name, open, close) in THINK_TAG_PRESETS {
+            let preset = ThinkTags::preset(name).unwrap();
+            // The opening tag starts the response.
+            let response = format!("{open}so 4?{close}\\boxed{{4}}");
+            assert_eq!(auto.of_response(&response), preset.of_response(&response), "{name}");
+            // The opening tag was in the prompt: the closing tag tells.
+            let response = format!("so 4?{close}\\boxed{{4}}");
+            assert_eq!(auto.of_response(&response), (open, close), "{name}");
+            let f = extract_final_with(&response, auto.of_response(&response).1).unwrap();
+            assert_eq!((f.text.as_str(), f.rule), ("4", FinalRule::BoxedAfterThink), "{name}");
+        }
+        // The first closing tag decides between two families.
+        assert_eq!(auto.of_response("a [/THINK] b </think> c"), ("[THINK]", "[/THINK]"));
+        assert_eq!(auto.of_response("a </think> b [/THINK] c"), (THINK_OPEN, THINK_CLOSE));
+        // gpt-oss's text decoded without its special tokens, and its answer with no thinking.
+        assert_eq!(auto.of_response(" analysisso 4?assistantfinal 5"), ("analysis", "assistantfinal"));
+        assert_eq!(auto.of_response("final42"), (HARMONY_OPEN, "final"));
+        let answer_only = "<|channel|>final<|message|>\\boxed{5}";
+        assert_eq!(auto.of_response(answer_only), (HARMONY_OPEN, "<|channel|>final<|message|>"));
+        // No family's closing tag: the default tags, under which (as under every family's)
+        // the response is truncated.
+        for truncated in ["so 4? Let me check", "finally, 42", "final answer: 42", ""] {
+            assert_eq!(auto.of_response(truncated), (THINK_OPEN, THINK_CLOSE), "{truncated:?}");
+        }
+        // gpt-oss text decoded without its markers whose answer writes another family's tag.
+        assert_eq!(auto.of_response("analysisso 4?assistantfinal 5 </think>"), ("analysis", "assistantfinal"));
+        assert_eq!(auto.of_response("analysis: 4</think>assistantfinal"), (THINK_OPEN, THINK_CLOSE));
+        // gpt-oss's analysis decoded without its markers and cut short: read as harmony reads it
+        // (truncated under both, the word `analysis` outside the thinking).
+        assert_eq!(auto.of_response("analysisWe need 4"), ("analysis", "assistantfinal"));
+    }
+
+    #[test]
+    fn automatic_tags_settle_on_the_one_family_a_vocabulary_holds() {
+        let auto = ThinkTags::auto();
+        let vocabulary = |tokens: &'static [&'static str]| move |t: &str| tokens.contains(&t);
+        assert_eq!(auto.for_vocabulary(vocabulary(&["<think>", "</think>", "a"])), ThinkTags::default());
+        let harmony = ThinkTags::preset("harmony").unwrap();
+        assert_eq!(auto.for_vocabulary(vocabulary(&["<|channel|>", "<|message|>", "<|end|>", "<|start|>"])), harmony);
+        assert_eq!(auto.for_vocabulary(vocabulary(&["[THINK]", "[/THINK]"])), ThinkTags::preset("magistral").unwrap());
+        // One tag of a family, Phi's `<|end|>` without harmony's channel, no family, or two:
+        // still each response's own.
+        for tokens in [&["</think>"][..], &["<|end|>", "<|message|>"], &[], &["<think>", "</think>", "[THINK]", "[/THINK]"]] {
+            assert!(auto.for_vocabulary(vocabulary(tokens)).is_auto(), "{tokens:?}");
+        }
+        // Tags given explicitly stay as given.
+        assert_eq!(ThinkTags::default().for_vocabulary(vocabulary(&["[THINK]", "[/THINK]"])), ThinkTags::default());
+        assert_eq!(ThinkTags::named("auto").unwrap(), auto);
+        assert_eq!(ThinkTags::named("kimi"), ThinkTags::preset("kimi"));
+        let err = ThinkTags::named("gpt-oss").unwrap_err();
+        assert!(err.contains("harmony") && err.contains("auto"), "{err}");
     }
 }
