@@ -218,8 +218,9 @@ def test_require_answer_after_think_option(tmp_path) -> None:
 
 
 def test_think_tags_option(tmp_path) -> None:
-    """Magistral writes [THINK] ... [/THINK]: with --think-tags (the two tags) or --think-preset
-    its rollouts score as <think> ones do; without, they have no closing tag (truncated).
+    """Magistral writes [THINK] ... [/THINK]: with --think-tags (the two tags), --think-preset
+    or --think-preset auto its rollouts score as <think> ones do; without, they have no closing
+    tag (truncated).
     Unusable tags and unknown names are a usage error."""
     rows = [json.loads(line) for line in SAMPLES.read_text(encoding="utf-8").splitlines()[:5]]
     standard, magistral = tmp_path / "s.jsonl", tmp_path / "m.jsonl"
@@ -229,13 +230,14 @@ def test_think_tags_option(tmp_path) -> None:
         + "\n" for r in rows))
     records = {}
     for name, path, options in [("standard", standard, ()), ("tagged", magistral, ("--think-tags", "[THINK]", "[/THINK]")),
-                                ("preset", magistral, ("--think-preset", "magistral")), ("untagged", magistral, ())]:
+                                ("preset", magistral, ("--think-preset", "magistral")), ("untagged", magistral, ()),
+                                ("auto", magistral, ("--think-preset", "auto"))]:
         out = run("score", str(path), "--format", "jsonl", "-q", "--no-cas", *options)
         assert out.returncode == 0, out.stderr
         records[name] = [json.loads(line) for line in out.stdout.splitlines()]
     figures = {name: [(r["status"], r["reward"], r["t_think"], r["l_ast"], r["anchor_sentence"]) for r in recs]
                for name, recs in records.items()}
-    assert figures["tagged"] == figures["preset"] == figures["standard"]
+    assert figures["tagged"] == figures["preset"] == figures["auto"] == figures["standard"]
     assert {r["status"] for r in records["untagged"]} == {"truncated"}
     segments = [run("segment", str(path), "--format", "jsonl", "--think-tags", *tags).stdout
                 for path, tags in [(standard, ("<think>", "</think>")), (magistral, ("[THINK]", "[/THINK]"))]]

@@ -192,3 +192,84 @@ def test_a_gpt_oss_vocabulary_scored_with_think_tags_is_flagged(caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="apr_fast.think_tags"):
         APRScorer(RewardConfig(cas=False)).score_batch([as_harmony("<think>So x = 5.</think> \\boxed{5}")], ["5"])
     assert len(caplog.records) == 1 and "think_tags='harmony'" in caplog.records[0].getMessage()
+
+
+def _in_family(response: str, name: str) -> str:
+    """A bundled R1 response as the family ``name`` writes it (harmony's markers kept;
+    ``stripped`` is gpt-oss text decoded without them)."""
+    if name == "harmony":
+        return as_harmony(response)
+    if name == "stripped":
+        return as_stripped_harmony(response)
+    open_tag, close_tag = THINK_TAG_PRESETS[name]
+    return response.replace("<think>", open_tag).replace("</think>", close_tag)
+
+
+def test_auto_reads_each_response_by_its_family() -> None:
+    """One batch mixing every family's writing (and gpt-oss text decoded without its markers),
+    scored with think_tags='auto': each response gets what the scorer with its own family's
+    tags gives it, truncated ones included; so do the outcome check and final-answer
+    extraction."""
+    rows = load_samples()
+    gts = [r["ground_truth"] for r in rows]
+    families = [*THINK_TAG_PRESETS, "stripped"]
+    mixed = [_in_family(r["completion"], families[i % len(families)]) for i, r in enumerate(rows)]
+    auto = APRScorer(RewardConfig(cas=False, think_tags="auto"))
+    assert auto.config.think_tags == "auto"
+    got = auto.score_batch(mixed, gts)
+
+    def figures(s):
+        return (s.status, s.reward, s.correct, s.final_answer, s.thinking_span, s.anchor_sentence, s.t_think, s.l_ast)
+
+    for i, (response, gt, score) in enumerate(zip(mixed, gts, got)):
+        name = families[i % len(families)]
+        own = APRScorer(RewardConfig(cas=False, think_tags="harmony" if name == "stripped" else name))
+        assert figures(score) == figures(own.score(response, gt)), (i, name)
+        final = apr_fast.extract_final(response, think_tags="auto")
+        assert (final.text if final else None) == score.final_answer
+    assert {s.status for s in got} >= {"ok", "truncated"}
+    assert [c.correct for c in apr_fast.is_correct_batch(mixed, gts, cas=False, think_tags="auto")] == [s.correct for s in got]
+    # As <think>/</think> scores the original responses.
+    standard = APRScorer(RewardConfig(cas=False)).score_batch([r["completion"] for r in rows], gts)
+    assert [s.reward for s in got] == [s.reward for s in standard]
+
+
+def test_auto_settles_on_the_family_of_the_vocabulary(caplog) -> None:
+    """A scorer with a vocabulary that holds one family's tags reads that family's (its config
+    says which, an INFO line too), finding the closing tag by its token id; one whose
+    vocabulary holds two families' tags reads each response by its own, with the same figures
+    from token ids."""
+    rows = load_samples()[:16]
+    gts = [r["ground_truth"] for r in rows]
+    harmony_responses = [as_harmony(r["completion"]) for r in rows]
+    gpt_oss_like = harmony_tokenizer(without_think=True)
+    with caplog.at_level(logging.INFO, logger="apr_fast.reward"):
+        settled = APRScorer(RewardConfig(cas=False, think_tags="auto"), tokenizer=gpt_oss_like)
+    assert settled.config.think_tags == THINK_TAG_PRESETS["harmony"]
+    assert any("think_tags='auto'" in r.getMessage() for r in caplog.records)
+    assert pickle_roundtrip(settled).config.think_tags == THINK_TAG_PRESETS["harmony"]
+    r1 = APRScorer(RewardConfig(cas=False, think_tags="auto"), vocabulary=apr_fast.Vocabulary.from_file(TOKENIZER))
+    assert r1.config.think_tags == ("<think>", "</think>")
+
+    explicit = APRScorer(RewardConfig(cas=False, think_tags="harmony"), tokenizer=gpt_oss_like)
+    ids = [gpt_oss_like.encode(r, add_special_tokens=False).ids for r in harmony_responses]
+
+    def figures(scores):
+        return [(s.status, s.reward, s.t_think, s.l_ast, s.anchor_token) for s in scores]
+
+    expected = figures(explicit.score_token_ids(ids, gts))
+    assert figures(settled.score_token_ids(ids, gts)) == expected
+    both = harmony_tokenizer()  # <think>, </think> and harmony's markers
+    unsettled = APRScorer(RewardConfig(cas=False, think_tags="auto"), tokenizer=both)
+    assert unsettled.config.think_tags == "auto"
+    both_ids = [both.encode(r, add_special_tokens=False).ids for r in harmony_responses]
+    assert figures(unsettled.score_token_ids(both_ids, gts)) == expected
+    think_ids = [both.encode(r["completion"], add_special_tokens=False).ids for r in rows]
+    standard = APRScorer(RewardConfig(cas=False), tokenizer=both).score_token_ids(think_ids, gts)
+    assert figures(unsettled.score_token_ids(think_ids, gts)) == figures(standard)
+
+
+def pickle_roundtrip(obj):
+    import pickle
+
+    return pickle.loads(pickle.dumps(obj))

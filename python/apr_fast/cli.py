@@ -29,7 +29,7 @@ from apr_fast import _core
 from apr_fast.cues import cue_lists
 from apr_fast.errors import ConfigError, TokenizerError
 from apr_fast.reward import ANCHOR_MODES, AnchorOptions, APRScorer, RewardConfig, RolloutScore
-from apr_fast.think_tags import DEFAULT_THINK_TAGS, THINK_TAG_PRESETS, resolve_think_tags
+from apr_fast.think_tags import AUTO_THINK_TAGS, DEFAULT_THINK_TAGS, THINK_TAG_PRESETS, ResolvedThinkTags, resolve_think_tags
 from apr_fast.tokens import load_hf_tokenizer
 from apr_fast.verl.rows import PROBLEM_KEYS as VERL_PROBLEM_KEYS
 
@@ -174,15 +174,16 @@ def count_rows(paths: Sequence[str]) -> Optional[int]:
     return total
 
 
-def _think_tags_option(args: argparse.Namespace) -> tuple[str, str]:
-    """The tags of ``--think-tags OPEN CLOSE`` or ``--think-preset NAME`` (default: <think>)."""
+def _think_tags_option(args: argparse.Namespace) -> ResolvedThinkTags:
+    """The tags of ``--think-tags OPEN CLOSE`` or ``--think-preset NAME`` (default: <think>;
+    ``auto``: each response's own family's)."""
     try:
         return resolve_think_tags(args.think_preset if args.think_preset is not None else args.think_tags)
     except ConfigError as e:
         raise UsageError(str(e)) from None
 
 
-def thinking_part(text: str, tags: tuple[str, str] = DEFAULT_THINK_TAGS) -> str:
+def thinking_part(text: str, tags: ResolvedThinkTags = DEFAULT_THINK_TAGS) -> str:
     """The thinking of a response: after a leading opening tag (``<think>``), before the first
     closing tag (``</think>``), the whole text when it has neither, as the scorer reads it."""
     start, end, _ = _core.thinking_span(text, think_tags=tags)
@@ -477,9 +478,10 @@ def build_parser() -> argparse.ArgumentParser:
     tags.add_argument("--think-tags", nargs=2, type=str, default=DEFAULT_THINK_TAGS, metavar=("OPEN", "CLOSE"),
                       help="the tags around the thinking (default: <think> </think>; e.g. '<seed:think>' "
                            "'</seed:think>')")
-    tags.add_argument("--think-preset", choices=tuple(THINK_TAG_PRESETS), default=None, metavar="NAME",
+    tags.add_argument("--think-preset", choices=(*THINK_TAG_PRESETS, AUTO_THINK_TAGS), default=None, metavar="NAME",
                       help="the tags of a model family instead: " + ", ".join(THINK_TAG_PRESETS)
-                           + " (harmony: gpt-oss's analysis channel; magistral: [THINK] [/THINK])")
+                           + " (harmony: gpt-oss's analysis channel; magistral: [THINK] [/THINK]), or auto: "
+                             "each response's own family's")
 
     s = sub.add_parser("score", parents=[common], help="APR reward of every rollout in the files",
                        description="Score rollouts with the APR reward and print one result per rollout and a summary.")

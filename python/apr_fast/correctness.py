@@ -119,7 +119,8 @@ def is_correct_batch(
     format: an answer only inside the thinking is no final answer). ``think_tags`` (opening,
     closing), or a preset's name such as ``"harmony"`` (:mod:`apr_fast.think_tags`), name other
     tags than ``<think>``/``</think>``, as :class:`~apr_fast.reward.RewardConfig` does: the
-    closing one is then what ``</think>`` means here."""
+    closing one is then what ``</think>`` means here; ``"auto"`` reads each response with the
+    tags of the family it is written in."""
     if isinstance(responses, (str, bytes)) or not isinstance(responses, (list, tuple)):
         raise TypeError(f"responses must be a list of str, got {type(responses).__name__}")
     if isinstance(ground_truths, (str, bytes)) or not hasattr(ground_truths, "__len__"):

@@ -206,7 +206,9 @@ class RewardConfig:
     unless the policy writes others: two str, or a preset's name (:mod:`apr_fast.think_tags`):
     ``"magistral"`` (``[THINK]``), ``"seed"`` (Seed-OSS), ``"kimi"``, ``"harmony"`` (gpt-oss's
     analysis channel; its text decoded without the special tokens is read too); stored as the
-    (opening, closing) pair. Everything said here of ``</think>`` then holds for the closing
+    (opening, closing) pair. ``"auto"`` reads each response with the tags of the family it is
+    written in, and a scorer whose vocabulary holds the tags of one family reads that family's
+    (its ``config.think_tags`` then holds them). Everything said here of ``</think>`` then holds for the closing
     tag; with token ids, it is found by its id when the vocabulary has it as one token. A
     response written with other tags than the configured ones has no closing tag: status
     ``truncated``, reward 0.
@@ -225,7 +227,7 @@ class RewardConfig:
     anchor_options: Union[AnchorOptions, Mapping[str, Any], None] = None  # a Mapping becomes AnchorOptions
     reject_problem_echo: bool = True
     require_answer_after_think: bool = False
-    think_tags: ThinkTagsArg = DEFAULT_THINK_TAGS  # becomes (opening, closing)
+    think_tags: ThinkTagsArg = DEFAULT_THINK_TAGS  # becomes (opening, closing), or stays "auto"
 
     def __post_init__(self) -> None:
         for name in ("beta", "cas_timeout"):
@@ -454,7 +456,6 @@ class APRScorer:
         self.native_encoding = native_encoding
         self._encoder = native_encoder_for(tokenizer, json) if json is not None and native_encoding else None
         self._warned_chars = False
-        self._warned_tags = vocabulary is not None and warn_of_other_families(vocabulary, tuple(config.think_tags))
         p = config.policy
         self._native = _core.NativeScorer(
             config.beta, config.floor, config.mode, config.reference, p.percent, p.units,
@@ -466,6 +467,13 @@ class APRScorer:
             config.require_answer_after_think,
             config.think_tags,
         )
+        tags = self._native.think_tags
+        if tags != config.think_tags:
+            # "auto" settled by the vocabulary, which holds one family's tags.
+            logger.info("think_tags='auto': the vocabulary holds the tags %r and %r, so the thinking is read between them",
+                        tags[0], tags[1])
+            self.config = replace(config, think_tags=tags)
+        self._warned_tags = vocabulary is not None and warn_of_other_families(vocabulary, self.config.think_tags)
 
     def __repr__(self) -> str:
         return f"APRScorer({self.config!r}, vocabulary={'yes' if self.vocabulary else 'no'})"
@@ -517,7 +525,7 @@ class APRScorer:
         encoder = self._encoder._native if self._encoder is not None else None
         scores = self._native.score_texts(responses, gts, probs, offsets, threads, RolloutScore, encoder)
         if not self._warned_tags:
-            self._warned_tags = warn_of_other_closing_tags(responses, scores, tuple(self.config.think_tags))
+            self._warned_tags = warn_of_other_closing_tags(responses, scores, self.config.think_tags)
         return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
     def _spans_from_tokenizers(self, responses: list[str]) -> Optional[list[Optional[list[tuple[int, int]]]]]:

@@ -16,6 +16,17 @@ kimi       ``◁think▷``                           ``◁/think▷`` (Kimi)
 harmony    ``<|channel|>analysis<|message|>``    ``<|end|>`` (gpt-oss)
 ========== ===================================== ===================================
 
+``"auto"`` reads each response with the tags of the family it is written in: the family whose
+opening tag (or gpt-oss's final-channel header) starts it, else the one whose closing tag comes
+first in it (for gpt-oss text decoded without the special tokens, which starts with
+``analysis``, its ``assistantfinal``), else gpt-oss's when it reads as such text otherwise (it
+starts with ``analysis``, or reads ``final42``), else the default tags (the response holds no
+family's closing tag: truncated under every one). A scorer with a vocabulary settles it on the
+vocabulary's family when the vocabulary holds the two tags of exactly one family as tokens
+(gpt-oss's as its special tokens), so that ``</think>`` is found by its token id; the scorer's
+``config.think_tags`` then holds those tags. ``"auto"`` costs one search per family's closing
+tag in each response.
+
 ``harmony`` reads gpt-oss's analysis channel as the thinking and the final channel after it as
 the answer. Its markers are special tokens: token ids are decoded with them kept, and text
 decoded with ``skip_special_tokens=True``, as verl's own reward managers decode it for
@@ -41,7 +52,8 @@ from typing import Any, Optional, Union
 
 from apr_fast import _core
 
-__all__ = ["DEFAULT_THINK_TAGS", "THINK_TAG_PRESETS", "ThinkTagsArg", "resolve_think_tags"]
+__all__ = ["AUTO_THINK_TAGS", "DEFAULT_THINK_TAGS", "THINK_TAG_PRESETS", "ResolvedThinkTags", "ThinkTagsArg",
+           "resolve_think_tags"]
 
 logger = logging.getLogger(__name__)
 
@@ -49,17 +61,23 @@ logger = logging.getLogger(__name__)
 THINK_TAG_PRESETS: dict[str, tuple[str, str]] = dict(_core.THINK_TAG_PRESETS)
 DEFAULT_THINK_TAGS: tuple[str, str] = THINK_TAG_PRESETS["think"]
 
-#: What a ``think_tags`` argument may be: a preset's name or (opening, closing).
+#: The name that reads each response with its own family's tags (see above).
+AUTO_THINK_TAGS = "auto"
+
+#: What a ``think_tags`` argument may be: a preset's name, ``"auto"`` or (opening, closing).
 ThinkTagsArg = Union[str, Sequence[str]]
+
+#: What a ``think_tags`` argument gives: (opening, closing), or ``"auto"``.
+ResolvedThinkTags = Union[tuple[str, str], str]
 
 _SPECIAL_PIECE = re.compile(r"<\|[^|<>]+\|>")
 
 
-def resolve_think_tags(tags: Any) -> tuple[str, str]:
+def resolve_think_tags(tags: Any) -> ResolvedThinkTags:
     """The (opening, closing) tags ``tags`` gives: a preset's name or any sequence of two str
-    (a YAML list too). ``TypeError`` for another type; :class:`~apr_fast.ConfigError` for an
-    unknown name or tags that cannot be used (empty, braces, a closing tag with no mark such as
-    ``<``, ``/`` or ``|``, ...)."""
+    (a YAML list too); ``"auto"`` stays ``"auto"``. ``TypeError`` for another type;
+    :class:`~apr_fast.ConfigError` for an unknown name or tags that cannot be used (empty,
+    braces, a closing tag with no mark such as ``<``, ``/`` or ``|``, ...)."""
     return _core.resolve_think_tags(tags)
 
 
@@ -82,11 +100,11 @@ def _in_vocabulary(vocabulary: Any, tag: str) -> bool:
     return bool(pieces) and all(vocabulary.token_id(piece) is not None for piece in pieces)
 
 
-def warn_of_other_families(vocabulary: Any, tags: tuple[str, ...]) -> bool:
+def warn_of_other_families(vocabulary: Any, tags: ThinkTagsArg) -> bool:
     """A vocabulary without the configured closing tag but with both tags of a preset: its
     responses would all score as truncated (reward 0) unless ``think_tags`` names them.
-    Warns once and says whether it did."""
-    if _in_vocabulary(vocabulary, tags[1]):
+    Warns once and says whether it did (never for ``"auto"``, which reads every family)."""
+    if isinstance(tags, str) or _in_vocabulary(vocabulary, tags[1]):
         return False
     for preset in THINK_TAG_PRESETS.values():
         if preset != tags and all(_in_vocabulary(vocabulary, tag) for tag in preset):
@@ -97,13 +115,13 @@ def warn_of_other_families(vocabulary: Any, tags: tuple[str, ...]) -> bool:
     return False
 
 
-def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], tags: tuple[str, ...]) -> bool:
+def warn_of_other_closing_tags(responses: Sequence[str], scores: Sequence[Any], tags: ThinkTagsArg) -> bool:
     """Text responses scored as truncated that another preset reads as complete, as the scorer
     would read them with it (they hold its closing tag, or are gpt-oss output decoded without
     its special tokens): warns once (which preset, how many) and says whether it did. Only
-    truncated rows are read."""
+    truncated rows are read; never for ``"auto"``, which reads every family."""
     truncated = [r for r, s in zip(responses, scores) if s.status == "truncated"]
-    if not truncated:
+    if isinstance(tags, str) or not truncated:
         return False
     for name, preset in THINK_TAG_PRESETS.items():
         if preset == tags:

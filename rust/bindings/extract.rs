@@ -186,8 +186,9 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 /// thinking, then "Final Answer" headings, "Answer:" lines and "the (final) answer is X"
 /// phrases (after ``</think>`` first). Several boxes in a row form one answer ("2, 3").
 /// ``think_tags``: the tags of another model's thinking, as (opening, closing) (``("[THINK]",
-/// "[/THINK]")``) or a preset's name (``"harmony"``, ``THINK_TAG_PRESETS``); the closing one
-/// is then what ``</think>`` means. Raises TypeError if ``response`` is not a str, ConfigError
+/// "[/THINK]")``), a preset's name (``"harmony"``, ``THINK_TAG_PRESETS``) or ``"auto"`` (the
+/// tags of the family the response is written in); the closing one is then what ``</think>``
+/// means. Raises TypeError if ``response`` is not a str, ConfigError
 /// for unusable tags or an unknown name.
 #[pyfunction(response, "*", think_tags = "None")]
 #[pyo3(text_signature = "(response, *, think_tags=None)")]

@@ -148,12 +148,13 @@ pub(crate) fn borrow_str<'py>(obj: &'py PyAny, what: &str) -> PyResult<&'py str>
 }
 
 /// The think tags a `think_tags` argument gives: None (the default ones), the name of a
-/// preset (`THINK_TAG_PRESETS`) or a sequence of two str (opening, closing). TypeError for
+/// preset (`THINK_TAG_PRESETS`), `"auto"` (each response's own family's, `ThinkTags::auto`)
+/// or a sequence of two str (opening, closing). TypeError for
 /// anything else, ConfigError for an unknown name or tags that cannot be used.
 pub(crate) fn think_tags_of(value: Option<&PyAny>) -> PyResult<ThinkTags> {
     let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(ThinkTags::default()) };
     if let Ok(name) = value.downcast::<PyString>() {
-        return ThinkTags::preset(name.to_str()?).map_err(ConfigError::new_err);
+        return ThinkTags::named(name.to_str()?).map_err(ConfigError::new_err);
     }
     let pair = value.downcast::<PySequence>().ok().and_then(|seq| {
         let items: Vec<&str> = seq.iter().ok()?.map(|item| item.ok()?.extract::<&str>().ok()).collect::<Option<_>>()?;
@@ -162,7 +163,7 @@ pub(crate) fn think_tags_of(value: Option<&PyAny>) -> PyResult<ThinkTags> {
     match pair {
         Some((open, close)) => ThinkTags::new(open, close).map_err(ConfigError::new_err),
         None => Err(PyTypeError::new_err(format!(
-            "think_tags must be a preset name ({}) or two str (opening, closing), got {}",
+            "think_tags must be a preset name ({}), \"auto\" or two str (opening, closing), got {}",
             think_tag_preset_names(),
             value.repr()?
         ))),

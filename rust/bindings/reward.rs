@@ -18,6 +18,7 @@ use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEnc
 use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_of, threads_arg, ConfigError, InstanceBuilder};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
+use crate::extract::{ThinkTags, AUTO_THINK_TAGS};
 use crate::reward::{
     apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
@@ -411,8 +412,19 @@ impl NativeScorer {
                 colon_carries_cue,
             };
         }
+        if let Some(v) = vocabulary {
+            config.think = config.think.for_vocabulary(|tag| v.inner.token_id(tag).is_some());
+        }
         config.validate().map_err(config_error)?;
         Ok(NativeScorer { config, vocabulary: vocabulary.map(|v| Arc::clone(&v.inner)) })
+    }
+
+    /// The think tags this scorer reads: (opening, closing), or ``"auto"`` (each response's
+    /// own family's). Automatic tags given with a vocabulary are that vocabulary's family's
+    /// when it holds the tags of one family (``ThinkTags::for_vocabulary``).
+    #[getter]
+    fn think_tags(&self, py: Python<'_>) -> PyObject {
+        think_tags_value(py, &self.config.think)
     }
 
     /// Scores responses given as text; `token_offsets` (each response's token spans as a HF
@@ -550,11 +562,20 @@ fn anchor_mode_options(mode: &str) -> PyResult<OptionsTuple> {
 }
 
 /// The (opening, closing) think tags a ``think_tags`` argument gives (None, a preset's name or
-/// two str); TypeError or ConfigError saying why it gives none (see `ThinkTags::new`).
+/// two str), or ``"auto"`` for the automatic ones; TypeError or ConfigError saying why it
+/// gives none (see `ThinkTags::new`).
 #[pyfunction]
-fn resolve_think_tags(value: Option<&PyAny>) -> PyResult<(String, String)> {
-    let tags = think_tags_of(value)?;
-    Ok((tags.open().to_owned(), tags.close().to_owned()))
+fn resolve_think_tags(py: Python<'_>, value: Option<&PyAny>) -> PyResult<PyObject> {
+    Ok(think_tags_value(py, &think_tags_of(value)?))
+}
+
+/// How Python sees think tags: ``"auto"`` or (opening, closing).
+fn think_tags_value(py: Python<'_>, tags: &ThinkTags) -> PyObject {
+    if tags.is_auto() {
+        AUTO_THINK_TAGS.into_py(py)
+    } else {
+        (tags.open(), tags.close()).into_py(py)
+    }
 }
 
 /// Where ``response``'s thinking lies, as the scorer reads it: ``(start, end, closed)``, the

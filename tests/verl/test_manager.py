@@ -150,8 +150,8 @@ def test_reward_loop_manager_matches_the_native_batch(tokenizer, rows) -> None:
 def test_gpt_oss_harmony_rollouts_score_as_think_rollouts(tokenizer, rows) -> None:
     """gpt-oss's format through verl's loader and a real DataProto: prompts end with
     ``<|start|>assistant``, responses are the analysis channel, ``<|end|>``, the final channel and
-    ``<|return|>`` (the end-of-sequence token). With ``think_tags=harmony`` every reward and
-    figure is the one the same rollouts get written with <think>/</think>."""
+    ``<|return|>`` (the end-of-sequence token). With ``think_tags=harmony`` (or ``auto``) every
+    reward and figure is the one the same rollouts get written with <think>/</think>."""
     transformers = pytest.importorskip("transformers")
     from harmony_format import as_harmony, harmony_tokenizer
 
@@ -174,6 +174,11 @@ def test_gpt_oss_harmony_rollouts_score_as_think_rollouts(tokenizer, rows) -> No
     assert [[o["reward_extra_info"][k] for k in keys] + [o["reward_score"]] for o in got] == \
         [[o["reward_extra_info"][k] for k in keys] + [o["reward_score"]] for o in expected]
     assert any(o["reward_extra_info"]["l_ast"] > 0 for o in got)
+    # think_tags=auto settles on the tokenizer's family, harmony's.
+    auto = load_reward_manager(config(think_tags="auto"), gpt_oss_like)
+    settled = auto.loop.run_until_complete(run(auto, data))
+    assert [[o["reward_extra_info"][k] for k in keys] + [o["reward_score"]] for o in settled] == \
+        [[o["reward_extra_info"][k] for k in keys] + [o["reward_score"]] for o in got]
     # With the default tags, the same ids have no </think>: all truncated, reward 0.
     untagged = load_reward_manager(config(), gpt_oss_like)
     wrong = untagged.loop.run_until_complete(run(untagged, data))
@@ -422,6 +427,8 @@ def test_compute_score_parses_each_reward_kwargs_once() -> None:
         module.compute_score("math", magistral, "2", None, think_tags=["[THINK]", "}"])
     # A preset's name, as YAML gives a plain string (+reward.reward_kwargs.think_tags=magistral).
     assert module.compute_score("math", magistral, "2", None, beta=1e-3, think_tags="magistral") == small
+    # Each response's own family's tags.
+    assert module.compute_score("math", magistral, "2", None, beta=1e-3, think_tags="auto") == small
     # gpt-oss text as verl's managers decode it for compute_score (special tokens skipped).
     from harmony_format import as_stripped_harmony
     assert module.compute_score("math", as_stripped_harmony(response), "2", None, beta=1e-3, think_tags="harmony") == small

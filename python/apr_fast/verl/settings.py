@@ -55,8 +55,10 @@ class APRRewardSettings:
     ``cas_timeout``, ``reject_problem_echo``, ``require_answer_after_think``, ``think_tags``: as
     in :class:`apr_fast.RewardConfig` (the problem text comes from ``extra_info``, see
     :mod:`apr_fast.verl.rows`); ``think_tags`` is a preset's name
-    (``+reward.reward_kwargs.think_tags=harmony`` for gpt-oss, ``magistral``, ``seed``, ``kimi``)
-    or a list of two (``'+reward.reward_kwargs.think_tags=["[THINK]","[/THINK]"]'``).
+    (``+reward.reward_kwargs.think_tags=harmony`` for gpt-oss, ``magistral``, ``seed``, ``kimi``;
+    ``auto`` for the tags of the family each response is written in, settled on the
+    tokenizer's family when it holds one family's tags) or a list of two
+    (``'+reward.reward_kwargs.think_tags=["[THINK]","[/THINK]"]'``).
     ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
     ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
     trains the default mode without that refinement); ``mode`` is then only the name reported.
