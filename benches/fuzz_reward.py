@@ -105,7 +105,10 @@ def check(result: apr_fast.RolloutScore, mode: str, truth: str) -> str | None:
 def tag_choices(preset: str) -> tuple[list[str], list[str]]:
     """What a random rollout may start with, and what may end its thinking, with ``preset``'s
     tags (gpt-oss's: also its text decoded without the special tokens, and its final channel
-    with no analysis before it)."""
+    with no analysis before it; ``auto``: every preset's, mixed)."""
+    if preset == "auto":
+        choices = [tag_choices(name) for name in apr_fast.THINK_TAG_PRESETS]
+        return [s for c in choices for s in c[0]], [e for c in choices for e in c[1]]
     open_, close = apr_fast.THINK_TAG_PRESETS[preset]
     starts, ends = ["", open_], [close, close + "\\boxed{", close + "<answer>", "<answer>", ""]
     if preset == "harmony":
@@ -190,8 +193,9 @@ def main() -> None:
     parser.add_argument("--sizes-mb", type=float, nargs="*", default=[0.25, 0.5, 1, 2])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--hang-ms", type=float, default=1000.0)
-    parser.add_argument("--think-preset", choices=tuple(apr_fast.THINK_TAG_PRESETS), default="think",
-                        help="the tags of the random rollouts and their scorers (default: think)")
+    parser.add_argument("--think-preset", choices=(*apr_fast.THINK_TAG_PRESETS, "auto"), default="think",
+                        help="the tags of the random rollouts and their scorers (default: think; auto: every "
+                             "preset's tags mixed, scored with think_tags='auto')")
     args = parser.parse_args()
     random_rollouts(args.rollouts, args.seed, args.hang_ms, args.think_preset)
     timings(args.sizes_mb, args.repeat)
