@@ -37,21 +37,13 @@ def main() -> int:
 
     import apr_fast
     from apr_fast.think_tags import THINK_TAG_PRESETS
-    from harmony_format import as_harmony, as_stripped_harmony
-
-    def in_family(response: str, name: str) -> str:
-        if name == "harmony":
-            return as_harmony(response)
-        if name == "stripped":
-            return as_stripped_harmony(response)
-        open_tag, close_tag = THINK_TAG_PRESETS[name]
-        return response.replace("<think>", open_tag).replace("</think>", close_tag)
+    from harmony_format import as_family
 
     rows = load_traces()
     responses, gts = responses_and_truths(rows)
     families = [*THINK_TAG_PRESETS, "stripped"]
     family_of = [families[i % len(families)] for i in range(len(rows))]
-    mixed = [in_family(r, name) for r, name in zip(responses, family_of)]
+    mixed = [as_family(r, name) for r, name in zip(responses, family_of)]
 
     def config(tags: Any) -> Any:
         return apr_fast.RewardConfig(cas=False, think_tags=tags)

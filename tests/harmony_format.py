@@ -1,5 +1,6 @@
-"""gpt-oss's harmony format for the tests: responses rewritten into it and a vocabulary with its
-markers (gpt-oss's own vocabulary is not available offline)."""
+"""gpt-oss's harmony format for the tests: responses rewritten into it (and into the other
+families' think tags) and a vocabulary with its markers (gpt-oss's own vocabulary is not
+available offline)."""
 from __future__ import annotations
 
 import json
@@ -29,6 +30,19 @@ def as_stripped_harmony(response: str) -> str:
     """:func:`as_harmony` decoded with ``skip_special_tokens=True``, as verl's own reward managers
     decode: ``analysis...assistantfinal...``."""
     return re.sub(r"<\|[a-z]+\|>", "", as_harmony(response))
+
+
+def as_family(response: str, name: str) -> str:
+    """A bundled R1 response as the family ``name`` of ``THINK_TAG_PRESETS`` writes it
+    (harmony's with its markers), or, for ``stripped``, as gpt-oss text decoded without them."""
+    from apr_fast.think_tags import THINK_TAG_PRESETS
+
+    if name == "harmony":
+        return as_harmony(response)
+    if name == "stripped":
+        return as_stripped_harmony(response)
+    open_tag, close_tag = THINK_TAG_PRESETS[name]
+    return response.replace("<think>", open_tag).replace("</think>", close_tag)
 
 
 def harmony_tokenizer(without_think: bool = False, o200k: bool = False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import pickle
 
 import pytest
 
@@ -11,7 +12,7 @@ import apr_fast
 from apr_fast import APRScorer, RewardConfig
 from apr_fast.think_tags import THINK_TAG_PRESETS, resolve_think_tags
 
-from harmony_format import TOKENIZER, as_harmony, as_stripped_harmony, harmony_tokenizer
+from harmony_format import TOKENIZER, as_family, as_harmony, as_stripped_harmony, harmony_tokenizer
 from test_reward import load_samples
 
 def test_presets_are_named_everywhere() -> None:
@@ -194,17 +195,6 @@ def test_a_gpt_oss_vocabulary_scored_with_think_tags_is_flagged(caplog) -> None:
     assert len(caplog.records) == 1 and "think_tags='harmony'" in caplog.records[0].getMessage()
 
 
-def _in_family(response: str, name: str) -> str:
-    """A bundled R1 response as the family ``name`` writes it (harmony's markers kept;
-    ``stripped`` is gpt-oss text decoded without them)."""
-    if name == "harmony":
-        return as_harmony(response)
-    if name == "stripped":
-        return as_stripped_harmony(response)
-    open_tag, close_tag = THINK_TAG_PRESETS[name]
-    return response.replace("<think>", open_tag).replace("</think>", close_tag)
-
-
 def test_auto_reads_each_response_by_its_family() -> None:
     """One batch mixing every family's writing (and gpt-oss text decoded without its markers),
     scored with think_tags='auto': each response gets what the scorer with its own family's
@@ -213,7 +203,7 @@ def test_auto_reads_each_response_by_its_family() -> None:
     rows = load_samples()
     gts = [r["ground_truth"] for r in rows]
     families = [*THINK_TAG_PRESETS, "stripped"]
-    mixed = [_in_family(r["completion"], families[i % len(families)]) for i, r in enumerate(rows)]
+    mixed = [as_family(r["completion"], families[i % len(families)]) for i, r in enumerate(rows)]
     auto = APRScorer(RewardConfig(cas=False, think_tags="auto"))
     assert auto.config.think_tags == "auto"
     got = auto.score_batch(mixed, gts)
@@ -247,7 +237,7 @@ def test_auto_settles_on_the_family_of_the_vocabulary(caplog) -> None:
         settled = APRScorer(RewardConfig(cas=False, think_tags="auto"), tokenizer=gpt_oss_like)
     assert settled.config.think_tags == THINK_TAG_PRESETS["harmony"]
     assert any("think_tags='auto'" in r.getMessage() for r in caplog.records)
-    assert pickle_roundtrip(settled).config.think_tags == THINK_TAG_PRESETS["harmony"]
+    assert pickle.loads(pickle.dumps(settled)).config.think_tags == THINK_TAG_PRESETS["harmony"]
     r1 = APRScorer(RewardConfig(cas=False, think_tags="auto"), vocabulary=apr_fast.Vocabulary.from_file(TOKENIZER))
     assert r1.config.think_tags == ("<think>", "</think>")
 
@@ -267,9 +257,3 @@ def test_auto_settles_on_the_family_of_the_vocabulary(caplog) -> None:
     think_ids = [both.encode(r["completion"], add_special_tokens=False).ids for r in rows]
     standard = APRScorer(RewardConfig(cas=False), tokenizer=both).score_token_ids(think_ids, gts)
     assert figures(unsettled.score_token_ids(think_ids, gts)) == figures(standard)
-
-
-def pickle_roundtrip(obj):
-    import pickle
-
-    return pickle.loads(pickle.dumps(obj))
