@@ -15,7 +15,7 @@ use std::ops::Range;
 use crate::anchor::{Anchor, AnchorMode, AnchorOptions, AnchorSearch, Problem};
 use crate::answer::{Answer, Judgement, Policy, Verdict};
 pub use crate::extract::ThinkTags;
-use crate::extract::FinalAnswer;
+use crate::extract::{FinalAnswer, THINK_TAG_PRESETS};
 use crate::outcome::{final_answer_of, judge_alternatives, outcome_of, OutcomeMemo, OutcomeQuery};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
@@ -454,6 +454,9 @@ pub struct IdsScorer<'a> {
     vocabulary: &'a Vocabulary,
     config: &'a RewardConfig,
     think_close_id: Option<u32>,
+    /// The ids of the closing tags a response may end with, which are not trailing special
+    /// tokens to drop: the closing tag's, or with automatic tags every family's.
+    closing_ids: Vec<u32>,
     /// Outcome judgements shared by the rollouts this scorer scores (one batch).
     memo: OutcomeMemo,
 }
@@ -463,7 +466,12 @@ impl<'a> IdsScorer<'a> {
         // Automatic tags (not settled by the vocabulary, [`ThinkTags::for_vocabulary`]) find
         // each response's closing tag in its text.
         let think_close_id = if config.think.is_auto() { None } else { vocabulary.token_id(config.think.close()) };
-        IdsScorer { vocabulary, config, think_close_id, memo: OutcomeMemo::default() }
+        let closing_ids = if config.think.is_auto() {
+            THINK_TAG_PRESETS.iter().filter_map(|(_, _, close)| vocabulary.token_id(close)).collect()
+        } else {
+            think_close_id.into_iter().collect()
+        };
+        IdsScorer { vocabulary, config, think_close_id, closing_ids, memo: OutcomeMemo::default() }
     }
 
     /// The score of a rollout whose scoring panicked (a bug), with the panic's message.
@@ -485,7 +493,7 @@ impl<'a> IdsScorer<'a> {
         let (vocabulary, config) = (self.vocabulary, self.config);
         let mut ids = rollout.ids;
         while let Some((&last, rest)) = ids.split_last() {
-            if vocabulary.is_special(last) && Some(last) != self.think_close_id {
+            if vocabulary.is_special(last) && !self.closing_ids.contains(&last) {
                 ids = rest;
             } else {
                 break;

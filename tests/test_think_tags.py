@@ -254,6 +254,12 @@ def test_auto_settles_on_the_family_of_the_vocabulary(caplog) -> None:
     assert unsettled.config.think_tags == "auto"
     both_ids = [both.encode(r, add_special_tokens=False).ids for r in harmony_responses]
     assert figures(unsettled.score_token_ids(both_ids, gts)) == expected
+    # A response that ends with its closing tag, a special token, keeps it (it is no trailing
+    # end-of-sequence token to drop): complete, as with the family's own tags.
+    ended = [both.encode(r.partition("<|end|>")[0] + "<|end|>", add_special_tokens=False).ids for r in harmony_responses]
+    own = APRScorer(RewardConfig(cas=False, think_tags="harmony"), tokenizer=both).score_token_ids(ended, gts)
+    assert all(s.has_think_close for s in own)
+    assert figures(unsettled.score_token_ids(ended, gts)) == figures(own)
     think_ids = [both.encode(r["completion"], add_special_tokens=False).ids for r in rows]
     standard = APRScorer(RewardConfig(cas=False), tokenizer=both).score_token_ids(think_ids, gts)
     assert figures(unsettled.score_token_ids(think_ids, gts)) == figures(standard)
