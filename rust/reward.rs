@@ -503,7 +503,10 @@ impl<'a> IdsScorer<'a> {
             Ok(d) => d,
             Err(e @ DecodeError::UnknownId { .. }) => return self.invalid_input(e.to_string()),
         };
-        let think_close = self.think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
+        // By its id when the response's thinking closes at the closing tag itself (not, for
+        // gpt-oss, at the message before the answer, or at an answer header).
+        let closes_at_tag = config.think.of_response(&decoded.text).1 == config.think.close();
+        let think_close = self.think_close_id.filter(|_| closes_at_tag).and_then(|id| ids.iter().position(|&t| t == id));
         let tokens = TokenSpans { ends: &decoded.token_ends, think_close };
         let score = score_rollout_in(
             &Rollout {
@@ -575,6 +578,38 @@ mod tests {
         assert_eq!(tagged.reward, standard.reward);
         // The default tags do not see these: no closing tag, truncated.
         assert_eq!(score(r, "5", AnchorMode::Paper).status, Status::Truncated);
+    }
+
+    #[test]
+    fn gpt_oss_thinking_over_a_tool_call_is_read_to_the_answer() {
+        let mut config = RewardConfig::new(AnchorMode::Default);
+        config.think = ThinkTags::preset("harmony").unwrap();
+        let scored = |r: &str| score_rollout(&Rollout { response: r, ground_truth: &["42"], problem: None, tokens: None }, &config);
+        let marked = scored(
+            "<|channel|>analysis<|message|>Let me compute 6 times 7 with python.<|end|><|start|>assistant<|channel|>commentary \
+             to=functions.python <|constrain|>json<|message|>{\"code\": \"print(6*7)\"}<|call|><|start|>functions.python \
+             to=assistant<|channel|>commentary<|message|>42<|end|><|start|>assistant<|channel|>analysis<|message|>So the \
+             answer is 42. Let me double check: 6 times 7 is 42.<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{42}",
+        );
+        // The same decoded without the special tokens, as verl's managers decode it.
+        let stripped = scored(
+            "analysisLet me compute 6 times 7 with python.assistantcommentary to=functions.python json{\"code\": \
+             \"print(6*7)\"}functions.python to=assistantcommentary42assistantanalysisSo the answer is 42. Let me double \
+             check: 6 times 7 is 42.assistantfinal\\boxed{42}",
+        );
+        for s in [&marked, &stripped] {
+            assert_eq!((s.status, s.correct, s.anchor_found), (Status::Ok, true, true));
+            assert_eq!(s.matched.as_ref().map(|m| m.1.as_str()), Some("42"));
+            assert_eq!(s.l_ast, " Let me double check: 6 times 7 is 42.".chars().count(), "the tail after the anchor");
+        }
+        assert!(marked.t_think > stripped.t_think && stripped.t_think > 100, "the tool call is thinking");
+        // Cut short after the tool call: truncated, reward 0, though the analysis states 42.
+        let cut = scored(
+            "<|channel|>analysis<|message|>Let me compute.<|end|><|start|>assistant<|channel|>commentary to=functions.python \
+             <|message|>print(6*7)<|call|><|start|>functions.python to=assistant<|channel|>commentary<|message|>42<|end|>\
+             <|start|>assistant<|channel|>analysis<|message|>So the answer is \\boxed{42}. Let me check",
+        );
+        assert_eq!((cut.status, cut.reward, cut.has_think_close), (Status::Truncated, 0.0, false));
     }
 
     #[test]

@@ -64,20 +64,36 @@ struct SpecialTokenFormat {
     /// such an answer when neither a lowercase letter nor white space follows it (`final42`,
     /// `finalThe answer`; not `finally`, nor thinking that starts "final answer").
     stripped_answer_header: &'static str,
+    /// The end of the message before the answer, and the answer's header: thinking written in
+    /// several messages (analysis, a tool call, the tool's output, analysis again) ends at the
+    /// first of these, not at the first `close`.
+    end_before_answer: &'static str,
+    /// What starts a message: one after `close` that is not the answer means the thinking
+    /// goes on (a tool call), so without `end_before_answer` it never closed.
+    message_start: &'static str,
 }
 
 /// gpt-oss's harmony format: `<|channel|>analysis<|message|>…<|end|><|start|>assistant
 /// <|channel|>final<|message|>…`, which reads `analysis…assistantfinal…` when decoded with
 /// `skip_special_tokens=True` (as verl's own reward managers decode), and starts with
 /// `<|channel|>final<|message|>` (decoded without the special tokens, `final`) when the model
-/// writes no analysis.
+/// writes no analysis. With tools, messages to and from them (`<|start|>assistant<|channel|>
+/// commentary to=functions.python …<|call|><|start|>functions.python to=assistant<|channel|>
+/// commentary<|message|>…<|end|>`) and more analysis may come before the final channel: all of
+/// it is the thinking, as it is in the text decoded without the special tokens (whose first
+/// `assistantfinal` opens the answer).
 const SPECIAL_TOKEN_FORMATS: [SpecialTokenFormat; 1] = [SpecialTokenFormat {
     open: HARMONY_OPEN,
     close: HARMONY_CLOSE,
     stripped: ("analysis", "assistantfinal"),
     answer_header: "<|channel|>final<|message|>",
     stripped_answer_header: "final",
+    end_before_answer: HARMONY_END_BEFORE_ANSWER,
+    message_start: "<|start|>",
 }];
+
+/// gpt-oss's end of a message followed by the final channel's header.
+const HARMONY_END_BEFORE_ANSWER: &str = "<|end|><|start|>assistant<|channel|>final<|message|>";
 
 impl Default for ThinkTags {
     fn default() -> ThinkTags {
@@ -181,7 +197,9 @@ impl ThinkTags {
     /// thinking written), or with the word decoding leaves of it (`final42`), closes its empty
     /// thinking with that header or word. With the tokens kept a
     /// response starts with `<|channel|>analysis`, or, when the prompt opened the channel, holds
-    /// `<|end|>`: it is read by the tags.
+    /// `<|end|>`: it is read by the tags, and when it holds the end of a message followed by the
+    /// answer's header (`<|end|><|start|>assistant<|channel|>final<|message|>`) the thinking
+    /// closes there, after any tool calls and further analysis, not at the first `<|end|>`.
     ///
     /// With [`Self::auto`]'s tags, the response's family ([`family_of`]) decides, and its
     /// tags read the response as above.
@@ -211,11 +229,22 @@ impl ThinkTags {
     }
 }
 
-
 /// [`ThinkTags::of_response`] for the tags `(open, close)` and their special-token format.
 fn tags_of_response<'a>(open: &'a str, close: &'a str, format: Option<&'static SpecialTokenFormat>, response: &str) -> (&'a str, &'a str) {
     let main = (open, close);
     let Some(format) = format else { return main };
+    let bytes = response.as_bytes();
+    if memchr::memmem::find(bytes, format.end_before_answer.as_bytes()).is_some() {
+        // The thinking runs to the message before the answer, over any tool calls in between.
+        return (open, format.end_before_answer);
+    }
+    if let Some(end) = memchr::memmem::find(bytes, close.as_bytes()) {
+        if memchr::memmem::find(&bytes[end + close.len()..], format.message_start.as_bytes()).is_some() {
+            // Another message after the thinking's first and no answer: a tool call, then the
+            // response was cut short (or ended with the call). The thinking never closed.
+            return (open, format.end_before_answer);
+        }
+    }
     let lead = response.trim_start();
     let other = if lead.starts_with(format.answer_header) {
         (main.0, format.answer_header)
@@ -319,7 +348,7 @@ mod tests {
         let f = extract_final_with(response, harmony.close()).unwrap();
         assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("5", FinalRule::BoxedAfterThink, false));
         // Decoded without its special tokens, gpt-oss's text is read by the words left.
-        assert_eq!(harmony.of_response(response), (harmony.open(), harmony.close()));
+        assert_eq!(harmony.of_response(response), (harmony.open(), HARMONY_END_BEFORE_ANSWER));
         assert_eq!(harmony.of_response(" analysisso 4?assistantfinal 5"), ("analysis", "assistantfinal"));
         // Thinking that starts with the word, after a prompt that opened the channel.
         assert_eq!(harmony.of_response("analysis of it: 4<|end|>5"), (harmony.open(), harmony.close()));
@@ -338,6 +367,34 @@ mod tests {
         assert_eq!(think.of_response("final42"), ("<think>", "</think>"));
         assert_eq!(ThinkTags::new("<|channel|>analysis<|message|>", "<|end|>").unwrap(), harmony);
         assert_eq!(think.of_response("analysisso 4?assistantfinal 5"), ("<think>", "</think>"));
+    }
+
+    #[test]
+    fn harmony_thinking_runs_over_tool_calls_to_the_answer() {
+        let harmony = ThinkTags::preset("harmony").unwrap();
+        let response = "<|channel|>analysis<|message|>Let me compute it.<|end|><|start|>assistant<|channel|>commentary \
+            to=functions.python <|constrain|>json<|message|>{\"code\": \"print(6*7)\"}<|call|><|start|>functions.python \
+            to=assistant<|channel|>commentary<|message|>42<|end|><|start|>assistant<|channel|>analysis<|message|>So it \
+            is 42.<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{42}<|return|>";
+        let (open, close) = harmony.of_response(response);
+        assert_eq!((open, close), (HARMONY_OPEN, HARMONY_END_BEFORE_ANSWER));
+        let end = memchr::memmem::find(response.as_bytes(), close.as_bytes()).unwrap();
+        assert!(response[..end].ends_with("So it is 42."), "{:?}", &response[..end]);
+        let f = extract_final_with(response, close).unwrap();
+        assert_eq!((f.text.as_str(), f.rule, f.in_thinking), ("42", FinalRule::BoxedAfterThink, false));
+        // Cut short after a tool call, before the final channel: the thinking never closed (a
+        // box in it is no answer after the thinking), with markers or without.
+        let cut = &response[..response.find("<|start|>assistant<|channel|>final").unwrap()];
+        assert_eq!(harmony.of_response(cut), (HARMONY_OPEN, HARMONY_END_BEFORE_ANSWER));
+        let called = &response[..response.find("<|call|>").unwrap() + "<|call|>".len()];
+        assert_eq!(harmony.of_response(called), (HARMONY_OPEN, HARMONY_END_BEFORE_ANSWER));
+        for short in [cut, called] {
+            assert!(memchr::memmem::find(short.as_bytes(), HARMONY_END_BEFORE_ANSWER.as_bytes()).is_none());
+            assert!(extract_final_with(short, HARMONY_END_BEFORE_ANSWER).map_or(true, |f| f.in_thinking));
+        }
+        // One analysis message and its end, with no message after it, still closes there.
+        assert_eq!(harmony.of_response("<|channel|>analysis<|message|>So 4.<|end|>4"), (HARMONY_OPEN, HARMONY_CLOSE));
+        assert_eq!(ThinkTags::auto().of_response(response), (HARMONY_OPEN, HARMONY_END_BEFORE_ANSWER));
     }
 
     #[test]
