@@ -11,7 +11,12 @@ import pytest
 from split_patterns import O200K
 
 TOKENIZER = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
-HARMONY_SPECIALS = ["<|start|>", "<|channel|>", "<|message|>", "<|end|>", "<|return|>"]
+HARMONY_SPECIALS = ["<|start|>", "<|channel|>", "<|message|>", "<|end|>", "<|return|>", "<|call|>", "<|constrain|>"]
+
+#: A python tool call and its output, between two analysis messages, as gpt-oss writes them.
+TOOL_CALL = ("<|end|><|start|>assistant<|channel|>commentary to=functions.python <|constrain|>json<|message|>"
+             "{\"code\": \"print('checking')\"}<|call|><|start|>functions.python to=assistant<|channel|>commentary"
+             "<|message|>checking<|end|><|start|>assistant<|channel|>analysis<|message|>")
 
 
 def as_harmony(response: str) -> str:
@@ -24,6 +29,17 @@ def as_harmony(response: str) -> str:
     if not closed:
         return analysis
     return analysis + "<|end|><|start|>assistant<|channel|>final<|message|>" + answer + "<|return|>"
+
+
+def as_harmony_with_tool_call(response: str) -> str:
+    """:func:`as_harmony` with a tool call (:data:`TOOL_CALL`) in the thinking, at the first
+    paragraph break after its first third; as it is when it has none there."""
+    harmony = as_harmony(response)
+    start = len("<|channel|>analysis<|message|>")
+    end = harmony.find("<|end|>")
+    end = len(harmony) if end < 0 else end
+    cut = harmony.find("\n\n", start + (end - start) // 3, end)
+    return harmony if cut < 0 else harmony[:cut] + TOOL_CALL + harmony[cut:]
 
 
 def as_stripped_harmony(response: str) -> str:

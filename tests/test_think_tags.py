@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import pickle
+import re
 
 import pytest
 
@@ -263,3 +264,44 @@ def test_auto_settles_on_the_family_of_the_vocabulary(caplog) -> None:
     think_ids = [both.encode(r["completion"], add_special_tokens=False).ids for r in rows]
     standard = APRScorer(RewardConfig(cas=False), tokenizer=both).score_token_ids(think_ids, gts)
     assert figures(unsettled.score_token_ids(think_ids, gts)) == figures(standard)
+
+
+def test_harmony_thinking_runs_over_a_tool_call(caplog) -> None:
+    """gpt-oss's thinking with a python call and its output between two analysis messages is
+    read to the message before the final channel: the same status, correctness and anchor
+    sentence as without the call (a sentence right before the call runs on into it: no space
+    after its period), the call's tokens counted in T_think, the same figures from token ids as
+    from text, and text decoded without the markers read alike. A response cut short after the
+    call is truncated."""
+    from harmony_format import TOOL_CALL, as_harmony_with_tool_call
+
+    tokenizer = harmony_tokenizer()
+    rows = load_samples()
+    gts = [r["ground_truth"] for r in rows]
+    plain = [as_harmony(r["completion"]) for r in rows]
+    called = [as_harmony_with_tool_call(r["completion"]) for r in rows]
+    assert sum(TOOL_CALL in c for c in called) >= 40
+    scorer = APRScorer(RewardConfig(cas=False, think_tags="harmony"), tokenizer=tokenizer)
+    before = scorer.score_batch(plain, gts)
+    after = scorer.score_batch(called, gts)
+    ids = [e.ids for e in tokenizer.encode_batch(called, add_special_tokens=False)]
+    from_ids = scorer.score_token_ids(ids, gts)
+    call_tokens = len(tokenizer.encode(TOOL_CALL, add_special_tokens=False).ids)
+
+    def sentence(text: str, s) -> str:
+        return text[s.anchor_span[0]:s.anchor_span[1]].strip()
+
+    for text, old_text, new, old, by_ids in zip(called, plain, after, before, from_ids):
+        assert (new.status, new.correct, new.final_answer) == (old.status, old.correct, old.final_answer)
+        assert sentence(text, new).startswith(sentence(old_text, old))
+        assert (by_ids.status, by_ids.t_think, by_ids.l_ast, by_ids.anchor_token, by_ids.reward) == \
+            (new.status, new.t_think, new.l_ast, new.anchor_token, new.reward)
+        if TOOL_CALL in text and new.status != "truncated":  # up to a token merged at each join
+            assert abs(new.t_think - old.t_think - call_tokens) <= 2
+    assert sum(s.status == "ok" and s.l_ast > 0 for s in after) > 10
+    stripped = apr_fast.APRScorer(RewardConfig(cas=False, think_tags="harmony")).score_batch(
+        [re.sub(r"<\|[a-z]+\|>", "", c) for c in called], gts)
+    assert [(s.status, s.correct, s.final_answer) for s in stripped] == [(s.status, s.correct, s.final_answer) for s in after]
+    # Cut short after the call (or ending with it): truncated, whatever the later analysis says.
+    cut = [c[:c.index("<|start|>assistant<|channel|>final")] if "<|channel|>final" in c else c for c in called]
+    assert {s.status for s, c in zip(scorer.score_batch(cut, gts), cut) if TOOL_CALL in c} == {"truncated"}

@@ -28,7 +28,9 @@ vocabulary's family when the vocabulary holds the two tags of exactly one family
 tag in each response.
 
 ``harmony`` reads gpt-oss's analysis channel as the thinking and the final channel after it as
-the answer. Its markers are special tokens: token ids are decoded with them kept, and text
+the answer. With tools, the thinking runs over the tool calls, their outputs and the analysis
+after them to the message before the final channel; a response cut short after a tool call
+(another message after the first ``<|end|>``, no final channel) is truncated. Its markers are special tokens: token ids are decoded with them kept, and text
 decoded with ``skip_special_tokens=True``, as verl's own reward managers decode it for
 ``compute_score``, has lost them and reads ``analysisWe need...assistantfinalThe answer is...``:
 such text (starting with ``analysis``) is read by those two words instead. Lengths in tokens
