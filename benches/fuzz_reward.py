@@ -113,7 +113,12 @@ def tag_choices(preset: str) -> tuple[list[str], list[str]]:
     starts, ends = ["", open_], [close, close + "\\boxed{", close + "<answer>", "<answer>", ""]
     if preset == "harmony":
         starts += ["analysis", "<|channel|>final<|message|>"]
-        ends += ["assistantfinal", "<|end|><|start|>assistant<|channel|>final<|message|>"]
+        ends += ["assistantfinal", "<|end|><|start|>assistant<|channel|>final<|message|>",
+                 # a tool call and its output inside the thinking, then the final channel or not
+                 "<|end|><|start|>assistant<|channel|>commentary to=functions.python<|message|>{}<|call|>"
+                 "<|start|>functions.python to=assistant<|channel|>commentary<|message|>4<|end|>"
+                 "<|start|>assistant<|channel|>analysis<|message|>So 4.<|end|><|start|>assistant<|channel|>final<|message|>",
+                 "<|end|><|start|>assistant<|channel|>commentary to=functions.python<|message|>{}<|call|>"]
     return starts, ends
 
 

@@ -9,12 +9,16 @@ decoded without them (``analysis...assistantfinal...``, as verl's own managers d
 tokens and in characters. Each is compared with the original trace scored with the default
 tags (status, reward, correctness, final answer, anchor sentence, T_think, L_AST), and the
 token-id path is timed against the original's (CPU time, one thread, best of ``--repeat``).
+Then each thinking gets a python call and its output inside it (``as_harmony_with_tool_call``):
+its status, correctness, answer and anchor sentence against the same trace without the call,
+token ids against text, and text decoded without the markers against text with them.
 
     .venv/bin/python benches/harmony_parity.py [--repeat 4]
 """
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -38,7 +42,7 @@ def main() -> int:
     from tokenizers import Tokenizer
 
     import apr_fast
-    from harmony_format import as_harmony, as_stripped_harmony, harmony_tokenizer
+    from harmony_format import TOOL_CALL, as_harmony, as_harmony_with_tool_call, as_stripped_harmony, harmony_tokenizer
 
     rows = load_traces()
     responses, gts = responses_and_truths(rows)
@@ -65,6 +69,29 @@ def main() -> int:
     for name, (scores, reference) in runs.items():
         same = sum(figures(s) == r for s, r in zip(scores, reference))
         print(f"  {name:52} the same figures on {same} of {len(rows)}")
+
+    # A python call and its output inside each thinking (tests/harmony_format.py): the thinking
+    # now runs over it to the message before the final channel.
+    called = [as_harmony_with_tool_call(r) for r in responses]
+    called_ids = [e.ids for e in harmony_tok.encode_batch(called, add_special_tokens=False)]
+    with_call = tagged.score_batch(called, gts)
+    plain = tagged.score_batch(harmony, gts)
+
+    def outcome(text: str, s: Any) -> tuple[Any, ...]:
+        return (s.status, s.correct, s.final_answer, text[s.anchor_span[0]:s.anchor_span[1]].strip())
+
+    def token_figures(s: Any) -> tuple[Any, ...]:
+        return (s.status, s.reward, s.t_think, s.l_ast, s.anchor_token)
+
+    same = sum(outcome(c, a) == outcome(h, b) for c, h, a, b in zip(called, harmony, with_call, plain))
+    same_ids = sum(token_figures(a) == token_figures(b)
+                   for a, b in zip(tagged.score_token_ids(called_ids, gts), with_call))
+    stripped_call = [re.sub(r"<\|[a-z]+\|>", "", c) for c in called]
+    same_stripped = sum(outcome(u, a) == outcome(c, b) for u, c, a, b in
+                        zip(stripped_call, called, tagged_chars.score_batch(stripped_call, gts), with_call))
+    print(f"with a python call in the thinking ({sum(TOOL_CALL in c for c in called)} of {len(rows)} have room for one):")
+    print(f"  status, correctness, answer and anchor sentence as without it on {same} of {len(rows)}; "
+          f"token ids as text on {same_ids}; text without the markers as with them on {same_stripped}")
 
     best = {"<think>/</think>": float("inf"), "harmony": float("inf")}
     for _ in range(args.repeat):
