@@ -239,28 +239,24 @@ fn tags_of_response<'a>(open: &'a str, close: &'a str, format: Option<&'static S
         return (open, format.end_before_answer);
     }
     if let Some(end) = memchr::memmem::find(bytes, close.as_bytes()) {
-        if memchr::memmem::find(&bytes[end + close.len()..], format.message_start.as_bytes()).is_some() {
-            // Another message after the thinking's first and no answer: a tool call, then the
-            // response was cut short (or ended with the call). The thinking never closed.
-            return (open, format.end_before_answer);
-        }
+        // Another message after the thinking's first and no answer: a tool call, then the
+        // response was cut short (or ended with the call). The thinking never closed.
+        let goes_on = memchr::memmem::find(&bytes[end + close.len()..], format.message_start.as_bytes()).is_some();
+        return if goes_on { (open, format.end_before_answer) } else { main };
     }
+    // No closing tag: the forms of a response read without its markers, or with no thinking.
     let lead = response.trim_start();
-    let other = if lead.starts_with(format.answer_header) {
-        (main.0, format.answer_header)
+    if lead.starts_with(format.answer_header) {
+        (open, format.answer_header)
     } else if lead.starts_with(format.stripped.0) {
         format.stripped
     } else if lead
         .strip_prefix(format.stripped_answer_header)
         .is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase() || c.is_whitespace()))
     {
-        (main.0, format.stripped_answer_header)
+        (open, format.stripped_answer_header)
     } else {
-        return main;
-    };
-    match memchr::memmem::find(response.as_bytes(), close.as_bytes()) {
-        Some(_) => main,
-        None => other,
+        main
     }
 }
 
