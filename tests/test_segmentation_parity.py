@@ -92,8 +92,18 @@ TOKENS = [
     "Step 2.", "case 3.", "# ", "- ", "> ", "3.14", " The", " so", "also", " Wait,", " let’s",
     " Let's", " we", " get", "double-check", " it is", "it's", " I get", " is that right",
     "seems", " checking", "\n\n", "\n \n", "所以", "验证", "中中中", "日本",
+    "<|end|>", "<|start|>", "<|", "|>", "<",
 ]
 stable_text = st.lists(st.one_of(st.sampled_from(TOKENS), st.sampled_from(STABLE)), max_size=60).map("".join)
+
+
+@pytest.mark.parametrize("text", [
+    "So it is 42.<|end|><|start|>assistant<|channel|>commentary<|message|>print(42)<|call|>",
+    "So it is 42?!<|end|>x", "So it is 42<|end|> ok.", "a.<b. c", "See e.g.<|end|>x", "etc.<|end|> No.<|x",
+])
+def test_special_tokens_after_terminators(text: str) -> None:
+    """gpt-oss's ``<|end|>`` right after a sentence's period ends the sentence on both sides."""
+    assert_same(text)
 
 
 @given(stable_text)

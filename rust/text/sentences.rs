@@ -10,8 +10,9 @@
 //! - at a line break (`\n`, `\r`), so headings, list items, `**Final Answer**` lines and display
 //!   formulas on their own lines are sentences of their own;
 //! - after a terminator run: `.`, `!` or `?` followed by any of `.!?)]"'*”’` and the CJK marks
-//!   below (so `?!`, `...`, `.)`, `."` and `.**` stay with their sentence), when whitespace or
-//!   the end of the text follows the run;
+//!   below (so `?!`, `...`, `.)`, `."` and `.**` stay with their sentence), when whitespace,
+//!   the end of the text or a special token's `<|` follows the run (gpt-oss ends a message's
+//!   last sentence with `<|end|>`, and a tool call may follow it inside the thinking);
 //! - after a run that starts with or holds a CJK full stop, exclamation or question mark
 //!   (`。`, `！`, `？`; closing `」』）` join the run), whatever follows: Chinese and Japanese put no
 //!   space between sentences.
@@ -35,6 +36,10 @@
 
 use crate::text::chars::{is_line_break_byte, skip_space, space_at, trim_space_back, word_boundary_before};
 use crate::text::math_regions::{math_regions, MathRegion};
+
+/// How a special token such as gpt-oss's `<|end|>` starts: after a terminator run it ends the
+/// sentence as white space does.
+const SPECIAL_TOKEN_START: &[u8] = b"<|";
 
 /// Bounds on how far a math region may reach (see [`crate::text::math_regions`]). A region
 /// longer than its bound is not math: its opener is read as literal text. The bounds only back
@@ -125,7 +130,7 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
             p
         } else {
             let (j, cjk) = terminator_run(bytes, p);
-            if cjk || ((j == n || space_at(text, j)) && !dot_continues_sentence(text, p)) {
+            if cjk || ((j == n || space_at(text, j) || bytes[j..].starts_with(SPECIAL_TOKEN_START)) && !dot_continues_sentence(text, p)) {
                 j
             } else {
                 // Every later terminator in the run ends at the same `j`: skip the run.
@@ -428,6 +433,17 @@ mod tests {
         assert_eq!(split("one\ntwo\n\n\nthree  "), vec!["one\n", "two\n\n\n", "three  "]);
         assert_eq!(contents("  lead. tail  \n"), vec!["  lead.", "tail"]);
         assert_eq!(split("no space.after"), vec!["no space.after"]);
+    }
+
+    #[test]
+    fn a_special_token_after_a_terminator_ends_the_sentence() {
+        let text = "So it is 42.<|end|><|start|>assistant<|channel|>commentary<|message|>print(42)<|call|>";
+        assert_eq!(contents(text)[0], "So it is 42.");
+        assert_eq!(split(text).concat(), text);
+        // Not without the terminator, nor `<` alone.
+        assert_eq!(split("So it is 42<|end|> ok."), vec!["So it is 42<|end|> ok."]);
+        assert_eq!(split("a.<b. c"), vec!["a.<b. ", "c"]);
+        assert_eq!(split("See e.g.<|end|>x").len(), 1, "an abbreviation still continues");
     }
 
     #[test]

@@ -238,6 +238,11 @@ def _dots_that_continue(text: str, lowered: str) -> set[int]:
     return dots
 
 
+#: How a special token such as gpt-oss's ``<|end|>`` starts: after a terminator run it ends the
+#: sentence as white space does.
+SPECIAL_TOKEN_START = "<|"
+
+
 def split_sentences(text: str, options: Options = Options()) -> list[Sentence]:
     """Sentences of ``text`` as ``Sentence(start, end, content_end)`` in characters."""
     if not text:
@@ -256,7 +261,8 @@ def split_sentences(text: str, options: Options = Options()) -> list[Sentence]:
         if in_math(m.start()):
             continue
         if m.group() not in "\n\r" and not _CJK_TERMINATORS.intersection(m.group()):
-            followed = m.end() == len(text) or _WS_AT.match(text, m.end()) is not None
+            followed = (m.end() == len(text) or _WS_AT.match(text, m.end()) is not None
+                        or text.startswith(SPECIAL_TOKEN_START, m.end()))
             if not followed or m.start() in continuing:
                 continue
         brk = m.start() if m.group() in "\n\r" else m.end()
