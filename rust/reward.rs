@@ -197,8 +197,9 @@ impl LengthUnit {
 #[derive(Debug, Clone, Copy)]
 pub struct TokenSpans<'a> {
     pub ends: &'a [usize],
-    /// Index of the `</think>` token when it was found by its id (token-id input); with text
-    /// input the tag is found in the text.
+    /// Index of the `</think>` token when it was found by its id (token-id input; used when it
+    /// is the tag the response's thinking closes with); with text input the tag is found in the
+    /// text.
     pub think_close: Option<usize>,
 }
 
@@ -268,8 +269,12 @@ pub fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: (&
     let (open, close_tag) = tags;
     let lead = response.len() - response.trim_start().len();
     let start = if response[lead..].starts_with(open) { lead + open.len() } else { 0 };
+    // The token found by its id, when the response's thinking closes at that very tag (not,
+    // for gpt-oss, at the message before the answer, or at an answer header).
     let close = match tokens.and_then(|t| t.think_close.map(|k| (t, k))) {
-        Some((t, k)) if k < t.ends.len() => Some(t.start_of(k).max(start)..t.ends[k].max(start)),
+        Some((t, k)) if k < t.ends.len() && response.get(t.start_of(k)..t.ends[k]) == Some(close_tag) => {
+            Some(t.start_of(k).max(start)..t.ends[k].max(start))
+        }
         _ => memchr::memmem::find(&response.as_bytes()[start..], close_tag.as_bytes()).map(|p| start + p..start + p + close_tag.len()),
     };
     let end = close.as_ref().map_or(response.len(), |c| c.start);
@@ -503,10 +508,7 @@ impl<'a> IdsScorer<'a> {
             Ok(d) => d,
             Err(e @ DecodeError::UnknownId { .. }) => return self.invalid_input(e.to_string()),
         };
-        // By its id when the response's thinking closes at the closing tag itself (not, for
-        // gpt-oss, at the message before the answer, or at an answer header).
-        let closes_at_tag = config.think.of_response(&decoded.text).1 == config.think.close();
-        let think_close = self.think_close_id.filter(|_| closes_at_tag).and_then(|id| ids.iter().position(|&t| t == id));
+        let think_close = self.think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
         let tokens = TokenSpans { ends: &decoded.token_ends, think_close };
         let score = score_rollout_in(
             &Rollout {

@@ -48,7 +48,6 @@ family's closing tag or is gpt-oss output stripped of its markers.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
@@ -72,8 +71,6 @@ ThinkTagsArg = Union[str, Sequence[str]]
 #: What a ``think_tags`` argument gives: (opening, closing), or ``"auto"``.
 ResolvedThinkTags = Union[tuple[str, str], str]
 
-_SPECIAL_PIECE = re.compile(r"<\|[^|<>]+\|>")
-
 
 def resolve_think_tags(tags: Any) -> ResolvedThinkTags:
     """The (opening, closing) tags ``tags`` gives: a preset's name or any sequence of two str
@@ -95,11 +92,9 @@ def _suggestion(tags: tuple[str, str]) -> str:
 
 def _in_vocabulary(vocabulary: Any, tag: str) -> bool:
     """Whether ``tag`` is one token of ``vocabulary``, or made of special tokens that are
-    (harmony's ``<|channel|>analysis<|message|>``: ``<|channel|>`` and ``<|message|>``)."""
-    if vocabulary.token_id(tag) is not None:
-        return True
-    pieces = _SPECIAL_PIECE.findall(tag)
-    return bool(pieces) and all(vocabulary.token_id(piece) is not None for piece in pieces)
+    (harmony's ``<|channel|>analysis<|message|>``: ``<|channel|>`` and ``<|message|>``), as the
+    native scorer reads it for ``"auto"``."""
+    return bool(vocabulary._native.holds_tag(tag))
 
 
 def warn_of_other_families(vocabulary: Any, tags: ThinkTagsArg) -> bool:

@@ -392,6 +392,12 @@ impl NativeVocabulary {
         self.inner.token_id(token)
     }
 
+    /// Whether a think tag is one token, or made of special tokens with words between them
+    /// (harmony's `<|channel|>analysis<|message|>`), as `think_tags="auto"` reads vocabularies.
+    fn holds_tag(&self, tag: &str) -> bool {
+        crate::extract::tag_is_tokens(tag, &|t: &str| self.inner.token_id(t).is_some())
+    }
+
     fn is_special(&self, id: i64) -> bool {
         u32::try_from(id).is_ok_and(|id| self.inner.is_special(id))
     }

@@ -101,9 +101,14 @@ impl Default for ThinkTags {
     }
 }
 
+/// The special-token format whose tags these are, if any.
+fn format_of(open: &str, close: &str) -> Option<&'static SpecialTokenFormat> {
+    SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close)
+}
+
 /// Whether `tag` is one token of a vocabulary (`is_token`), or made of special tokens that are,
 /// with plain words between them (harmony's `<|channel|>analysis<|message|>`).
-fn tag_is_tokens(tag: &str, is_token: &impl Fn(&str) -> bool) -> bool {
+pub fn tag_is_tokens(tag: &str, is_token: &impl Fn(&str) -> bool) -> bool {
     if is_token(tag) {
         return true;
     }
@@ -150,8 +155,7 @@ impl ThinkTags {
         if open == close {
             return Err(format!("the opening and closing think tags are the same ({open:?})"));
         }
-        let format = SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close);
-        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), format, auto: false })
+        Ok(ThinkTags { open: open.to_owned(), close: close.to_owned(), format: format_of(open, close), auto: false })
     }
 
     /// Each response read with the tags of the family it is written in (one of
@@ -206,8 +210,7 @@ impl ThinkTags {
     pub fn of_response(&self, response: &str) -> (&str, &str) {
         if self.auto {
             let (open, close) = family_of(response);
-            let format = SPECIAL_TOKEN_FORMATS.iter().find(|f| f.open == open && f.close == close);
-            return tags_of_response(open, close, format, response);
+            return tags_of_response(open, close, format_of(open, close), response);
         }
         tags_of_response(&self.open, &self.close, self.format, response)
     }
