@@ -186,6 +186,12 @@ impl Depot {
     }
 }
 
+impl Default for Depot {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 static DEPOT: Depot = Depot::new();
 
 extern "C" {

@@ -11,7 +11,7 @@ use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
 use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, ThinkTags};
 use crate::hash::FastMap;
-use crate::parallel::{map_cheap_items, ItemPanic};
+use crate::parallel::{drop_cheap_items, map_cheap_items, map_cheap_owned, ItemPanic};
 
 /// One response to check.
 #[derive(Debug, Clone, Copy)]
@@ -177,14 +177,15 @@ pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, thread
     let judged = map_cheap_items(pairs.keys(), threads, |(final_id, gt_ids)| {
         judge_alternatives(answer(*final_id), gt_ids.iter().map(|&id| answer(id)), &rules.policy)
     });
-    let jobs: Vec<usize> = (0..queries.len()).collect();
-    map_cheap_items(&jobs, threads, |&i| {
-        let final_answer = finals[i].clone().unwrap_or_else(|panic| panic!("final-answer extraction failed: {}", panic.0));
-        let judgements = match pair_of[i] {
+    drop_cheap_items(parsed, threads);
+    let jobs: Vec<_> = finals.into_iter().zip(pair_of).zip(queries).collect();
+    map_cheap_owned(jobs, threads, |((final_answer, pair), query)| {
+        let final_answer = final_answer.unwrap_or_else(|panic| panic!("final-answer extraction failed: {}", panic.0));
+        let judgements = match pair {
             Some(p) => judged[p].clone().unwrap_or_else(|panic| panic!("{}", panic.0)),
             None => Vec::new(),
         };
-        outcome_of(final_answer, judgements, &queries[i], rules.reject_problem_echo)
+        outcome_of(final_answer, judgements, query, rules.reject_problem_echo)
     })
 }
 

@@ -126,6 +126,54 @@ where
     map_items_in_shares(items, threads, CHEAP_ITEMS_PER_THREAD, f)
 }
 
+/// [`map_cheap_items`] for items taken by value: each is moved into `f`, which can keep its
+/// parts without copying them (a final answer's text moved into its outcome instead of cloned).
+pub fn map_cheap_owned<T, R, F>(items: Vec<T>, threads: Option<usize>, f: F) -> Vec<Result<R, ItemPanic>>
+where
+    T: Send,
+    R: Send,
+    F: Fn(T) -> R + Sync + Send,
+{
+    let guarded = |item: T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
+    let n = workers_for(items.len(), threads, CHEAP_ITEMS_PER_THREAD);
+    if n > 1 {
+        if let Ok(pool) = pool_for(n) {
+            let max_len = leaf_len(items.len(), n);
+            return pool.install(|| items.into_par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect());
+        }
+    }
+    items.into_iter().map(guarded).collect()
+}
+
+/// Drops `items` on `threads` workers, about a microsecond each (parsed answers: trees of
+/// small blocks). The blocks then go back to the workers that will build the next batch's
+/// trees, instead of all to the calling thread, which would have to pass them on through the
+/// allocator's depot ([`crate::alloc`]); and the calling thread does not free them alone.
+pub fn drop_cheap_items<T: Send>(items: Vec<T>, threads: Option<usize>) {
+    map_cheap_owned(items, threads, drop);
+}
+
+/// How many workers a batch of `len` items gets: at most one per `min_share` items.
+fn workers_for(len: usize, threads: Option<usize>, min_share: usize) -> usize {
+    let most = len / min_share.max(1);
+    if most <= 1 {
+        1
+    } else {
+        resolve_threads(threads).min(most)
+    }
+}
+
+/// The most items in one leaf (a run of items one thread takes at once): 1/LEAVES_PER_THREAD
+/// of a thread's share. rayon's adaptive splitting alone stops at about a quarter of the batch
+/// per leaf for two threads, so when items differ in cost (a 30k-token rollout beside 1k-token
+/// ones) one thread could sit idle while the other runs a long last leaf (seen: 2-thread reward
+/// batches at 1.80x, 1.9x with bounded leaves).
+fn leaf_len(len: usize, workers: usize) -> usize {
+    // (A ceiling division written out: `usize::div_ceil` needs Rust 1.73, the crate's MSRV is 1.70.)
+    let leaves = workers * LEAVES_PER_THREAD;
+    ((len + leaves - 1) / leaves).max(1)
+}
+
 /// [`map_items`] on at most one worker per `min_share` items.
 fn map_items_in_shares<T, R, F>(items: &[T], threads: Option<usize>, min_share: usize, f: F) -> Vec<Result<R, ItemPanic>>
 where
@@ -134,24 +182,15 @@ where
     F: Fn(&T) -> R + Sync + Send,
 {
     let guarded = |item: &T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
-    let most = items.len() / min_share.max(1);
-    let n = if most <= 1 { 1 } else { resolve_threads(threads).min(most) };
-    if n <= 1 {
-        return items.iter().map(guarded).collect();
+    let n = workers_for(items.len(), threads, min_share);
+    if n > 1 {
+        // Could not start threads (resource limits): still answer, serially, below.
+        if let Ok(pool) = pool_for(n) {
+            let max_len = leaf_len(items.len(), n);
+            return pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect());
+        }
     }
-    // Leaves of at most 1/LEAVES_PER_THREAD of a thread's share: rayon's adaptive splitting
-    // alone stops at about a quarter of the batch per leaf for two threads, so when items
-    // differ in cost (a 30k-token rollout beside 1k-token ones) one thread could sit idle
-    // while the other runs a long last leaf (seen: 2-thread reward batches at 1.80x, 1.9x
-    // with bounded leaves).
-    // (A ceiling division written out: `usize::div_ceil` needs Rust 1.73, the crate's MSRV is 1.70.)
-    let leaves = n * LEAVES_PER_THREAD;
-    let max_len = ((items.len() + leaves - 1) / leaves).max(1);
-    match pool_for(n) {
-        Ok(pool) => pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect()),
-        // Could not start threads (resource limits): still answer, serially.
-        Err(_) => items.iter().map(guarded).collect(),
-    }
+    items.iter().map(guarded).collect()
 }
 
 #[cfg(test)]
@@ -196,6 +235,40 @@ mod tests {
         assert_eq!(out[1], Ok(2));
         assert_eq!(out[2], Err(ItemPanic("boom at 3".into())));
         assert_eq!(out[3], Ok(4));
+    }
+
+    #[test]
+    fn owned_items_keep_order_and_a_panic_stays_with_its_item() {
+        for threads in [1, 2, 3] {
+            let items: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+            let out = map_cheap_owned(items, Some(threads), |s| {
+                if s == "500" {
+                    panic!("boom at {s}");
+                }
+                s
+            });
+            assert_eq!(out.len(), 1000);
+            for (i, r) in out.into_iter().enumerate() {
+                match r {
+                    Ok(s) => assert_eq!(s, i.to_string()),
+                    Err(panic) => assert_eq!((i, panic.0), (500, "boom at 500".to_string())),
+                }
+            }
+        }
+        // Enough items for two shares: the pool's workers drop them.
+        let caller = std::thread::current().id();
+        struct Noted(std::sync::Arc<std::sync::Mutex<Vec<bool>>>, std::thread::ThreadId);
+        impl Drop for Noted {
+            fn drop(&mut self) {
+                self.0.lock().unwrap().push(std::thread::current().id() == self.1);
+            }
+        }
+        let on_caller = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let items: Vec<Noted> = (0..2 * CHEAP_ITEMS_PER_THREAD).map(|_| Noted(on_caller.clone(), caller)).collect();
+        drop_cheap_items(items, Some(2));
+        let noted = on_caller.lock().unwrap();
+        assert_eq!(noted.len(), 2 * CHEAP_ITEMS_PER_THREAD);
+        assert!(noted.iter().all(|&here| !here));
     }
 
     #[test]

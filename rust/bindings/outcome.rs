@@ -19,6 +19,7 @@ use super::{borrow_str_list, char_lengths, static_name, think_tags_of, threads_a
 use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
 use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
+use crate::parallel::map_cheap_owned;
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
 type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
@@ -136,13 +137,14 @@ fn check_outcome_batch(
     let outcomes = py.allow_threads(|| {
         let queries: Vec<OutcomeQuery<'_>> =
             (0..n).map(|i| OutcomeQuery { response: texts[i], ground_truth: &gts[i], problem: problems[i] }).collect();
-        let outcomes = check_outcomes(&queries, &rules, threads);
-        outcomes.into_iter().enumerate().map(|(i, o)| o.map(|o| native_outcome(texts[i], chars[i], o))).collect::<Vec<_>>()
+        let outcomes: Vec<_> = check_outcomes(&queries, &rules, threads).into_iter().enumerate().collect();
+        // The final answers' character offsets are counted on the workers too.
+        map_cheap_owned(outcomes, threads, |(i, o)| o.map(|o| native_outcome(texts[i], chars[i], o)))
     });
     let mut rows = Vec::with_capacity(n);
     let mut undecided = Vec::new();
     for (i, outcome) in outcomes.into_iter().enumerate() {
-        let o = outcome.unwrap_or_else(|panic| internal_error(panic.0));
+        let o = outcome.and_then(|o| o).unwrap_or_else(|panic| internal_error(panic.0));
         let final_answer: PyObject = match o.final_answer {
             Some(f) => Py::new(py, f)?.into_py(py),
             None => py.None(),
