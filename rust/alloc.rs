@@ -100,7 +100,7 @@ unsafe fn free_list(mut block: *mut u8, class: usize) {
 
 /// Full magazines shared by all threads: per class, a stack of magazines linked through the
 /// second word of each magazine's first block (the first word links the magazine's blocks).
-pub struct Depot {
+struct Depot {
     locked: AtomicBool,
     /// Guarded by `locked`.
     state: UnsafeCell<DepotState>,
@@ -115,11 +115,18 @@ struct DepotState {
 unsafe impl Sync for Depot {}
 
 impl Depot {
-    pub const fn new() -> Self {
+    const fn new() -> Self {
         Depot { locked: AtomicBool::new(false), state: UnsafeCell::new(DepotState { tops: [null_mut(); CLASSES], bytes: 0 }) }
     }
 
     fn lock(&self) {
+        if std::ptr::eq(self, &DEPOT) {
+            register_fork_handlers();
+        }
+        self.lock_raw();
+    }
+
+    fn lock_raw(&self) {
         let mut spins = 0u32;
         while self.locked.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
             spins += 1;
@@ -177,18 +184,13 @@ impl Depot {
     }
 
     /// The bytes in the depot's magazines.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
         self.lock();
         // SAFETY: the lock is held.
         let bytes = unsafe { (*self.state.get()).bytes };
         self.unlock();
         bytes
-    }
-}
-
-impl Default for Depot {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -199,37 +201,36 @@ extern "C" {
 }
 
 unsafe extern "C" fn lock_depot_for_fork() {
-    DEPOT.lock();
+    DEPOT.lock_raw();
 }
 
 unsafe extern "C" fn unlock_depot_after_fork() {
     DEPOT.unlock();
 }
 
-/// The global depot, with its `fork()` handlers registered on first use: the forking thread
-/// takes the lock before the fork, and parent and child release it, so the child's only
+/// Registers the global depot's `fork()` handlers, once, when the depot is first used (its
+/// lock is taken only when a magazine moves, never on a thread's own allocations): the forking
+/// thread takes the lock before the fork, and parent and child release it, so the child's only
 /// thread never finds it held by a thread that does not exist there.
-#[inline]
-fn global_depot() -> &'static Depot {
+fn register_fork_handlers() {
     static REGISTERED: AtomicBool = AtomicBool::new(false);
     if !REGISTERED.load(Ordering::Acquire) && !REGISTERED.swap(true, Ordering::AcqRel) {
         // SAFETY: the handlers only take and release the depot's lock; glibc's own
         // registration allocates with its `malloc`, not through this allocator.
         unsafe { pthread_atfork(Some(lock_depot_for_fork), Some(unlock_depot_after_fork), Some(unlock_depot_after_fork)) };
     }
-    &DEPOT
 }
 
 /// One thread's magazines: per class, a loaded one (an intrusive list of `loaded_len` free
 /// blocks, each block's first word pointing to the next) and a spare one, full or null.
-pub struct ThreadCache {
+struct ThreadCache {
     loaded: [Cell<*mut u8>; CLASSES],
     loaded_len: [Cell<u8>; CLASSES],
     spare: [Cell<*mut u8>; CLASSES],
 }
 
 impl ThreadCache {
-    pub const fn new() -> Self {
+    const fn new() -> Self {
         #[allow(clippy::declare_interior_mutable_const)]
         const EMPTY: Cell<*mut u8> = Cell::new(null_mut());
         #[allow(clippy::declare_interior_mutable_const)]
@@ -301,7 +302,7 @@ impl ThreadCache {
     }
 
     /// The bytes in this thread's magazines.
-    pub fn bytes(&self) -> usize {
+    fn bytes(&self) -> usize {
         (0..CLASSES)
             .map(|c| {
                 let spare = if self.spare[c].get().is_null() { 0 } else { magazine_blocks(c) };
@@ -331,15 +332,9 @@ impl ThreadCache {
     }
 }
 
-impl Default for ThreadCache {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Drop for ThreadCache {
     fn drop(&mut self) {
-        self.release(global_depot());
+        self.release(&DEPOT);
     }
 }
 
@@ -352,12 +347,7 @@ pub fn cached_bytes() -> usize {
     CACHE.try_with(ThreadCache::bytes).unwrap_or(0)
 }
 
-/// The bytes in the shared depot's magazines.
-pub fn depot_bytes() -> usize {
-    global_depot().bytes()
-}
-
-/// The allocator: the calling thread's [`ThreadCache`] (and the depot behind it) for small
+/// The allocator: the calling thread's magazines (and the depot behind them) for small
 /// blocks, [`System`] for the rest, and for everything while the thread's cache is being
 /// destroyed (at its exit).
 pub struct ThreadCaching;
@@ -370,7 +360,7 @@ unsafe impl GlobalAlloc for ThreadCaching {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         match class_of(&layout) {
-            Some(class) => match CACHE.try_with(|c| c.pop(class, global_depot())) {
+            Some(class) => match CACHE.try_with(|c| c.pop(class, &DEPOT)) {
                 Ok(block) if !block.is_null() => block,
                 _ => System.alloc(class_layout(class)),
             },
@@ -381,7 +371,7 @@ unsafe impl GlobalAlloc for ThreadCaching {
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         match class_of(&layout) {
-            Some(class) => match CACHE.try_with(|c| c.pop(class, global_depot())) {
+            Some(class) => match CACHE.try_with(|c| c.pop(class, &DEPOT)) {
                 Ok(block) if !block.is_null() => {
                     block.write_bytes(0, layout.size());
                     block
@@ -396,7 +386,7 @@ unsafe impl GlobalAlloc for ThreadCaching {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         match class_of(&layout) {
             Some(class) => {
-                if CACHE.try_with(|c| c.push(class, ptr, global_depot())).is_err() {
+                if CACHE.try_with(|c| c.push(class, ptr, &DEPOT)).is_err() {
                     System.dealloc(ptr, class_layout(class));
                 }
             }

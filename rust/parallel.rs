@@ -135,14 +135,10 @@ where
     F: Fn(T) -> R + Sync + Send,
 {
     let guarded = |item: T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
-    let n = workers_for(items.len(), threads, CHEAP_ITEMS_PER_THREAD);
-    if n > 1 {
-        if let Ok(pool) = pool_for(n) {
-            let max_len = leaf_len(items.len(), n);
-            return pool.install(|| items.into_par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect());
-        }
+    match pool_and_leaf_len(items.len(), threads, CHEAP_ITEMS_PER_THREAD) {
+        Some((pool, max_len)) => pool.install(|| items.into_par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect()),
+        None => items.into_iter().map(guarded).collect(),
     }
-    items.into_iter().map(guarded).collect()
 }
 
 /// Drops `items` on `threads` workers, about a microsecond each (parsed answers: trees of
@@ -153,25 +149,28 @@ pub fn drop_cheap_items<T: Send>(items: Vec<T>, threads: Option<usize>) {
     map_cheap_owned(items, threads, drop);
 }
 
-/// How many workers a batch of `len` items gets: at most one per `min_share` items.
-fn workers_for(len: usize, threads: Option<usize>, min_share: usize) -> usize {
-    let most = len / min_share.max(1);
-    if most <= 1 {
-        1
-    } else {
-        resolve_threads(threads).min(most)
-    }
-}
-
-/// The most items in one leaf (a run of items one thread takes at once): 1/LEAVES_PER_THREAD
-/// of a thread's share. rayon's adaptive splitting alone stops at about a quarter of the batch
-/// per leaf for two threads, so when items differ in cost (a 30k-token rollout beside 1k-token
+/// The pool for a batch of `len` items (at most one worker per `min_share` of them) and the
+/// most items in one leaf, or None when the batch runs on the calling thread: one worker is
+/// enough, or no thread could be started (resource limits; the batch is still answered).
+///
+/// A leaf (a run of items one thread takes at once) holds at most 1/LEAVES_PER_THREAD of a
+/// thread's share: rayon's adaptive splitting alone stops at about a quarter of the batch per
+/// leaf for two threads, so when items differ in cost (a 30k-token rollout beside 1k-token
 /// ones) one thread could sit idle while the other runs a long last leaf (seen: 2-thread reward
 /// batches at 1.80x, 1.9x with bounded leaves).
-fn leaf_len(len: usize, workers: usize) -> usize {
+fn pool_and_leaf_len(len: usize, threads: Option<usize>, min_share: usize) -> Option<(Arc<rayon::ThreadPool>, usize)> {
+    let most = len / min_share.max(1);
+    if most <= 1 {
+        return None;
+    }
+    let n = resolve_threads(threads).min(most);
+    if n <= 1 {
+        return None;
+    }
     // (A ceiling division written out: `usize::div_ceil` needs Rust 1.73, the crate's MSRV is 1.70.)
-    let leaves = workers * LEAVES_PER_THREAD;
-    ((len + leaves - 1) / leaves).max(1)
+    let leaves = n * LEAVES_PER_THREAD;
+    let max_len = ((len + leaves - 1) / leaves).max(1);
+    pool_for(n).ok().map(|pool| (pool, max_len))
 }
 
 /// [`map_items`] on at most one worker per `min_share` items.
@@ -182,15 +181,10 @@ where
     F: Fn(&T) -> R + Sync + Send,
 {
     let guarded = |item: &T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
-    let n = workers_for(items.len(), threads, min_share);
-    if n > 1 {
-        // Could not start threads (resource limits): still answer, serially, below.
-        if let Ok(pool) = pool_for(n) {
-            let max_len = leaf_len(items.len(), n);
-            return pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect());
-        }
+    match pool_and_leaf_len(items.len(), threads, min_share) {
+        Some((pool, max_len)) => pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect()),
+        None => items.iter().map(guarded).collect(),
     }
-    items.iter().map(guarded).collect()
 }
 
 #[cfg(test)]
