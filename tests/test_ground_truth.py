@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apr_fast.ground_truth import ground_truth_alternatives
+from apr_fast.ground_truth import alternatives_of_batch, ground_truth_alternatives
 
 BENCHMARKS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "benchmarks"
 
@@ -64,6 +64,30 @@ def test_non_finite_numbers_raise_value_error(bad) -> None:
 def test_floats_round_trip(x: float) -> None:
     (s,) = ground_truth_alternatives(x)
     assert float(s) == x
+
+
+_GROUND_TRUTH_TEXTS = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["['9.6\\n', '9.60']", "#### 72", "so the answer is \\boxed{5}", "$\\frac{1}{2}$", "[1, 2]"]),
+    st.lists(st.sampled_from(["1", "x", "\\boxed{2}", "'", "\ud800", "\\boxed{\ud800}", " "]), max_size=4).map("".join),
+)
+
+
+@given(st.lists(_GROUND_TRUTH_TEXTS, max_size=8), st.booleans())
+def test_a_batch_reads_each_ground_truth_as_one_call_would(items, with_bad_item) -> None:
+    """A batch of str ground truths (the fast path) and one with an item of another type (the
+    per-item path) give every item what ground_truth_alternatives gives it, or its error."""
+    batch = items + [None] if with_bad_item else items
+    alternatives, errors = alternatives_of_batch(batch)
+    assert len(alternatives) == len(batch)
+    for i, g in enumerate(batch):
+        try:
+            expected = ground_truth_alternatives(g)
+        except (TypeError, ValueError) as e:
+            assert alternatives[i] == [] and type(errors[i]) is type(e) and str(errors[i]) == str(e)
+        else:
+            assert alternatives[i] == expected and i not in errors
+            assert type(alternatives[i]) is list
 
 
 @pytest.mark.skipif(not BENCHMARKS.exists(), reason="../shared/data is not present")

@@ -360,7 +360,7 @@ def _alternatives_list(
     # The reason is the row's own (a row scores the same in any batch); the log names the index.
     bad = {i: f"bad ground truth: {e}" for i, e in errors.items()}
     for i, (g, found) in enumerate(zip(ground_truths, alternatives)):
-        if i not in bad and not any(a.strip() for a in found):
+        if i not in bad and not any(map(str.strip, found)):
             alternatives[i], bad[i] = [], f"empty ground truth ({g!r}): no answer can match it"
     return alternatives, bad
 

@@ -115,8 +115,9 @@ pub(crate) fn sequence_items<'py>(obj: &'py PyAny, what: &dyn std::fmt::Display,
 }
 
 /// Borrows every item of a list/tuple of `str` without copying the text.
-/// `what` names the argument in the error message.
-pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &str) -> PyResult<Vec<&'py str>> {
+/// `what` names the argument in the error message (formatted only for an error: a batch
+/// borrows one list per row).
+pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &(impl std::fmt::Display + ?Sized)) -> PyResult<Vec<&'py str>> {
     sequence_items(obj, &what, "a list of str")?
         .into_iter()
         .enumerate()

@@ -189,7 +189,7 @@ pub(crate) fn ground_truth_lists(obj: &PyAny, n: usize) -> PyResult<Vec<Vec<&str
     outer
         .iter()
         .enumerate()
-        .map(|(i, item)| borrow_str_list(item, &format!("ground_truths[{i}]")))
+        .map(|(i, item)| borrow_str_list(item, &format_args!("ground_truths[{i}]")))
         .collect()
 }
 
