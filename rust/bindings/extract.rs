@@ -4,10 +4,11 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, char_lengths, think_tags_of, threads_arg};
+use super::{Reduced, borrow_str, borrow_str_list, char_lengths, think_tags_of, threads_arg};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -75,6 +76,41 @@ impl PyFinalAnswer {
     fn __hash__(&self) -> u64 {
         hash_of(self)
     }
+
+    /// Pickles as its fields (results cross process boundaries: multiprocessing, Ray).
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let f = self.clone();
+        Ok((rebuilder(py, "_final_answer")?, (f.text, f.start, f.end, f.byte_start, f.byte_end, f.rule, f.in_thinking).into_py(py)))
+    }
+}
+
+/// The `_core` function that [`PyFinalAnswer::__reduce__`] and [`PyCandidate::__reduce__`]
+/// name for unpickling.
+fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
+    Ok(py.import("apr_fast._core")?.getattr(name)?.into_py(py))
+}
+
+/// The static name among `names` equal to `name`; ValueError otherwise (a pickle from another
+/// version, or a hand-made call).
+fn known_name(name: &str, names: impl IntoIterator<Item = &'static str>, what: &str) -> PyResult<&'static str> {
+    names.into_iter().find(|n| *n == name).ok_or_else(|| PyValueError::new_err(format!("unknown {what}: {name:?}")))
+}
+
+/// Unpickles a `FinalAnswer` ([`PyFinalAnswer::__reduce__`]).
+#[pyfunction]
+#[pyo3(name = "_final_answer")]
+#[allow(clippy::too_many_arguments)]
+fn rebuild_final_answer(text: String, start: usize, end: usize, byte_start: usize, byte_end: usize, rule: &str, in_thinking: bool) -> PyResult<PyFinalAnswer> {
+    let rule = known_name(rule, FinalRule::ALL.iter().map(|r| r.as_str()), "final-answer rule")?;
+    Ok(PyFinalAnswer { text, start, end, byte_start, byte_end, rule, in_thinking })
+}
+
+/// Unpickles a `Candidate` ([`PyCandidate::__reduce__`]).
+#[pyfunction]
+#[pyo3(name = "_candidate")]
+fn rebuild_candidate(text: String, start: usize, end: usize, byte_start: usize, byte_end: usize, kind: &str) -> PyResult<PyCandidate> {
+    let kind = known_name(kind, CandidateKind::ALL.iter().map(|k| k.as_str()), "candidate kind")?;
+    Ok(PyCandidate { text, start, end, byte_start, byte_end, kind })
 }
 
 /// One answer value stated in a sentence.
@@ -118,6 +154,12 @@ impl PyCandidate {
 
     fn __hash__(&self) -> u64 {
         hash_of(self)
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let c = self.clone();
+        Ok((rebuilder(py, "_candidate")?, (c.text, c.start, c.end, c.byte_start, c.byte_end, c.kind).into_py(py)))
     }
 }
 
@@ -274,6 +316,8 @@ pub(crate) fn register(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(extract_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(extract_candidates_batch, m)?)?;
     m.add_function(wrap_pyfunction!(problem_values, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_final_answer, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_candidate, m)?)?;
     m.add("FINAL_RULES", PyTuple::new(py, FinalRule::ALL.iter().map(|r| r.as_str())))?;
     m.add("CANDIDATE_KINDS", PyTuple::new(py, CandidateKind::ALL.iter().map(|k| k.as_str())))?;
     Ok(())

@@ -48,6 +48,10 @@ pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
     names.entry((name.as_ptr() as usize, name.len())).or_insert_with(|| PyString::new(py, name).into()).clone_ref(py).into_py(py)
 }
 
+/// What a value object's `__reduce__` gives pickle: the `_core` function that rebuilds it and
+/// the tuple of that function's arguments.
+pub(crate) type Reduced = (PyObject, PyObject);
+
 /// Builds instances of a Python class (a frozen dataclass such as `RolloutScore` or
 /// `Correctness`) as `object.__new__(cls)` followed by one `object.__setattr__(obj, name,
 /// value)` per field, which is what the dataclass's `__init__` does, but without a Python call,

@@ -18,14 +18,14 @@ use pyo3::once_cell::GILOnceCell;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::{borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, ConfigError};
+use super::{Reduced, borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, ConfigError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::{
     segment as core_segment, CueKind, CueMatcher as CoreMatcher, Segmentation as CoreSegmentation,
     SentenceCues as CoreSentenceCues, CHINESE_CONCLUSION_CUES, CHINESE_VERIFICATION_CUES, PAPER_CONCLUSION_CUES,
     PAPER_VERIFICATION_CUES,
 };
-use crate::text::math_regions::{math_regions as core_math_regions, MathRegion as CoreRegion};
+use crate::text::math_regions::{math_regions as core_math_regions, MathKind, MathRegion as CoreRegion};
 use crate::text::offsets::CharIndex;
 use crate::text::sentences::{split_sentences as core_split, SplitOptions as CoreOptions};
 
@@ -298,6 +298,13 @@ impl PySentence {
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         Ok(hash_of(self.key(py)?))
     }
+
+    /// Pickles as its offsets and its source text (one copy per pickle, however many of its
+    /// sentences it holds).
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let args = (self.index, self.start, self.end, self.content_end, self.byte_start, self.byte_end, self.byte_content_end, self.source.clone_ref(py));
+        Ok((rebuilder(py, "_sentence")?, args.into_py(py)))
+    }
 }
 
 fn sentence_object(
@@ -381,6 +388,12 @@ impl PyMathRegion {
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         Ok(hash_of((self.byte_start, self.byte_end, self.kind, self.text(py)?.to_str()?)))
     }
+
+    /// Pickles as its offsets, kind and source text.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let args = (self.start, self.end, self.byte_start, self.byte_end, self.kind, self.source.clone_ref(py));
+        Ok((rebuilder(py, "_math_region")?, args.into_py(py)))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,6 +465,12 @@ impl PyCueHit {
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         Ok(hash_of(self.key(py)?))
     }
+
+    /// Pickles as its cue, offsets and source text.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let args = (self.cue.clone_ref(py), self.kind, self.cue_index, self.start, self.end, self.byte_start, self.byte_end, self.source.clone_ref(py));
+        Ok((rebuilder(py, "_cue_hit")?, args.into_py(py)))
+    }
 }
 
 /// A sentence and the cues found inside it.
@@ -498,6 +517,12 @@ impl PySentenceCues {
             self.verification.as_ref(py).hash()?,
         );
         Ok(hash_of(parts))
+    }
+
+    /// Pickles as its sentence and hits.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let args = (self.sentence.clone_ref(py), self.conclusion.clone_ref(py), self.verification.clone_ref(py));
+        Ok((rebuilder(py, "_sentence_cues")?, args.into_py(py)))
     }
 }
 
@@ -777,6 +802,8 @@ fn find_batch_with(
 pub struct PySegmentation {
     source: Py<PyString>,
     matcher: Py<PyCueMatcher>,
+    /// The options it was split with (for pickling).
+    options: CoreOptions,
     data: Segmented,
 }
 
@@ -865,6 +892,13 @@ impl PySegmentation {
             self.data.seg.hits.len()
         )
     }
+
+    /// Pickles as its text, matcher and split options: unpickling segments the text again
+    /// (the same sentences and hits: segmentation is deterministic).
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let args = (self.source.clone_ref(py), self.matcher.clone_ref(py), PySplitOptions { inner: self.options });
+        Ok((rebuilder(py, "_segmentation")?, args.into_py(py)))
+    }
 }
 
 fn segment_with(
@@ -876,7 +910,7 @@ fn segment_with(
     let s = borrow_str(text, "text")?;
     let core = Arc::clone(&matcher.borrow(py).core);
     let data = run_one(py, s, |t| segmented(t, &opts, Some(&core)))?;
-    Ok(PySegmentation { source: text.downcast::<PyString>()?.into_py(py), matcher, data })
+    Ok(PySegmentation { source: text.downcast::<PyString>()?.into_py(py), matcher, options: opts, data })
 }
 
 fn segment_batch_with(
@@ -893,7 +927,7 @@ fn segment_batch_with(
     Ok(all
         .into_iter()
         .zip(objs)
-        .map(|(data, obj)| PySegmentation { source: obj.into_py(py), matcher: matcher.clone_ref(py), data })
+        .map(|(data, obj)| PySegmentation { source: obj.into_py(py), matcher: matcher.clone_ref(py), options: opts, data })
         .collect())
 }
 
@@ -1052,6 +1086,90 @@ fn segment_batch(
     segment_batch_with(py, matcher_arg(py, matcher)?, texts, options_of(options), threads)
 }
 
+// ---------------------------------------------------------------------------------------------
+// Pickling: the `_core` functions the views' `__reduce__` name
+// ---------------------------------------------------------------------------------------------
+
+fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
+    Ok(py.import("apr_fast._core")?.getattr(name)?.into_py(py))
+}
+
+/// ValueError unless `source[start..end]` is a span of whole characters.
+fn check_span(py: Python<'_>, source: &Py<PyString>, start: usize, end: usize) -> PyResult<()> {
+    match source.as_ref(py).to_str()?.get(start..end) {
+        Some(_) => Ok(()),
+        None => Err(PyValueError::new_err(format!("byte span {start}..{end} is not a span of the source text"))),
+    }
+}
+
+/// Unpickles a `Sentence`.
+#[pyfunction]
+#[pyo3(name = "_sentence")]
+#[allow(clippy::too_many_arguments)]
+fn rebuild_sentence(
+    py: Python<'_>,
+    index: usize,
+    start: usize,
+    end: usize,
+    content_end: usize,
+    byte_start: usize,
+    byte_end: usize,
+    byte_content_end: usize,
+    source: Py<PyString>,
+) -> PyResult<PySentence> {
+    check_span(py, &source, byte_start, byte_end)?;
+    check_span(py, &source, byte_start, byte_content_end)?;
+    Ok(PySentence { index, start, end, content_end, byte_start, byte_end, byte_content_end, source })
+}
+
+/// Unpickles a `MathRegion`.
+#[pyfunction]
+#[pyo3(name = "_math_region")]
+fn rebuild_math_region(py: Python<'_>, start: usize, end: usize, byte_start: usize, byte_end: usize, kind: &str, source: Py<PyString>) -> PyResult<PyMathRegion> {
+    check_span(py, &source, byte_start, byte_end)?;
+    let kinds = [MathKind::InlineDollar, MathKind::InlineParen, MathKind::DisplayDollar, MathKind::DisplayBracket, MathKind::Environment, MathKind::Boxed];
+    let kind = kinds.iter().map(|k| k.as_str()).find(|k| *k == kind).ok_or_else(|| PyValueError::new_err(format!("unknown math region kind: {kind:?}")))?;
+    Ok(PyMathRegion { start, end, byte_start, byte_end, kind, source })
+}
+
+/// Unpickles a `CueHit`.
+#[pyfunction]
+#[pyo3(name = "_cue_hit")]
+#[allow(clippy::too_many_arguments)]
+fn rebuild_cue_hit(
+    py: Python<'_>,
+    cue: Py<PyString>,
+    kind: &str,
+    cue_index: usize,
+    start: usize,
+    end: usize,
+    byte_start: usize,
+    byte_end: usize,
+    source: Py<PyString>,
+) -> PyResult<PyCueHit> {
+    check_span(py, &source, byte_start, byte_end)?;
+    let kind = [CueKind::Conclusion, CueKind::Verification]
+        .iter()
+        .map(|k| k.as_str())
+        .find(|k| *k == kind)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown cue kind: {kind:?}")))?;
+    Ok(PyCueHit { cue, kind, cue_index, start, end, byte_start, byte_end, source })
+}
+
+/// Unpickles a `SentenceCues`.
+#[pyfunction]
+#[pyo3(name = "_sentence_cues")]
+fn rebuild_sentence_cues(sentence: Py<PySentence>, conclusion: Py<PyTuple>, verification: Py<PyTuple>) -> PySentenceCues {
+    PySentenceCues { sentence, conclusion, verification }
+}
+
+/// Unpickles a `Segmentation`: the text segmented again with the same matcher and options.
+#[pyfunction]
+#[pyo3(name = "_segmentation")]
+fn rebuild_segmentation(py: Python<'_>, text: &PyAny, matcher: Py<PyCueMatcher>, options: PyRef<'_, PySplitOptions>) -> PyResult<PySegmentation> {
+    segment_with(py, matcher, text, options.inner)
+}
+
 pub(crate) fn register(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add_class::<PySplitOptions>()?;
     m.add_class::<PySentence>()?;
@@ -1071,5 +1189,10 @@ pub(crate) fn register(py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(find_cues_batch, m)?)?;
     m.add_function(wrap_pyfunction!(segment, m)?)?;
     m.add_function(wrap_pyfunction!(segment_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_sentence, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_math_region, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_cue_hit, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_sentence_cues, m)?)?;
+    m.add_function(wrap_pyfunction!(rebuild_segmentation, m)?)?;
     Ok(())
 }
