@@ -52,6 +52,18 @@ fn byte_level() -> Vocabulary {
     Vocabulary::from_tokenizer_json(&byte_level_json()).expect("byte-level test tokenizer")
 }
 
+/// [`byte_level`] with two added tokens longer than a slot holds inline: 261 (26 bytes) and
+/// 262 (30 bytes, special).
+fn byte_level_with_long_pieces() -> Vocabulary {
+    let mut json: Value = serde_json::from_str(&byte_level_json()).unwrap();
+    let added_tokens = json["added_tokens"].as_array_mut().unwrap();
+    added_tokens.push(added(261, "<|a_long_added_token_26|>x", false));
+    added_tokens.push(added(262, "<|a_long_special_token_30|>xyz", true));
+    let v = Vocabulary::from_tokenizer_json(&json.to_string()).expect("byte-level test tokenizer");
+    assert_eq!((v.piece(261).len(), v.piece(262).len()), (26, 30));
+    v
+}
+
 fn bytes_ids(s: &str) -> Vec<u32> {
     s.bytes().map(u32::from).collect()
 }
@@ -514,6 +526,38 @@ proptest! {
                 let owner = raw_ends.iter().position(|&end| end > last_byte);
                 prop_assert_eq!(d.token_at_byte(start), owner);
                 prop_assert_eq!(d.token_at_byte(last_byte), owner);
+            }
+        }
+    }
+
+    /// Long sequences (the byte-level loop reserves room per run of tokens) with pieces too
+    /// long to sit inline in a slot (an added token of 26 bytes, a special one of 30), at any
+    /// place in a run: the text and every token end as the kept pieces give them.
+    #[test]
+    fn byte_level_long_sequences_and_long_pieces(ids in prop::collection::vec(prop_oneof![
+        8 => 0u32..128,
+        2 => 256u32..263,
+        1 => prop::sample::select(vec![0xC2u32, 0xB2, 0xE2, 0x82, 0xAC]),
+    ], 0..400), skip in any::<bool>()) {
+        let v = byte_level_with_long_pieces();
+        let d = v.decode_with_offsets(&ids, skip).unwrap();
+        let kept = |id: u32| !(skip && v.is_special(id));
+        let raw: Vec<u8> = ids.iter().copied().filter(|&id| kept(id)).flat_map(|id| v.piece(id).to_vec()).collect();
+        prop_assert_eq!(&d.text, &String::from_utf8_lossy(&raw).into_owned());
+        assert_offsets_well_formed(&d, ids.len());
+        if std::str::from_utf8(&raw).is_ok() {
+            // On valid UTF-8 every end is the kept pieces' running length, floored to a
+            // character boundary.
+            let mut total = 0;
+            for (k, &id) in ids.iter().enumerate() {
+                if kept(id) {
+                    total += v.piece(id).len();
+                }
+                let mut floor = total;
+                while !d.text.is_char_boundary(floor) {
+                    floor -= 1;
+                }
+                prop_assert_eq!(d.token_ends[k], floor);
             }
         }
     }
