@@ -4,11 +4,10 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{Reduced, borrow_str, borrow_str_list, char_lengths, think_tags_of, threads_arg};
+use super::{known_name, rebuilder, Reduced, borrow_str, borrow_str_list, char_lengths, think_tags_of, threads_arg};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -82,18 +81,6 @@ impl PyFinalAnswer {
         let f = self.clone();
         Ok((rebuilder(py, "_final_answer")?, (f.text, f.start, f.end, f.byte_start, f.byte_end, f.rule, f.in_thinking).into_py(py)))
     }
-}
-
-/// The `_core` function that [`PyFinalAnswer::__reduce__`] and [`PyCandidate::__reduce__`]
-/// name for unpickling.
-fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
-    Ok(py.import("apr_fast._core")?.getattr(name)?.into_py(py))
-}
-
-/// The static name among `names` equal to `name`; ValueError otherwise (a pickle from another
-/// version, or a hand-made call).
-fn known_name(name: &str, names: impl IntoIterator<Item = &'static str>, what: &str) -> PyResult<&'static str> {
-    names.into_iter().find(|n| *n == name).ok_or_else(|| PyValueError::new_err(format!("unknown {what}: {name:?}")))
 }
 
 /// Unpickles a `FinalAnswer` ([`PyFinalAnswer::__reduce__`]).

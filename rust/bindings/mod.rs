@@ -52,6 +52,17 @@ pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
 /// the tuple of that function's arguments.
 pub(crate) type Reduced = (PyObject, PyObject);
 
+/// The `_core` function named `name`, for a `__reduce__` to name as the rebuilder.
+pub(crate) fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
+    Ok(py.import("apr_fast._core")?.getattr(name)?.into_py(py))
+}
+
+/// The static name among `names` equal to `name` (a rule or kind read back from a pickle);
+/// ValueError otherwise (a pickle from another version, or a hand-made call).
+pub(crate) fn known_name(name: &str, names: impl IntoIterator<Item = &'static str>, what: &str) -> PyResult<&'static str> {
+    names.into_iter().find(|n| *n == name).ok_or_else(|| PyValueError::new_err(format!("unknown {what}: {name:?}")))
+}
+
 /// Builds instances of a Python class (a frozen dataclass such as `RolloutScore` or
 /// `Correctness`) as `object.__new__(cls)` followed by one `object.__setattr__(obj, name,
 /// value)` per field, which is what the dataclass's `__init__` does, but without a Python call,

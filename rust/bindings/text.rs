@@ -18,7 +18,7 @@ use pyo3::once_cell::GILOnceCell;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::{Reduced, borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, ConfigError};
+use super::{known_name, rebuilder, Reduced, borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, ConfigError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::{
     segment as core_segment, CueKind, CueMatcher as CoreMatcher, Segmentation as CoreSegmentation,
@@ -1090,10 +1090,6 @@ fn segment_batch(
 // Pickling: the `_core` functions the views' `__reduce__` name
 // ---------------------------------------------------------------------------------------------
 
-fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
-    Ok(py.import("apr_fast._core")?.getattr(name)?.into_py(py))
-}
-
 /// ValueError unless `source[start..end]` is a span of whole characters.
 fn check_span(py: Python<'_>, source: &Py<PyString>, start: usize, end: usize) -> PyResult<()> {
     match source.as_ref(py).to_str()?.get(start..end) {
@@ -1128,7 +1124,7 @@ fn rebuild_sentence(
 fn rebuild_math_region(py: Python<'_>, start: usize, end: usize, byte_start: usize, byte_end: usize, kind: &str, source: Py<PyString>) -> PyResult<PyMathRegion> {
     check_span(py, &source, byte_start, byte_end)?;
     let kinds = [MathKind::InlineDollar, MathKind::InlineParen, MathKind::DisplayDollar, MathKind::DisplayBracket, MathKind::Environment, MathKind::Boxed];
-    let kind = kinds.iter().map(|k| k.as_str()).find(|k| *k == kind).ok_or_else(|| PyValueError::new_err(format!("unknown math region kind: {kind:?}")))?;
+    let kind = known_name(kind, kinds.iter().map(|k| k.as_str()), "math region kind")?;
     Ok(PyMathRegion { start, end, byte_start, byte_end, kind, source })
 }
 
@@ -1148,11 +1144,7 @@ fn rebuild_cue_hit(
     source: Py<PyString>,
 ) -> PyResult<PyCueHit> {
     check_span(py, &source, byte_start, byte_end)?;
-    let kind = [CueKind::Conclusion, CueKind::Verification]
-        .iter()
-        .map(|k| k.as_str())
-        .find(|k| *k == kind)
-        .ok_or_else(|| PyValueError::new_err(format!("unknown cue kind: {kind:?}")))?;
+    let kind = known_name(kind, [CueKind::Conclusion, CueKind::Verification].iter().map(|k| k.as_str()), "cue kind")?;
     Ok(PyCueHit { cue, kind, cue_index, start, end, byte_start, byte_end, source })
 }
 
