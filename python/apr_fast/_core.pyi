@@ -164,7 +164,7 @@ def answer_to_sympy(text: str) -> str | None: ...
 # CAS; see apr_fast.correctness.
 def check_outcome_batch(
     responses: list[str] | tuple[str, ...],
-    ground_truths: list[list[str]],
+    ground_truths: list[Sequence[str]],
     problems: list[str | None] | None,
     percent: str,
     units: str,
@@ -401,7 +401,7 @@ class NativeScorer:
     def score_texts(
         self,
         responses: list[str],
-        ground_truths: list[list[str]],
+        ground_truths: list[Sequence[str]],
         problems: list[str | None] | None = None,
         token_offsets: list[list[tuple[int, int]] | None] | None = None,
         threads: int | None = None,
@@ -411,7 +411,7 @@ class NativeScorer:
     def score_ids(
         self,
         token_ids: list[_Ids] | Any,
-        ground_truths: list[list[str]],
+        ground_truths: list[Sequence[str]],
         problems: list[str | None] | None = None,
         threads: int | None = None,
         return_text: bool = False,

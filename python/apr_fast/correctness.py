@@ -31,7 +31,7 @@ from apr_fast.equivalence import (
     _policy_arg,
     equivalent_batch,
 )
-from apr_fast.ground_truth import alternatives_of_batch
+from apr_fast.ground_truth import _alternatives_rows
 from apr_fast.reward import _problems_list
 from apr_fast.think_tags import DEFAULT_THINK_TAGS, ThinkTagsArg
 
@@ -88,7 +88,7 @@ def _correctness(correct: bool, final: Optional[FinalAnswer], matched: Optional[
     return result
 
 
-def _decide(final: Optional[FinalAnswer], alternatives: list[str], judgements: list[Judgement]) -> Correctness:
+def _decide(final: Optional[FinalAnswer], alternatives: Sequence[str], judgements: list[Judgement]) -> Correctness:
     for alt, j in zip(alternatives, judgements):
         if j.verdict is Verdict.EQUAL:
             return _correctness(True, final, alt, j)
@@ -135,7 +135,7 @@ def is_correct_batch(
     if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
         raise TypeError(f"threads must be int or None, got {type(threads).__name__}")
     problem_list = _problems_list(problems, len(responses))
-    alternatives, errors = alternatives_of_batch(ground_truths, problem_list)
+    alternatives, errors = _alternatives_rows(ground_truths, problem_list)
     if errors:  # name the item: a batch may hold thousands
         i = min(errors)
         raise type(errors[i])(f"ground_truths[{i}]: {errors[i]}")

@@ -123,24 +123,33 @@ def alternatives_of_batch(
     """:func:`ground_truth_alternatives` of every item of a batch, with ``problems[i]`` when
     given. An item that cannot be read (None, a bool, NaN, another type) does not stop the rest:
     its alternatives are ``[]`` and the second result maps its index to the error."""
+    rows, errors = _alternatives_rows(ground_truths, problems)
+    return [list(row) for row in rows], errors
+
+
+def _alternatives_rows(
+    ground_truths: Sequence[Any], problems: Optional[Sequence[Optional[str]]] = None
+) -> tuple[list[Sequence[str]], dict[int, Exception]]:
+    """:func:`alternatives_of_batch` for the batch scorers, which only read the rows: a row
+    may be the cache's own tuple (shared by the rows of one ground truth), not a new list."""
     errors: dict[int, Exception] = {}
     if problems is None and set(map(type, ground_truths)) <= {str}:
         # The common batch, str ground truths and no problems: one cached lookup per item, with
         # none of the per-item call, checks and error handling below (a batch loop of those
-        # took about a thirteenth of an outcome batch's instructions).
-        of_str = _alternatives_of_str
+        # took about a thirteenth of an outcome batch's instructions, and a new list per row
+        # another twentieth with the collector's passes over them).
         try:
-            return [[*of_str(g)] for g in ground_truths], errors
+            return list(map(_alternatives_of_str, ground_truths)), errors
         except (TypeError, ValueError):
             pass  # an unreadable item (a lone surrogate in a worked solution): named below
-    alternatives: list[list[str]] = []
+    rows: list[Sequence[str]] = []
     for i, g in enumerate(ground_truths):
         try:
-            alternatives.append(ground_truth_alternatives(g, problems[i] if problems else None))
+            rows.append(ground_truth_alternatives(g, problems[i] if problems else None))
         except (TypeError, ValueError) as e:
-            alternatives.append([])
+            rows.append([])
             errors[i] = e
-    return alternatives, errors
+    return rows, errors
 
 
 @functools.lru_cache(maxsize=1 << 12)

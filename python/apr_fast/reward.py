@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal, Mapping, Optional, Sequence, Union
 from apr_fast import _core
 from apr_fast.cues import PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES
 from apr_fast.equivalence import Policy, Verdict, equivalent
-from apr_fast.ground_truth import alternatives_of_batch
+from apr_fast.ground_truth import _alternatives_rows
 from apr_fast.encoding import native_encoder_for
 from apr_fast.think_tags import (
     DEFAULT_THINK_TAGS, ThinkTagsArg, resolve_think_tags, warn_of_other_closing_tags, warn_of_other_families,
@@ -344,7 +344,7 @@ def _token_offsets(tokenizer: Any, texts: list[str]) -> list[list[tuple[int, int
 
 def _alternatives_list(
     ground_truths: Sequence[Any], n: int, problems: Optional[Sequence[Optional[str]]] = None
-) -> tuple[list[list[str]], dict[int, str]]:
+) -> tuple[list[Sequence[str]], dict[int, str]]:
     """Each rollout's accepted answers; with the problem texts, without the alternatives a
     problem shows boxed itself (see :func:`ground_truth_alternatives`).
 
@@ -356,7 +356,7 @@ def _alternatives_list(
         raise TypeError("ground_truths must be a sequence with one ground truth per response")
     if len(ground_truths) != n:
         raise ValueError(f"got {len(ground_truths)} ground truths for {n} responses")
-    alternatives, errors = alternatives_of_batch(ground_truths, problems)
+    alternatives, errors = _alternatives_rows(ground_truths, problems)
     # The reason is the row's own (a row scores the same in any batch); the log names the index.
     bad = {i: f"bad ground truth: {e}" for i, e in errors.items()}
     for i, (g, found) in enumerate(zip(ground_truths, alternatives)):
@@ -588,7 +588,7 @@ class APRScorer:
         return self._finish(_mark_bad_ground_truths(scores, bad, names), gts, names)
 
     def _finish(
-        self, scores: list[RolloutScore], gts: list[list[str]], row_names: Optional[list[Optional[str]]] = None
+        self, scores: list[RolloutScore], gts: list[Sequence[str]], row_names: Optional[list[Optional[str]]] = None
     ) -> list[RolloutScore]:
         """The native scores, with what the native engine left undecided settled by sympy. What
         stays undecided is logged once per batch (a training step must not log a line per
@@ -605,11 +605,11 @@ class APRScorer:
             k = undecided[0]
             logger.warning("%d rollout(s) scored 0 with correctness undecided after the CAS (status correctness_unknown, "
                            "cas_timeout or cas_error); the first, %s: final answer %r against %r (%s: %s)",
-                           len(undecided), _rollout_name(k, row_names), scores[k].final_answer, gts[k],
+                           len(undecided), _rollout_name(k, row_names), scores[k].final_answer, list(gts[k]),
                            scores[k].correctness_method, scores[k].correctness_detail)
         return scores
 
-    def _decide_with_cas(self, s: RolloutScore, alternatives: list[str]) -> RolloutScore:
+    def _decide_with_cas(self, s: RolloutScore, alternatives: Sequence[str]) -> RolloutScore:
         """Settles ŷ ≡ y* with sympy for a rollout the native engine left undecided."""
         assert s.final_answer is not None
         judgements = [
