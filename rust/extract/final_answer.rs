@@ -459,6 +459,10 @@ fn answer_of_boxes(text: &str, boxes: &[BoxSpan]) -> Option<(String, Range<usize
         first -= 1;
     }
     let group: &[BoxSpan] = &boxes[first..];
+    if let [only] = group {
+        // The common case, one box: no set of parts to build.
+        return Some((text[only.content.clone()].to_string(), only.content.clone()));
+    }
     let mut seen: FastSet<&str> = FastSet::default();
     let parts: Vec<&str> = group
         .iter()
