@@ -27,7 +27,8 @@ type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
 /// One response's outcome, its byte offsets turned into character offsets.
 struct NativeOutcome {
     final_answer: Option<PyFinalAnswer>,
-    /// Names of the judgement per accepted answer, up to the first equal one.
+    /// Names of the judgement per accepted answer, up to the first equal one; only for an
+    /// undecided outcome (the CAS reads them), empty otherwise.
     judgements: Vec<NativeJudgement>,
     /// The judgement that decides ([`Outcome::correctness`]: the equal one, else the first
     /// undecided one, else the first).
@@ -45,11 +46,12 @@ fn names(j: Judgement) -> NativeJudgement {
 
 fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutcome {
     let equal_at = outcome.judgements.last().filter(|j| j.verdict == Verdict::Equal).map(|_| outcome.judgements.len() - 1);
+    let undecided = equal_at.is_none() && outcome.judgements.iter().any(|j| j.verdict == Verdict::Unknown);
     NativeOutcome {
         decisive: outcome.correctness().map(names),
-        undecided: equal_at.is_none() && outcome.judgements.iter().any(|j| j.verdict == Verdict::Unknown),
+        undecided,
         equal_at,
-        judgements: outcome.judgements.iter().copied().map(names).collect(),
+        judgements: if undecided { outcome.judgements.iter().copied().map(names).collect() } else { Vec::new() },
         final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)),
         problem_echo: outcome.problem_echo,
     }
