@@ -19,6 +19,8 @@
 //! - text answers case-insensitively, and against anything by plain text;
 //! - numerals in a base (`52_8`) by value; against the same digits in base ten, Unknown.
 
+use std::sync::OnceLock;
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
@@ -39,7 +41,11 @@ const MAX_UNORDERED: usize = 64;
 #[derive(Debug, Clone)]
 pub struct Answer {
     canonical: String,
-    plain: String,
+    /// [`Answer::plain`], made on first use: only a comparison with a text answer reads it.
+    plain: OnceLock<String>,
+    /// The text it was parsed from, for `plain`; None for a plain number, whose plain text is
+    /// its canonical form.
+    source: Option<Box<str>>,
     root: Node,
 }
 
@@ -51,7 +57,16 @@ impl Answer {
             return answer;
         }
         let tokens = canonical_tokens(text);
-        Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) }
+        Answer { canonical: render_canonical(&tokens), plain: OnceLock::new(), source: Some(text.into()), root: parse(&tokens) }
+    }
+
+    /// Plain lowercase text without TeX wrappers ([`plain_text`]): what a text answer is
+    /// compared with.
+    fn plain(&self) -> &str {
+        self.plain.get_or_init(|| match &self.source {
+            Some(source) => plain_text(&canonical_tokens(source)),
+            None => self.canonical.clone(),
+        })
     }
 
     /// The common cases, a plain integer (`17`, `-3`, `023`: most anchor-search candidates) or
@@ -90,7 +105,7 @@ impl Answer {
         };
         let canonical = if negative { format!("-{digits}") } else { digits };
         let expr = if negative { Expr::neg(value) } else { value };
-        Some(Answer { plain: canonical.clone(), canonical, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
+        Some(Answer { canonical, plain: OnceLock::new(), source: None, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
     }
 
     /// The exact value of a plain number (no unit, no percent sign, one reading): `3/4`,
@@ -150,11 +165,11 @@ pub fn compare(a: &Answer, b: &Answer, policy: &Policy) -> Judgement {
         },
         (Node::Text(x), _) => match math_in_text(x) {
             Some(inner) => compare(&inner, b, policy),
-            None => text_verdict(*x == b.plain),
+            None => text_verdict(*x == b.plain()),
         },
         (_, Node::Text(y)) => match math_in_text(y) {
             Some(inner) => compare(a, &inner, policy),
-            None => text_verdict(a.plain == *y),
+            None => text_verdict(a.plain() == *y),
         },
         (x, y) => compare_roots(x, y, policy),
     }
@@ -672,9 +687,9 @@ mod tests {
     fn same_as_general_path(s: &str) -> Result<(), String> {
         let fast = Answer::parse_plain_number(s).ok_or_else(|| format!("{s:?} is not a plain number"))?;
         let tokens = canonical_tokens(s);
-        let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens), root: parse(&tokens) };
+        let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens).into(), source: None, root: parse(&tokens) };
         let same = fast.canonical == general.canonical
-            && fast.plain == general.plain
+            && fast.plain() == general.plain()
             && format!("{:?}", fast.root) == format!("{:?}", general.root);
         same.then_some(()).ok_or_else(|| format!("{s:?}: fast {fast:?} vs general {general:?}"))
     }
