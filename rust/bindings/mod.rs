@@ -52,9 +52,19 @@ pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
 /// the tuple of that function's arguments.
 pub(crate) type Reduced = (PyObject, PyObject);
 
-/// The `_core` function named `name`, for a `__reduce__` to name as the rebuilder.
+/// The `_core` function named `name`, for a `__reduce__` to name as the rebuilder. The module
+/// is looked up once per process, not imported again for every object pickled (a list of
+/// thousands of sentences pickles each one).
 pub(crate) fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
-    Ok(py.import("apr_fast._core")?.getattr(name)?.into_py(py))
+    static CORE: GILOnceCell<Py<PyModule>> = GILOnceCell::new();
+    let core = match CORE.get(py) {
+        Some(core) => core,
+        None => {
+            let module: Py<PyModule> = py.import("apr_fast._core")?.into();
+            CORE.get_or_init(py, || module)
+        }
+    };
+    Ok(core.as_ref(py).getattr(name)?.into_py(py))
 }
 
 /// The static name among `names` equal to `name` (a rule or kind read back from a pickle);

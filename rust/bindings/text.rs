@@ -1123,8 +1123,7 @@ fn rebuild_sentence(
 #[pyo3(name = "_math_region")]
 fn rebuild_math_region(py: Python<'_>, start: usize, end: usize, byte_start: usize, byte_end: usize, kind: &str, source: Py<PyString>) -> PyResult<PyMathRegion> {
     check_span(py, &source, byte_start, byte_end)?;
-    let kinds = [MathKind::InlineDollar, MathKind::InlineParen, MathKind::DisplayDollar, MathKind::DisplayBracket, MathKind::Environment, MathKind::Boxed];
-    let kind = known_name(kind, kinds.iter().map(|k| k.as_str()), "math region kind")?;
+    let kind = known_name(kind, MathKind::ALL.map(MathKind::as_str), "math region kind")?;
     Ok(PyMathRegion { start, end, byte_start, byte_end, kind, source })
 }
 
@@ -1144,7 +1143,7 @@ fn rebuild_cue_hit(
     source: Py<PyString>,
 ) -> PyResult<PyCueHit> {
     check_span(py, &source, byte_start, byte_end)?;
-    let kind = known_name(kind, [CueKind::Conclusion, CueKind::Verification].iter().map(|k| k.as_str()), "cue kind")?;
+    let kind = known_name(kind, CueKind::ALL.map(CueKind::as_str), "cue kind")?;
     Ok(PyCueHit { cue, kind, cue_index, start, end, byte_start, byte_end, source })
 }
 

@@ -128,6 +128,9 @@ pub enum CueKind {
 }
 
 impl CueKind {
+    /// Both kinds.
+    pub const ALL: [CueKind; 2] = [CueKind::Conclusion, CueKind::Verification];
+
     /// Stable lower-case name (used by the Python API).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -80,6 +80,16 @@ pub enum MathKind {
 }
 
 impl MathKind {
+    /// Every kind (for reading a name back, as unpickling does).
+    pub const ALL: [MathKind; 6] = [
+        MathKind::InlineDollar,
+        MathKind::InlineParen,
+        MathKind::DisplayDollar,
+        MathKind::DisplayBracket,
+        MathKind::Environment,
+        MathKind::Boxed,
+    ];
+
     /// Stable lower-case name (used by the Python API).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -87,7 +87,7 @@ fn hits_by_brute_force(text: &str, matcher: &CueMatcher) -> Vec<(usize, usize, C
         Some(i)
     };
     let mut hits = Vec::new();
-    for kind in [CueKind::Conclusion, CueKind::Verification] {
+    for kind in CueKind::ALL {
         for (index, cue) in matcher.cues(kind).iter().enumerate() {
             let inflectable = matcher.inflections() && cue.ends_with(|c: char| c.is_ascii_alphabetic());
             for start in (0..=text.len()).filter(|&i| text.is_char_boundary(i) && boundary_before(i)) {
