@@ -158,6 +158,20 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// truth and often state the same answer).
 pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_cheap_items(queries, threads, |q| rules.final_answer(q.response));
+    judge_final_answers(finals, queries, rules, threads)
+}
+
+/// [`check_outcomes`] from the final answers on: `finals[i]` is what
+/// [`OutcomeRules::final_answer`] found in `queries[i].response` (or the panic it raised),
+/// for a caller that reads the responses in parts and lets each part go once its final
+/// answers are found. The responses are not read here.
+pub fn judge_final_answers(
+    finals: Vec<Result<Option<FinalAnswer>, ItemPanic>>,
+    queries: &[OutcomeQuery<'_>],
+    rules: &OutcomeRules,
+    threads: Option<usize>,
+) -> Vec<Result<Outcome, ItemPanic>> {
+    assert_eq!(finals.len(), queries.len(), "one final answer per query");
     let mut distinct = DistinctTexts::default();
     let mut pairs: Numbering<(usize, Vec<usize>)> = Numbering::default();
     // Per query: the number of its (final answer, accepted answers) pair; None without a final
@@ -327,6 +341,19 @@ mod tests {
             assert_eq!(o.final_answer.is_some(), strict_correct);
             assert_eq!(check_outcomes(&[query], &strict, Some(1))[0].as_ref().unwrap(), &o);
         }
+    }
+
+    #[test]
+    fn final_answers_found_apart_are_judged_as_in_one_call() {
+        let responses = ["\\boxed{2}", "the answer is 4.", "\\boxed{5}", "none"];
+        let gts: [&[&str]; 4] = [&["2"], &["3", "4"], &[], &["1"]];
+        let queries: Vec<OutcomeQuery<'_>> =
+            responses.iter().zip(gts).map(|(r, g)| OutcomeQuery { response: r, ground_truth: g, problem: None }).collect();
+        let finals = queries.iter().map(|q| Ok(rules().final_answer(q.response))).collect();
+        let apart: Vec<Outcome> = judge_final_answers(finals, &queries, &rules(), Some(2)).into_iter().map(Result::unwrap).collect();
+        let together: Vec<Outcome> = check_outcomes(&queries, &rules(), Some(2)).into_iter().map(Result::unwrap).collect();
+        assert_eq!(apart, together);
+        assert!(apart[0].correct() && apart[1].correct() && !apart[2].correct() && apart[3].final_answer.is_none());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{known_name, rebuilder, Reduced, borrow_str, borrow_str_list, char_lengths, think_tags_of, threads_arg};
+use super::{known_name, rebuilder, Reduced, borrow_str, char_lengths, read_text, think_tags_of, threads_arg, TextReader};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -41,8 +41,19 @@ impl PyFinalAnswer {
     /// The answer `found` in `response`, a text of `total_chars` characters (Python knows the
     /// count): the span's characters are counted from the nearer end.
     pub(crate) fn with_chars(response: &str, total_chars: usize, found: FinalAnswer) -> Self {
+        let chars = Self::char_span(response, total_chars, &found);
+        Self::with_char_span(found, chars)
+    }
+
+    /// The character offsets of `found`'s span in `response` (of `total_chars` characters).
+    pub(crate) fn char_span(response: &str, total_chars: usize, found: &FinalAnswer) -> [usize; 2] {
         let mut chars = [found.start, found.end];
         bytes_to_chars_sorted_with_total(response, total_chars, &mut chars);
+        chars
+    }
+
+    /// The answer `found`, whose span is `chars` in characters ([`Self::char_span`]).
+    pub(crate) fn with_char_span(found: FinalAnswer, chars: [usize; 2]) -> Self {
         PyFinalAnswer {
             text: found.text,
             start: chars[0],
@@ -222,7 +233,8 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 #[pyfunction(response, "*", think_tags = "None")]
 #[pyo3(text_signature = "(response, *, think_tags=None)")]
 fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<Option<PyFinalAnswer>> {
-    let (text, chars) = (borrow_str(response, "response")?, response.len()?);
+    let (text, chars) = (read_text(response, "response")?, response.len()?);
+    let text = &*text;
     let tags = think_tags_of(think_tags)?;
     Ok(py.allow_threads(|| extract::extract_final_with(text, tags.of_response(text).1).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
 }
@@ -232,8 +244,8 @@ fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<&PyAny>) -
 #[pyfunction]
 #[pyo3(text_signature = "(text)")]
 fn boxed_contents(text: &PyAny) -> PyResult<Vec<String>> {
-    let text = borrow_str(text, "text")?;
-    Ok(extract::boxed_contents(text).into_iter().map(str::to_string).collect())
+    let text = read_text(text, "text")?;
+    Ok(extract::boxed_contents(&text).into_iter().map(str::to_string).collect())
 }
 
 /// ``extract_final`` for every response of a list, in parallel without the GIL.
@@ -248,7 +260,8 @@ fn extract_final_batch(
     threads: Option<i64>,
     think_tags: Option<&PyAny>,
 ) -> PyResult<Vec<Option<PyFinalAnswer>>> {
-    let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
+    let mut reader = TextReader::new(py)?;
+    let (texts, chars) = (reader.read_all(responses, "responses")?, char_lengths(responses)?);
     let threads = threads_arg(threads)?;
     let tags = think_tags_of(think_tags)?;
     let items: Vec<(&str, usize)> = texts.into_iter().zip(chars).collect();
@@ -268,8 +281,8 @@ fn extract_final_batch(
 #[pyfunction]
 #[pyo3(text_signature = "(text)")]
 fn extract_candidates(py: Python<'_>, text: &PyAny) -> PyResult<Vec<PyCandidate>> {
-    let text = borrow_str(text, "text")?;
-    Ok(py.allow_threads(|| candidates_with_chars(text)))
+    let text = read_text(text, "text")?;
+    Ok(py.allow_threads(|| candidates_with_chars(&text)))
 }
 
 /// ``extract_candidates`` for every text of a list, in parallel without the GIL.
@@ -279,7 +292,8 @@ fn extract_candidates(py: Python<'_>, text: &PyAny) -> PyResult<Vec<PyCandidate>
 #[pyfunction(texts, "*", threads = "None")]
 #[pyo3(text_signature = "(texts, *, threads=None)")]
 fn extract_candidates_batch(py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<Vec<PyCandidate>>> {
-    let texts = borrow_str_list(texts, "texts")?;
+    let mut reader = TextReader::new(py)?;
+    let texts = reader.read_all(texts, "texts")?;
     let threads = threads_arg(threads)?;
     let results = py.allow_threads(|| map_cheap_items(&texts, threads, |t| candidates_with_chars(t)));
     unwrap_items(py, results, Vec::new)

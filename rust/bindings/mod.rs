@@ -3,7 +3,8 @@
 //! One file per concept, each with a `register` function; this file builds the module, the
 //! exception hierarchy and the argument helpers shared by every concept. Conventions:
 //! - validate Python arguments first and raise `TypeError`/`ValueError` with the argument's name;
-//! - borrow `str` data without copying (abi3-py310 allows it), then release the interpreter
+//! - read long texts with [`TextReader`] (ASCII borrowed, any other encoded here, faster than
+//!   CPython does) and borrow short, shared `str` data without copying, then release the interpreter
 //!   with `py.allow_threads` for all real work;
 //! - batches run through `crate::parallel::map_items`; a failure in one item becomes a status
 //!   on that item, never a failed batch or a `PanicException`.
@@ -19,10 +20,12 @@ use pyo3::prelude::*;
 use pyo3::once_cell::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple, PyType};
 use pyo3::AsPyPointer;
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 use crate::extract::{think_tag_preset_names, ThinkTags, THINK_TAG_PRESETS};
 use crate::hash::FastMap;
+use crate::text::code_points::{append_utf8_of_code_points, utf8_from_code_points};
 
 mod tokens;
 mod text;
@@ -161,6 +164,107 @@ pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &(impl std::fmt::Displ
             Err(_) => borrow_str(item, &format!("{what}[{i}]")),
         })
         .collect()
+}
+
+/// Reads long texts that a call reads once (responses, thinking, texts to split or encode)
+/// as UTF-8: a `str` that is ASCII is borrowed (CPython keeps ASCII text as its own UTF-8);
+/// any other is read as its code points (`PyUnicode_AsUCS4`, a widening copy into a buffer
+/// reused from text to text) and encoded by [`append_utf8_of_code_points`], into one buffer
+/// for a whole part of a list ([`Self::read_part`]) that the next part reuses. Borrowing such
+/// a `str` makes CPython encode it, about twice as slowly, into memory of its own that stays
+/// attached to the string for its life; a training step's responses are new strings every
+/// time, so that memory is fresh (page faults and all) and nothing is saved for later.
+/// Short strings read again and again (ground truths, problems: one per prompt, shared by its
+/// rollouts) are borrowed instead ([`borrow_str_list`], [`borrow_str`]).
+pub(crate) struct TextReader<'py> {
+    /// `str.isascii` (a flag test in CPython).
+    isascii: &'py PyAny,
+    code_points: Vec<u32>,
+    /// The UTF-8 of the texts of the part read last that are not ASCII.
+    part: Vec<u8>,
+}
+
+impl<'py> TextReader<'py> {
+    pub(crate) fn new(py: Python<'py>) -> PyResult<TextReader<'py>> {
+        Ok(TextReader { isascii: py.get_type::<PyString>().getattr("isascii")?, code_points: Vec::new(), part: Vec::new() })
+    }
+
+    /// `obj`'s text when it is an ASCII `str` (borrowed); else None, with its code points in
+    /// `self.code_points`. `what` names the argument in an error.
+    fn ascii_or_code_points(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Option<&'py str>> {
+        let Ok(s) = obj.downcast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!("{what} must be str, got {}", obj.get_type().name()?)));
+        };
+        if self.isascii.call1((s,))?.is_true()? {
+            return Ok(Some(s.to_str()?));
+        }
+        let n = s.len()?;
+        self.code_points.clear();
+        self.code_points.reserve(n);
+        // SAFETY: the GIL is held and `s` is a live `str` of `n` code points; the buffer has
+        // room for `n` (no terminating zero is asked for), and they are written when the call
+        // returns non-NULL.
+        unsafe {
+            let filled = pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), self.code_points.as_mut_ptr(), n as pyo3::ffi::Py_ssize_t, 0);
+            if filled.is_null() {
+                return Err(PyErr::fetch(s.py()));
+            }
+            self.code_points.set_len(n);
+        }
+        Ok(None)
+    }
+
+    fn not_unicode(what: &dyn std::fmt::Display) -> PyErr {
+        PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)"))
+    }
+
+    /// The UTF-8 text of `obj`, a `str`; `what` names the argument in an error.
+    pub(crate) fn read(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Cow<'py, str>> {
+        if let Some(text) = self.ascii_or_code_points(obj, what)? {
+            return Ok(Cow::Borrowed(text));
+        }
+        utf8_from_code_points(&self.code_points).map(Cow::Owned).map_err(|_| Self::not_unicode(what))
+    }
+
+    /// The UTF-8 texts of the items of `obj`, a list/tuple of `str` (the argument `what`), valid
+    /// until the next part is read.
+    pub(crate) fn read_all<'s>(&'s mut self, obj: &'py PyAny, what: &str) -> PyResult<Vec<&'s str>>
+    where
+        'py: 's,
+    {
+        let items = sequence_items(obj, &what, "a list of str")?;
+        self.read_part(&items, what, 0)
+    }
+
+    /// The UTF-8 texts of `items` (`str` objects, items `first`, `first + 1`, ... of the list
+    /// argument `what`, named so in an error), valid until the next part is read.
+    pub(crate) fn read_part<'s>(&'s mut self, items: &[&'py PyAny], what: &str, first: usize) -> PyResult<Vec<&'s str>>
+    where
+        'py: 's,
+    {
+        self.part.clear();
+        // A borrowed text, or the span of its UTF-8 in `self.part`.
+        let mut read: Vec<Result<&'py str, std::ops::Range<usize>>> = Vec::with_capacity(items.len());
+        for (k, item) in items.iter().enumerate() {
+            let name = format_args!("{what}[{}]", first + k);
+            read.push(match self.ascii_or_code_points(item, &name)? {
+                Some(text) => Ok(text),
+                None => {
+                    let start = self.part.len();
+                    append_utf8_of_code_points(&self.code_points, &mut self.part).map_err(|_| Self::not_unicode(&name))?;
+                    Err(start..self.part.len())
+                }
+            });
+        }
+        let part = &self.part;
+        // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
+        Ok(read.into_iter().map(|r| r.unwrap_or_else(|span| unsafe { std::str::from_utf8_unchecked(&part[span]) })).collect())
+    }
+}
+
+/// [`TextReader::read`] with a reader of its own, for one text.
+pub(crate) fn read_text<'py>(obj: &'py PyAny, what: &str) -> PyResult<Cow<'py, str>> {
+    TextReader::new(obj.py())?.read(obj, &what)
 }
 
 /// The length in characters of each `str` of a list or tuple that [`borrow_str_list`] accepted

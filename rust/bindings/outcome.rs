@@ -15,11 +15,16 @@ use pyo3::types::PyList;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{borrow_str_list, char_lengths, static_name, think_tags_of, threads_arg, InstanceBuilder};
+use super::{sequence_items, static_name, TextReader, think_tags_of, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
-use crate::outcome::{check_outcomes, Outcome, OutcomeQuery, OutcomeRules};
-use crate::parallel::map_cheap_owned;
+use crate::outcome::{judge_final_answers, Outcome, OutcomeQuery, OutcomeRules};
+use crate::parallel::{map_cheap_items, map_cheap_owned};
+
+/// How many responses are read at a time. A batch's UTF-8 made at once (for every response that
+/// is not ASCII) is fresh memory for every call, a page fault per 4 KiB; read a part at a
+/// time, the memory of one part is reused by the next, and its text is read while cached.
+const READ_PART: usize = 256;
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
 type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
@@ -44,7 +49,7 @@ fn names(j: Judgement) -> NativeJudgement {
     (verdict_name(j.verdict), method_name(j.method), Cow::Borrowed(j.reason.name()))
 }
 
-fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutcome {
+fn native_outcome(char_span: Option<[usize; 2]>, outcome: Outcome) -> NativeOutcome {
     let equal_at = outcome.judgements.last().filter(|j| j.verdict == Verdict::Equal).map(|_| outcome.judgements.len() - 1);
     let undecided = equal_at.is_none() && outcome.judgements.iter().any(|j| j.verdict == Verdict::Unknown);
     NativeOutcome {
@@ -52,7 +57,7 @@ fn native_outcome(response: &str, chars: usize, outcome: Outcome) -> NativeOutco
         undecided,
         equal_at,
         judgements: if undecided { outcome.judgements.iter().copied().map(names).collect() } else { Vec::new() },
-        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_chars(response, chars, f)),
+        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_char_span(f, char_span.unwrap_or([0, 0]))),
         problem_echo: outcome.problem_echo,
     }
 }
@@ -122,8 +127,8 @@ fn check_outcome_batch(
     into: &PyAny,
     judgement_of: &PyAny,
 ) -> PyResult<(Vec<PyObject>, Vec<PyObject>)> {
-    let (texts, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
-    let n = texts.len();
+    let items = sequence_items(responses, &"responses", "a list of str")?;
+    let n = items.len();
     let gts = ground_truth_lists(ground_truths, n)?;
     let gt_objects: &PyList = ground_truths.downcast()?;
     let problems = problem_list(problems, n)?;
@@ -136,12 +141,36 @@ fn check_outcome_batch(
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
     let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };
+    // The responses are read a part at a time, and each part's text is let go once its final
+    // answers (and their character offsets) are found.
+    let mut reader = TextReader::new(py)?;
+    let mut finals = Vec::with_capacity(n);
+    let mut char_spans = Vec::with_capacity(n);
+    for (part, part_items) in items.chunks(READ_PART).enumerate() {
+        let chars = part_items.iter().map(|item| item.len()).collect::<PyResult<Vec<usize>>>();
+        let texts: Vec<(&str, usize)> = reader.read_part(part_items, "responses", part * READ_PART)?.into_iter().zip(chars?).collect();
+        let found = py.allow_threads(|| {
+            map_cheap_items(&texts, threads, |&(text, chars)| {
+                let found = rules.final_answer(text);
+                let span = found.as_ref().map(|f| PyFinalAnswer::char_span(text, chars, f));
+                (found, span)
+            })
+        });
+        for item in found {
+            let (found, span) = match item {
+                Ok((found, span)) => (Ok(found), span),
+                Err(panic) => (Err(panic), None),
+            };
+            finals.push(found);
+            char_spans.push(span);
+        }
+    }
     let outcomes = py.allow_threads(|| {
+        // The final answers are found: the queries' responses are not read again.
         let queries: Vec<OutcomeQuery<'_>> =
-            (0..n).map(|i| OutcomeQuery { response: texts[i], ground_truth: &gts[i], problem: problems[i] }).collect();
-        let outcomes: Vec<_> = check_outcomes(&queries, &rules, threads).into_iter().enumerate().collect();
-        // The final answers' character offsets are counted on the workers too.
-        map_cheap_owned(outcomes, threads, |(i, o)| o.map(|o| native_outcome(texts[i], chars[i], o)))
+            (0..n).map(|i| OutcomeQuery { response: "", ground_truth: &gts[i], problem: problems[i] }).collect();
+        let outcomes: Vec<_> = judge_final_answers(finals, &queries, &rules, threads).into_iter().enumerate().collect();
+        map_cheap_owned(outcomes, threads, |(i, o)| o.map(|o| native_outcome(char_spans[i], o)))
     });
     let mut rows = Vec::with_capacity(n);
     let mut undecided = Vec::new();

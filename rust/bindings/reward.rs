@@ -15,7 +15,7 @@ use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, static_name, think_tags_of, threads_arg, ConfigError, InstanceBuilder};
+use super::{borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, ConfigError, InstanceBuilder, TextReader};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::extract::{ThinkTags, AUTO_THINK_TAGS};
@@ -447,7 +447,8 @@ impl NativeScorer {
         encoder: Option<&NativeEncoder>,
     ) -> PyResult<Vec<PyObject>> {
         let form = RowForm::new(py, into)?;
-        let (responses, chars) = (borrow_str_list(responses, "responses")?, char_lengths(responses)?);
+        let mut reader = TextReader::new(py)?;
+        let (responses, chars) = (reader.read_all(responses, "responses")?, char_lengths(responses)?);
         let n = responses.len();
         let gts = ground_truth_lists(ground_truths, n)?;
         let problems = problem_list(problems, n)?;
@@ -586,7 +587,7 @@ fn think_tags_value(py: Python<'_>, tags: &ThinkTags) -> PyObject {
 #[pyfunction(response, "*", think_tags = "None")]
 #[pyo3(text_signature = "(response, *, think_tags=None)")]
 fn thinking_span(response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<(usize, usize, bool)> {
-    let text = borrow_str(response, "response")?;
+    let text = &*read_text(response, "response")?;
     let tags = think_tags_of(think_tags)?;
     let (thinking, close) = crate::reward::thinking_layout(text, None, tags.of_response(text));
     let start = count_chars(&text.as_bytes()[..thinking.start]);

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::text::{run_one, run_released};
-use super::{borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, TokenizerError};
+use super::{borrow_str, read_text, sequence_items, threads_arg, AprError, TextReader, TokenizerError};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::offsets::bytes_to_chars_sorted;
 use crate::tokens::{token_ends_from_spans, DecodeError, Decoded, Encoder, Vocabulary, VocabularyError};
@@ -503,12 +503,13 @@ impl NativeEncoder {
 
     /// The ids of `text` and the character offset where each token ends.
     fn encode(&self, py: Python<'_>, text: &PyAny) -> PyResult<(Vec<u32>, Vec<usize>)> {
-        run_one(py, borrow_str(text, "text")?, |t| encoded_with_char_ends(&self.inner, t))
+        run_one(py, &read_text(text, "text")?, |t| encoded_with_char_ends(&self.inner, t))
     }
 
     /// `encode` for many texts, in parallel.
     fn encode_batch(&self, py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<(Vec<u32>, Vec<usize>)>> {
-        let texts = borrow_str_list(texts, "texts")?;
+        let mut reader = TextReader::new(py)?;
+        let texts = reader.read_all(texts, "texts")?;
         run_released(py, &texts, threads_arg(threads)?, "texts", |t| encoded_with_char_ends(&self.inner, t))
     }
 

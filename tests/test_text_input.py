@@ -1,0 +1,97 @@
+"""How long texts cross from Python into the native engine.
+
+A response that is not ASCII is read from its code points and encoded to UTF-8 by apr_fast
+(``TextReader`` in ``rust/bindings/mod.rs``), a part of a batch at a time, instead of asking
+CPython for its UTF-8. Whatever the representation (ASCII, Latin-1, BMP, astral), in whichever
+part of a batch, the results must be what the same text gives alone, with consistent character
+and byte offsets; bad items are named errors.
+"""
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import apr_fast
+from apr_fast import extract_final, extract_final_batch, is_correct, is_correct_batch
+
+# Characters of every width: ASCII, Latin-1 (é), two-byte (π), three-byte (×, 答), four-byte (😀).
+PIECES = ["x = 3. ", "So ", "é", "π", "×", "答案", "😀", " \\boxed{", "}", "$", "\n", "</think>", "12", "\\frac{1}{2}"]
+
+texts = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+
+def test_representations_give_the_same_answer_and_offsets() -> None:
+    for prefix in ["", "é", "π", "😀", "答" * 300]:
+        response = f"<think>{prefix} so it is 5.</think> {prefix} The answer is $\\boxed{{5}}$."
+        found = extract_final(response)
+        assert found is not None and found.text == "5"
+        assert response[found.start : found.end] == "5"
+        assert response.encode()[found.byte_start : found.byte_end] == b"5"
+        assert is_correct(response, "5", cas=False).correct
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=12), st.integers(0, 300))
+def test_a_batch_reads_every_item_as_it_reads_one(items: list[str], pad: int) -> None:
+    # Padding moves the items across the boundary between the parts a batch is read in.
+    batch = ["plain ASCII filler"] * pad + items
+    finals = extract_final_batch(batch, threads=2)
+    outcomes = is_correct_batch(batch, ["5"] * len(batch), cas=False, threads=2)
+    for text, found, outcome in zip(batch, finals, outcomes):
+        alone = extract_final(text)
+        assert found == alone and outcome.final_answer == alone
+        assert outcome == is_correct(text, "5", cas=False)
+        if found is not None:
+            assert text.encode()[found.byte_start : found.byte_end].decode() == text[found.start : found.end]
+
+
+def test_scores_from_text_do_not_depend_on_the_representation() -> None:
+    scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
+    ascii_text = "<think>We get 5. Let me check: yes.</think> $\\boxed{5}$"
+    wide = ascii_text.replace("We get", "答案: we get")
+    rows = scorer.score_batch([ascii_text, wide, ascii_text], ["5", "5", "5"], threads=1)
+    assert rows[0] == rows[2]
+    assert rows[1].correct and rows[1].anchor_sentence == rows[0].anchor_sentence
+    assert rows[1].anchor_end == rows[0].anchor_end + len("答案: ")
+    assert rows[1].final_answer == rows[0].final_answer == "5"
+
+
+def test_bad_items_are_named_errors() -> None:
+    good = "<think>a</think> \\boxed{1}"
+    for call in (
+        lambda rs: is_correct_batch(rs, ["1"] * len(rs), cas=False),
+        lambda rs: extract_final_batch(rs),
+        lambda rs: apr_fast.APRScorer(apr_fast.RewardConfig(cas=False)).score_batch(rs, ["1"] * len(rs)),
+    ):
+        # The bad item lies in the second part of the batch.
+        responses = [good] * 300 + ["π\ud800"]
+        with pytest.raises(ValueError, match=r"responses\[300\] is not valid Unicode"):
+            call(responses)
+        with pytest.raises(TypeError, match=r"responses\[2\] must be str, got int"):
+            call([good, "π", 3])
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        extract_final("π\udfff")
+
+
+def test_a_str_subclass_is_read_as_its_text() -> None:
+    class Response(str):
+        pass
+
+    response = Response("<think>π so 7</think> \\boxed{7}")
+    assert is_correct_batch([response], ["7"], cas=False)[0].correct
+    assert extract_final(response) == extract_final(str(response))
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython's str layout")
+def test_a_response_keeps_no_utf8_copy() -> None:
+    """CPython counts a str's UTF-8 copy, once made, in its size: none is made for the batch."""
+    response = "<think>" + "π × 答 " * 2000 + "so 7</think> \\boxed{7}"
+    size = sys.getsizeof(response)
+    assert is_correct_batch([response], ["7"], cas=False)[0].correct
+    assert extract_final_batch([response])[0] is not None
+    assert sys.getsizeof(response) == size
+    # The check can see a copy: splitting sentences borrows CPython's UTF-8 (sentence objects
+    # slice the text again on access), and the string grows by it.
+    apr_fast.split_sentences(response)
+    assert sys.getsizeof(response) > size
