@@ -50,6 +50,26 @@ def token_id_arrays(responses: list[str], hf: Any = None) -> list[Any]:
     return [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
 
 
+class FreshTexts:
+    """Texts as new ``str`` objects before every timed call (``renew``), as a training step or
+    an evaluation gets its responses: decoded or read from a file just now.
+
+    CPython makes a string's UTF-8 the first time something asks for it and keeps it with the
+    string: a benchmark that calls a checker again and again on the same objects times every
+    call after the first without the conversion that a real batch pays. apr-fast reads such
+    strings itself (``TextReader`` in ``rust/bindings/mod.rs``) and keeps no UTF-8 with them,
+    so both its first and its repeated calls pay; a peer that asks CPython for the UTF-8 would
+    pay only once. Renewing the objects gives every checker what a real batch gives it.
+    """
+
+    def __init__(self, texts: list[str]) -> None:
+        self._originals = list(texts)
+        self.texts = self._originals
+
+    def renew(self) -> None:
+        self.texts = [t.encode().decode() for t in self._originals]
+
+
 def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, Any]:
     """Best process CPU time of ``repeat`` runs (robust when other processes share the
     machine), and the last run's result."""
@@ -62,32 +82,41 @@ def cpu_best(repeat: int, fn: Callable[[], object]) -> tuple[float, Any]:
 
 
 def interleaved_best(
-    repeat: int, fns: dict[str, Callable[[], object]], once: frozenset[str] = frozenset()
+    repeat: int, fns: dict[str, Callable[[], object]], once: frozenset[str] = frozenset(),
+    before: Callable[[], None] | None = None,
 ) -> dict[str, tuple[float, Any]]:
     """Best process CPU time of each function over ``repeat`` rounds, the functions taking
     turns within each round, and each one's last result. On a shared machine whose speed
     drifts over minutes, turns keep the ratios between the functions honest: each one sees
     the same slow and fast periods. Functions named in ``once`` run in the first round only
-    (math-verify caches what it parsed: a second run would time its cache)."""
+    (math-verify caches what it parsed: a second run would time its cache). ``before`` runs,
+    untimed, before every call (``FreshTexts.renew``)."""
     best: dict[str, float] = {name: float("inf") for name in fns}
     results: dict[str, Any] = {}
     for round_ in range(repeat):
         for name, fn in fns.items():
             if round_ > 0 and name in once:
                 continue
+            if before is not None:
+                before()
             t0 = time.process_time()
             results[name] = fn()
             best[name] = min(best[name], time.process_time() - t0)
     return {name: (best[name], results[name]) for name in fns}
 
 
-def interleaved_wall_best(repeat: int, fns: dict[str, Callable[[], object]]) -> dict[str, float]:
+def interleaved_wall_best(
+    repeat: int, fns: dict[str, Callable[[], object]], before: Callable[[], None] | None = None
+) -> dict[str, float]:
     """Best wall time of each function over ``repeat`` rounds, the functions taking turns
     within each round (for thread scaling: a 1-worker and a 2-worker run side by side see the
-    same slow and fast periods of a shared machine, so their ratio is not one block's luck)."""
+    same slow and fast periods of a shared machine, so their ratio is not one block's luck).
+    ``before`` runs, untimed, before every call."""
     best: dict[str, float] = {name: float("inf") for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
+            if before is not None:
+                before()
             t0 = time.perf_counter()
             fn()
             best[name] = min(best[name], time.perf_counter() - t0)

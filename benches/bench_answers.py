@@ -11,7 +11,8 @@ rollout and per core, side by side in one process on the real traces.
 * HuggingFace math-verify ``parse`` + ``verify`` on the whole response (subset: it is slow).
 
 Times are process CPU time, best of ``--repeat`` runs (robust when other processes share the
-machine); the thread scaling of ``is_correct_batch`` is wall time, 1 and 2 workers in turns with
+machine), each run on new ``str`` objects of the same texts, as a real batch comes (``FreshTexts``:
+CPython keeps a string's UTF-8 once made, which would spare repeated runs the conversion); the thread scaling of ``is_correct_batch`` is wall time, 1 and 2 workers in turns with
 a machine check. Agreement between the checkers is reported too: speed only matters if the answers
 are right.
 
@@ -27,7 +28,7 @@ import warnings
 from typing import Any, Callable
 
 from _common import (
-    ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+    FreshTexts, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
     responses_and_truths, traces_missing,
 )
 
@@ -48,25 +49,27 @@ def main(argv: list[str] | None = None) -> int:
     responses, gts = responses_and_truths(rows)
     n = len(rows)
     mb = sum(len(r.encode()) for r in responses) / 1e6
+    # New str objects before every timed call, as a real batch comes (see FreshTexts).
+    fresh = FreshTexts(responses)
 
     def apr_outcome() -> list[bool]:
-        return [c.correct for c in apr_fast.is_correct_batch(responses, gts, cas=False, threads=1)]
+        return [c.correct for c in apr_fast.is_correct_batch(fresh.texts, gts, cas=False, threads=1)]
 
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
     timed: dict[str, tuple[Callable[[], Any], int]] = {
         "apr-fast outcome check (is_correct_batch, native)": (apr_outcome, n),
         "apr-fast full APR reward (anchor + reward, characters)": (
-            lambda: scorer.score_batch(responses, gts, threads=1), n),
+            lambda: scorer.score_batch(fresh.texts, gts, threads=1), n),
         # An evaluation loop that checks one response at a time: the per-call cost.
         "apr-fast is_correct, one call per rollout": (
-            lambda: [apr_fast.is_correct(r, g, cas=False).correct for r, g in zip(responses, gts)], n),
+            lambda: [apr_fast.is_correct(r, g, cas=False).correct for r, g in zip(fresh.texts, gts)], n),
     }
     dapo_name = "verl math_dapo.compute_score"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from verl.utils.reward_score import math_dapo
-        timed[dapo_name] = (lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)], n)
+        timed[dapo_name] = (lambda: [math_dapo.compute_score(r, g) for r, g in zip(fresh.texts, gts)], n)
     except ImportError:
         print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
     mv_name = None
@@ -81,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             out = []
             for i in subset:
                 gold = parse("$" + str(gts[i]) + "$")
-                out.append(bool(verify(gold, parse(responses[i]))))
+                out.append(bool(verify(gold, parse(fresh.texts[i]))))
             return out
 
         mv_name = f"math-verify parse + verify ({len(subset)} rollouts)"
@@ -91,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # In turns (see interleaved_best): the ratios between rows are what the table is for.
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
-                             once=frozenset({mv_name} if mv_name else ()))
+                             once=frozenset({mv_name} if mv_name else ()), before=fresh.renew)
     rows_out = [(name, times[name][0], count) for name, (_, count) in timed.items()]
     t_apr, apr_correct = times["apr-fast outcome check (is_correct_batch, native)"]
     scores = times["apr-fast full APR reward (anchor + reward, characters)"][1]
@@ -102,10 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     # serial parts are the Python wrapper, reading the arguments, building the result objects,
     # numbering the distinct texts and freeing them.
     by_workers = interleaved_wall_best(args.thread_repeat, {
-        "1": lambda: apr_fast.is_correct_batch(responses, gts, cas=False, threads=1),
-        "2": lambda: apr_fast.is_correct_batch(responses, gts, cas=False, threads=2),
+        "1": lambda: apr_fast.is_correct_batch(fresh.texts, gts, cas=False, threads=1),
+        "2": lambda: apr_fast.is_correct_batch(fresh.texts, gts, cas=False, threads=2),
         **machine_scaling_fns(),
-    })
+    }, before=fresh.renew)
 
     base = t_apr / n
     print(f"{n} real rollouts, {mb:.1f} MB; os.cpu_count()={os.cpu_count()}; "

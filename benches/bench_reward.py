@@ -22,7 +22,9 @@
   the fast core of the ``transformers`` call the managers make) — the same input the apr-fast
   token-id rows start from.
 
-Per-core figures are process CPU time with one worker thread, best of ``--repeat``. Thread
+Per-core figures are process CPU time with one worker thread, best of ``--repeat``; rows that
+take text get new ``str`` objects of the same texts before every run, as a real batch comes
+(``FreshTexts``: CPython keeps a string's UTF-8 once made). Thread
 scaling is wall time of one batch call over all traces with 1 and 2 workers.
 
     .venv/bin/python benches/bench_reward.py [--repeat 3] [--reference-rollouts 40]
@@ -36,7 +38,7 @@ import warnings
 from typing import Any, Callable
 
 from _common import (
-    TOKENIZER, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+    TOKENIZER, FreshTexts, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
     responses_and_truths, token_id_arrays, traces_missing,
 )
 
@@ -107,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ids = token_id_arrays(responses, hf)
     n_tokens = sum(map(len, ids))
     vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
+    # Text rows get new str objects before every timed call, as a real batch comes (FreshTexts).
+    fresh = FreshTexts(responses)
 
     # Every row is timed in turns (see interleaved_best): the ratios are what the table is for.
     timed: dict[str, tuple[Callable[[], object], int]] = {}
@@ -118,24 +122,24 @@ def main(argv: list[str] | None = None) -> int:
         by_text = apr_fast.APRScorer(config, tokenizer=hf)
         assert by_text._encoder is not None, "the bundled tokenizer is encoded natively"
         timed[f"apr-fast APR reward, {mode} mode, text, encoded natively (HF tokenizer's tokens)"] = (
-            lambda s=by_text: s.score_batch(responses, gts, threads=1), n)
+            lambda s=by_text: s.score_batch(fresh.texts, gts, threads=1), n)
         by_hf_text = apr_fast.APRScorer(config, tokenizer=hf, native_encoding=False)
         timed[f"apr-fast APR reward, {mode} mode, text, encoded by HF tokenizers"] = (
-            lambda s=by_hf_text: s.score_batch(responses, gts, threads=1), n)
+            lambda s=by_hf_text: s.score_batch(fresh.texts, gts, threads=1), n)
     # verl's custom_reward_function path: one call per decoded sample, lengths in characters, or
     # in tokens with `reward_kwargs.tokenizer` (encoded natively).
     from apr_fast.verl.compute_score import compute_score
     timed["apr-fast via verl compute_score, one call per decoded sample (default, characters)"] = (
-        lambda: [compute_score("math", r, g, None, beta=args.beta, cas=False) for r, g in zip(responses, gts)], n)
+        lambda: [compute_score("math", r, g, None, beta=args.beta, cas=False) for r, g in zip(fresh.texts, gts)], n)
     timed["apr-fast via verl compute_score, one call per decoded sample (default, tokens, native encoding)"] = (
         lambda: [compute_score("math", r, g, None, beta=args.beta, cas=False, tokenizer=str(TOKENIZER))
-                 for r, g in zip(responses, gts)], n)
+                 for r, g in zip(fresh.texts, gts)], n)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from verl.utils.reward_score import math_dapo
         timed["verl math_dapo.compute_score on decoded text (outcome only, no anchor)"] = (
-            lambda: [math_dapo.compute_score(r, g) for r, g in zip(responses, gts)], n)
+            lambda: [math_dapo.compute_score(r, g) for r, g in zip(fresh.texts, gts)], n)
         # What a verl reward manager does per rollout (dapo.py, naive.py, reward_loop/*):
         # tokenizer.decode(valid_response_ids, skip_special_tokens=True), then compute_score.
         # `tokenizers`' own decode is the fast core of transformers' decode, so this is a floor.
@@ -151,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         subset = list(range(0, n, max(n // k, 1)))[:k]
         subset_gts = [str(g[0]) if isinstance(g, list) and g else str(g) for g in (gts[i] for i in subset)]
         reference_name = f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)"
-        timed[reference_name] = (lambda: [python_apr(responses[i], g) for i, g in zip(subset, subset_gts)], len(subset))
+        timed[reference_name] = (lambda: [python_apr(fresh.texts[i], g) for i, g in zip(subset, subset_gts)], len(subset))
         # The subset's traces are not the average trace: the ratio to the reference is taken on
         # the same rollouts.
         subset_ids, subset_all_gts = [ids[i] for i in subset], [gts[i] for i in subset]
@@ -162,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as e:
         print(f"reference skipped ({e}): pip install math-verify", file=sys.stderr)
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
-                             once=frozenset({reference_name} if reference_name else ()))
+                             once=frozenset({reference_name} if reference_name else ()), before=fresh.renew)
     results: list[tuple[str, float, int]] = [(name, times[name][0], count) for name, (_, count) in timed.items()]
 
     reference_agreement = None

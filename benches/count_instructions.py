@@ -7,7 +7,8 @@ whatever else the machine is doing). This runs one batch call on the 2,921 real 
 ``valgrind --tool=callgrind`` once and three times (after a warm-up call each, in one process
 for the whole Python program), and prints the difference divided by two and by the number of
 rollouts: the instructions of one batch call per rollout, the interpreter's and the native
-module's together, loading excluded.
+module's together, loading excluded. Each outcome call gets new ``str`` objects, as a real
+batch comes (reading the responses' text is part of the count).
 
     .venv/bin/python benches/count_instructions.py outcome   # is_correct_batch, CAS off, 1 thread
     .venv/bin/python benches/count_instructions.py reward    # APRScorer.score_token_ids, default mode
@@ -31,6 +32,10 @@ from pathlib import Path
 from _common import TOKENIZER, load_traces, responses_and_truths, token_id_arrays, traces_missing
 
 
+#: The most calls one counted run makes after its warm-up call.
+MAX_RUNS = 3
+
+
 def inner(what: str, runs: int, data: Path) -> None:
     """The program valgrind counts: a warm-up call, then `runs` calls."""
     import apr_fast
@@ -38,8 +43,12 @@ def inner(what: str, runs: int, data: Path) -> None:
     with open(data, "rb") as f:
         responses, gts, ids = pickle.load(f)
     if what == "outcome":
+        # New str objects for every call, as a real batch comes (see _common.FreshTexts); the
+        # same number of copies whatever `runs` is, so that the difference counts calls only.
+        copies = [[r.encode().decode() for r in responses] for _ in range(MAX_RUNS + 1)]
+
         def call() -> object:
-            return [c.correct for c in apr_fast.is_correct_batch(responses, gts, cas=False, threads=1)]
+            return [c.correct for c in apr_fast.is_correct_batch(copies.pop(), gts, cas=False, threads=1)]
     else:
         vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
         scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False), vocabulary=vocabulary)
@@ -47,6 +56,7 @@ def inner(what: str, runs: int, data: Path) -> None:
         def call() -> object:
             return scorer.score_token_ids(ids, gts, threads=1)
     call()
+    assert runs <= MAX_RUNS
     for _ in range(runs):
         call()
 
