@@ -74,6 +74,19 @@ def test_bad_items_are_named_errors() -> None:
         extract_final("π\udfff")
 
 
+def test_a_text_longer_than_one_read_is_read_in_slices() -> None:
+    """Past 2**20 code points a text is copied out of CPython a slice at a time."""
+    head = "<think>" + "π = 3.14; " * 120_000  # 1.2M code points
+    response = head + "so 7</think> The answer is $\\boxed{7}$."
+    found = extract_final(response)
+    assert found is not None and found.text == "7"
+    assert response[found.start : found.end] == "7"
+    assert response.encode()[found.byte_start : found.byte_end] == b"7"
+    assert is_correct_batch([response], ["7"], cas=False)[0].correct
+    with pytest.raises(ValueError, match=r"responses\[0\] is not valid Unicode"):
+        is_correct_batch([head + "\udc80" + "</think> \\boxed{7}"], ["7"], cas=False)
+
+
 def test_a_str_subclass_is_read_as_its_text() -> None:
     class Response(str):
         pass

@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 use crate::extract::{think_tag_preset_names, ThinkTags, THINK_TAG_PRESETS};
 use crate::hash::FastMap;
-use crate::text::code_points::{append_utf8_of_code_points, utf8_from_code_points};
+use crate::text::code_points::{append_utf8_of_code_points, InvalidCodePoint};
 
 mod tokens;
 mod text;
@@ -189,28 +189,16 @@ impl<'py> TextReader<'py> {
         Ok(TextReader { isascii: py.get_type::<PyString>().getattr("isascii")?, code_points: Vec::new(), part: Vec::new() })
     }
 
-    /// `obj`'s text when it is an ASCII `str` (borrowed); else None, with its code points in
-    /// `self.code_points`. `what` names the argument in an error.
-    fn ascii_or_code_points(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Option<&'py str>> {
+    /// `obj`'s text when it is an ASCII `str` (borrowed); else None, after its UTF-8 is
+    /// appended to `out` ([`append_utf8_of_str`]). `what` names the argument in an error.
+    fn borrow_or_append(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display, out: &mut Vec<u8>) -> PyResult<Option<&'py str>> {
         let Ok(s) = obj.downcast::<PyString>() else {
             return Err(PyTypeError::new_err(format!("{what} must be str, got {}", obj.get_type().name()?)));
         };
         if self.isascii.call1((s,))?.is_true()? {
             return Ok(Some(s.to_str()?));
         }
-        let n = s.len()?;
-        self.code_points.clear();
-        self.code_points.reserve(n);
-        // SAFETY: the GIL is held and `s` is a live `str` of `n` code points; the buffer has
-        // room for `n` (no terminating zero is asked for), and they are written when the call
-        // returns non-NULL.
-        unsafe {
-            let filled = pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), self.code_points.as_mut_ptr(), n as pyo3::ffi::Py_ssize_t, 0);
-            if filled.is_null() {
-                return Err(PyErr::fetch(s.py()));
-            }
-            self.code_points.set_len(n);
-        }
+        append_utf8_of_str(s, &mut self.code_points, out)?.map_err(|_| Self::not_unicode(what))?;
         Ok(None)
     }
 
@@ -220,10 +208,12 @@ impl<'py> TextReader<'py> {
 
     /// The UTF-8 text of `obj`, a `str`; `what` names the argument in an error.
     pub(crate) fn read(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Cow<'py, str>> {
-        if let Some(text) = self.ascii_or_code_points(obj, what)? {
+        let mut out = Vec::new();
+        if let Some(text) = self.borrow_or_append(obj, what, &mut out)? {
             return Ok(Cow::Borrowed(text));
         }
-        utf8_from_code_points(&self.code_points).map(Cow::Owned).map_err(|_| Self::not_unicode(what))
+        // SAFETY: only the UTF-8 of valid code points was appended.
+        Ok(Cow::Owned(unsafe { String::from_utf8_unchecked(out) }))
     }
 
     /// The UTF-8 texts of the items of `obj`, a list/tuple of `str` (the argument `what`), valid
@@ -247,19 +237,62 @@ impl<'py> TextReader<'py> {
         let mut read: Vec<Result<&'py str, std::ops::Range<usize>>> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
             let name = format_args!("{what}[{}]", first + k);
-            read.push(match self.ascii_or_code_points(item, &name)? {
+            let mut part = std::mem::take(&mut self.part);
+            let start = part.len();
+            let found = self.borrow_or_append(item, &name, &mut part);
+            self.part = part;
+            read.push(match found? {
                 Some(text) => Ok(text),
-                None => {
-                    let start = self.part.len();
-                    append_utf8_of_code_points(&self.code_points, &mut self.part).map_err(|_| Self::not_unicode(&name))?;
-                    Err(start..self.part.len())
-                }
+                None => Err(start..self.part.len()),
             });
         }
         let part = &self.part;
         // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
         Ok(read.into_iter().map(|r| r.unwrap_or_else(|span| unsafe { std::str::from_utf8_unchecked(&part[span]) })).collect())
     }
+}
+
+/// The most code points copied out of a `str` at a time (4 MiB of them): a longer string is
+/// read a slice at a time, so that one huge text does not need four bytes per character of
+/// buffer on top of its own memory.
+const MAX_CODE_POINTS_AT_ONCE: usize = 1 << 20;
+
+/// Appends the UTF-8 of `s` to `out`, reading its code points into `code_points` (a buffer
+/// reused from text to text) [`MAX_CODE_POINTS_AT_ONCE`] at a time; the inner error (`out`
+/// then as it was) is a code point UTF-8 cannot encode, a lone surrogate.
+fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8>) -> PyResult<Result<(), InvalidCodePoint>> {
+    let py = s.py();
+    let n = s.len()?;
+    let start = out.len();
+    let mut from = 0;
+    while from < n {
+        let to = (from + MAX_CODE_POINTS_AT_ONCE).min(n);
+        // SAFETY: the GIL is held and `s` is a live `str`; the slice is a new reference owned
+        // by the pool (or `s` itself when it is read at once).
+        let slice: &PyString = if from == 0 && to == n {
+            s
+        } else {
+            unsafe { py.from_owned_ptr_or_err(pyo3::ffi::PyUnicode_Substring(s.as_ptr(), from as pyo3::ffi::Py_ssize_t, to as pyo3::ffi::Py_ssize_t))? }
+        };
+        let len = to - from;
+        code_points.clear();
+        code_points.reserve(len);
+        // SAFETY: `slice` holds `len` code points; the buffer has room for `len` (no terminating
+        // zero is asked for), and they are written when the call returns non-NULL.
+        unsafe {
+            let filled = pyo3::ffi::PyUnicode_AsUCS4(slice.as_ptr(), code_points.as_mut_ptr(), len as pyo3::ffi::Py_ssize_t, 0);
+            if filled.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            code_points.set_len(len);
+        }
+        if let Err(e) = append_utf8_of_code_points(code_points, out) {
+            out.truncate(start);
+            return Ok(Err(InvalidCodePoint { index: from + e.index, ..e }));
+        }
+        from = to;
+    }
+    Ok(Ok(()))
 }
 
 /// [`TextReader::read`] with a reader of its own, for one text.
