@@ -179,14 +179,39 @@ pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &(impl std::fmt::Displ
 pub(crate) struct TextReader<'py> {
     /// `str.isascii` (a flag test in CPython).
     isascii: &'py PyAny,
+    /// The thread's code-point buffer, taken for the reader's life and given back on drop, so
+    /// that one call per text (an evaluation loop's `is_correct`) does not allocate it anew.
     code_points: Vec<u32>,
     /// The UTF-8 of the texts of the part read last that are not ASCII.
     part: Vec<u8>,
 }
 
+thread_local! {
+    /// The code-point buffer of the thread's last [`TextReader`] (at most
+    /// [`MAX_CODE_POINTS_AT_ONCE`] code points: a longer text is read in slices).
+    static CODE_POINTS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for TextReader<'_> {
+    fn drop(&mut self) {
+        let buffer = std::mem::take(&mut self.code_points);
+        // A thread being torn down has no buffer to keep it in.
+        let _ = CODE_POINTS.try_with(|cell| cell.set(buffer));
+    }
+}
+
 impl<'py> TextReader<'py> {
     pub(crate) fn new(py: Python<'py>) -> PyResult<TextReader<'py>> {
-        Ok(TextReader { isascii: py.get_type::<PyString>().getattr("isascii")?, code_points: Vec::new(), part: Vec::new() })
+        static ISASCII: GILOnceCell<PyObject> = GILOnceCell::new();
+        let isascii = match ISASCII.get(py) {
+            Some(f) => f,
+            None => {
+                let f: PyObject = py.get_type::<PyString>().getattr("isascii")?.into();
+                ISASCII.get_or_init(py, || f)
+            }
+        };
+        let code_points = CODE_POINTS.try_with(|cell| cell.take()).unwrap_or_default();
+        Ok(TextReader { isascii: isascii.as_ref(py), code_points, part: Vec::new() })
     }
 
     /// `obj`'s text when it is an ASCII `str` (borrowed); else None, after its UTF-8 is
