@@ -96,6 +96,26 @@ def test_a_str_subclass_is_read_as_its_text() -> None:
     assert extract_final(response) == extract_final(str(response))
 
 
+@pytest.mark.parametrize("length", [0, 3, 10**6])
+def test_a_subclass_that_misstates_its_length_is_read_by_its_text(length: int) -> None:
+    """The string's own length counts, not ``__len__``: a wrong one could make the reader copy
+    fewer code points than it reads, or count character offsets from the wrong end."""
+
+    class Liar(str):
+        def __len__(self) -> int:
+            return length
+
+    text = "<think>π × ≤ so 7</think> The answer is \\boxed{7}."
+    expected = extract_final(text)
+    assert expected is not None
+    for response in (Liar(text), Liar(text.replace("π × ≤ ", ""))):
+        plain = str(response)
+        assert extract_final(response) == extract_final(plain)
+        assert extract_final_batch([response]) == [extract_final(plain)]
+        outcome = is_correct_batch([response], ["7"], cas=False)[0]
+        assert outcome.correct and outcome.final_answer == extract_final(plain)
+
+
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython's str layout")
 def test_a_response_keeps_no_utf8_copy() -> None:
     """CPython counts a str's UTF-8 copy, once made, in its size: none is made for the batch."""

@@ -7,7 +7,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{known_name, rebuilder, Reduced, borrow_str, char_lengths, read_text, think_tags_of, threads_arg, TextReader};
+use super::{known_name, rebuilder, Reduced, borrow_str, char_lengths, read_text, str_len, think_tags_of, threads_arg, TextReader};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -233,7 +233,7 @@ fn unwrap_items<R>(py: Python<'_>, results: Vec<Result<R, ItemPanic>>, fallback:
 #[pyfunction(response, "*", think_tags = "None")]
 #[pyo3(text_signature = "(response, *, think_tags=None)")]
 fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<&PyAny>) -> PyResult<Option<PyFinalAnswer>> {
-    let (text, chars) = (read_text(response, "response")?, response.len()?);
+    let (text, chars) = (read_text(response, "response")?, str_len(response)?);
     let text = &*text;
     let tags = think_tags_of(think_tags)?;
     Ok(py.allow_threads(|| extract::extract_final_with(text, tags.of_response(text).1).map(|f| PyFinalAnswer::with_chars(text, chars, f))))

@@ -287,7 +287,7 @@ const MAX_CODE_POINTS_AT_ONCE: usize = 1 << 20;
 /// then as it was) is a code point UTF-8 cannot encode, a lone surrogate.
 fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8>) -> PyResult<Result<(), InvalidCodePoint>> {
     let py = s.py();
-    let n = s.len()?;
+    let n = str_len(s)?;
     let start = out.len();
     let mut from = 0;
     while from < n {
@@ -328,7 +328,20 @@ pub(crate) fn read_text<'py>(obj: &'py PyAny, what: &str) -> PyResult<Cow<'py, s
 /// The length in characters of each `str` of a list or tuple that [`borrow_str_list`] accepted
 /// (Python keeps it: no counting).
 pub(crate) fn char_lengths(obj: &PyAny) -> PyResult<Vec<usize>> {
-    obj.iter()?.map(|item| item?.len()).collect()
+    obj.iter()?.map(|item| str_len(item?)).collect()
+}
+
+/// The length in code points of `obj`, a `str` (`len()` for anything else): the string's
+/// own, which a subclass's `__len__` cannot change.
+pub(crate) fn str_len(obj: &PyAny) -> PyResult<usize> {
+    match obj.downcast::<PyString>() {
+        Ok(s) => {
+            // SAFETY: the GIL is held and `s` is a live `str`.
+            let n = unsafe { pyo3::ffi::PyUnicode_GetLength(s.as_ptr()) };
+            usize::try_from(n).map_err(|_| PyErr::fetch(obj.py()))
+        }
+        Err(_) => obj.len(),
+    }
 }
 
 /// Borrows one `str` argument without copying; `TypeError` naming the argument otherwise.

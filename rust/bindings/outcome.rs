@@ -15,7 +15,7 @@ use pyo3::types::PyList;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{sequence_items, static_name, TextReader, think_tags_of, threads_arg, InstanceBuilder};
+use super::{sequence_items, static_name, str_len, TextReader, think_tags_of, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
 use crate::hash::FastMap;
 use crate::outcome::{judge_final_answers, Outcome, OutcomeQuery, OutcomeRules};
@@ -147,7 +147,7 @@ fn check_outcome_batch(
     let mut finals = Vec::with_capacity(n);
     let mut char_spans = Vec::with_capacity(n);
     for (part, part_items) in items.chunks(READ_PART).enumerate() {
-        let chars = part_items.iter().map(|item| item.len()).collect::<PyResult<Vec<usize>>>();
+        let chars = part_items.iter().map(|item| str_len(item)).collect::<PyResult<Vec<usize>>>();
         let texts: Vec<(&str, usize)> = reader.read_part(part_items, "responses", part * READ_PART)?.into_iter().zip(chars?).collect();
         let found = py.allow_threads(|| {
             map_cheap_items(&texts, threads, |&(text, chars)| {
