@@ -215,26 +215,30 @@ impl<'py> TextReader<'py> {
     }
 
     /// `obj`'s text when it is an ASCII `str` (borrowed); else None, after its UTF-8 is
-    /// appended to `out` ([`append_utf8_of_str`]). `what` names the argument in an error.
-    fn borrow_or_append(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display, out: &mut Vec<u8>) -> PyResult<Option<&'py str>> {
+    /// appended to `out` ([`append_utf8_of_str`], through the buffer `code_points`). `what`
+    /// names the argument in an error.
+    fn borrow_or_append(
+        isascii: &PyAny,
+        code_points: &mut Vec<u32>,
+        obj: &'py PyAny,
+        what: &dyn std::fmt::Display,
+        out: &mut Vec<u8>,
+    ) -> PyResult<Option<&'py str>> {
         let Ok(s) = obj.downcast::<PyString>() else {
             return Err(PyTypeError::new_err(format!("{what} must be str, got {}", obj.get_type().name()?)));
         };
-        if self.isascii.call1((s,))?.is_true()? {
+        if isascii.call1((s,))?.is_true()? {
             return Ok(Some(s.to_str()?));
         }
-        append_utf8_of_str(s, &mut self.code_points, out)?.map_err(|_| Self::not_unicode(what))?;
+        append_utf8_of_str(s, code_points, out)?
+            .map_err(|_| PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)")))?;
         Ok(None)
-    }
-
-    fn not_unicode(what: &dyn std::fmt::Display) -> PyErr {
-        PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)"))
     }
 
     /// The UTF-8 text of `obj`, a `str`; `what` names the argument in an error.
     pub(crate) fn read(&mut self, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Cow<'py, str>> {
         let mut out = Vec::new();
-        if let Some(text) = self.borrow_or_append(obj, what, &mut out)? {
+        if let Some(text) = Self::borrow_or_append(self.isascii, &mut self.code_points, obj, what, &mut out)? {
             return Ok(Cow::Borrowed(text));
         }
         // SAFETY: only the UTF-8 of valid code points was appended.
@@ -257,21 +261,18 @@ impl<'py> TextReader<'py> {
     where
         'py: 's,
     {
-        self.part.clear();
-        // A borrowed text, or the span of its UTF-8 in `self.part`.
+        let TextReader { isascii, code_points, part } = self;
+        part.clear();
+        // A borrowed text, or the span of its UTF-8 in `part`.
         let mut read: Vec<Result<&'py str, std::ops::Range<usize>>> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
-            let name = format_args!("{what}[{}]", first + k);
-            let mut part = std::mem::take(&mut self.part);
             let start = part.len();
-            let found = self.borrow_or_append(item, &name, &mut part);
-            self.part = part;
-            read.push(match found? {
+            read.push(match Self::borrow_or_append(isascii, code_points, item, &format_args!("{what}[{}]", first + k), part)? {
                 Some(text) => Ok(text),
-                None => Err(start..self.part.len()),
+                None => Err(start..part.len()),
             });
         }
-        let part = &self.part;
+        let part: &'s Vec<u8> = part;
         // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
         Ok(read.into_iter().map(|r| r.unwrap_or_else(|span| unsafe { std::str::from_utf8_unchecked(&part[span]) })).collect())
     }

@@ -57,7 +57,7 @@ fn native_outcome(char_span: Option<[usize; 2]>, outcome: Outcome) -> NativeOutc
         undecided,
         equal_at,
         judgements: if undecided { outcome.judgements.iter().copied().map(names).collect() } else { Vec::new() },
-        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_char_span(f, char_span.unwrap_or([0, 0]))),
+        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_char_span(f, char_span.expect("a final answer's span is counted where it is found"))),
         problem_echo: outcome.problem_echo,
     }
 }
@@ -147,6 +147,8 @@ fn check_outcome_batch(
     let mut finals = Vec::with_capacity(n);
     let mut char_spans = Vec::with_capacity(n);
     for (part, part_items) in items.chunks(READ_PART).enumerate() {
+        // Lengths asked first, their error raised after reading: an item that is no str is
+        // named by the reader's TypeError.
         let chars = part_items.iter().map(|item| str_len(item)).collect::<PyResult<Vec<usize>>>();
         let texts: Vec<(&str, usize)> = reader.read_part(part_items, "responses", part * READ_PART)?.into_iter().zip(chars?).collect();
         let found = py.allow_threads(|| {
