@@ -63,7 +63,7 @@ fn trim_range(text: &str, range: Range<usize>) -> Range<usize> {
 }
 
 /// Whether `b` ends the content of a brace-less box.
-fn is_braceless_delimiter(b: u8) -> bool {
+pub(crate) fn is_braceless_delimiter(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'$' | b'{' | b'}' | b'\\')
 }
 
@@ -101,26 +101,34 @@ pub(crate) const MAX_ROW_GAP: usize = 64;
 /// The outermost boxes of `text[range]` when they and the rows they form are the same in any
 /// region that ends where `range` ends and starts earlier, whatever that earlier text holds;
 /// `None` otherwise. `range` must start after a byte that is no backslash (after `</think>`).
+/// `thorough`: when the quick test below fails for a `}` near the first box, scan all of
+/// `range` rather than answer `None` (what a caller that cannot read the rest cheaply wants;
+/// one that can reads the rest, which costs less than the longer scan on real answer sections).
 ///
 /// A scan of the longer region differs only through what starts before `range`:
 /// - a brace-less box (`\boxed 8`) running into `range`: its content runs to the first
 ///   delimiter and holds a digit, so the run of other bytes right before `range` holds one;
 /// - a brace opened before `range` and closed by a `}` of it. Closed before the first box of
-///   `range`, it can end a box whose row joins that first box, so no `}` may lie within
-///   [`MAX_ROW_GAP`] bytes before that box; closed after it, it could enclose boxes, so every
-///   `}` from the first box on must close a brace opened there. (A box opened before `range`
-///   and never closed stays unclosed, and a box inside an unclosed one still counts.)
-pub(crate) fn self_contained_boxes(text: &str, range: Range<usize>) -> Option<Vec<BoxSpan>> {
+///   `range`, it can end a box whose row joins that first box; closed after it, it could
+///   enclose boxes. So every `}` from the first box on must close a brace opened there, and
+///   no `}` may lie within [`MAX_ROW_GAP`] bytes before that box, unless (`thorough`) the scan
+///   starts at `range`'s start and every `}` of `range` closes a brace opened in it. (A box
+///   opened before `range` and never closed stays unclosed, and a box inside an unclosed one
+///   still counts.)
+pub(crate) fn self_contained_boxes(text: &str, range: Range<usize>, thorough: bool) -> Option<Vec<BoxSpan>> {
     let start = range.start;
     let bytes = text.as_bytes();
     let run = bytes[..start].iter().rev().take_while(|b| !is_braceless_delimiter(**b));
     if run.clone().any(u8::is_ascii_digit) {
         return None;
     }
-    let Some(scan_start) = first_box_scan_start(bytes, &range) else { return Some(Vec::new()) };
-    if memchr::memchr(b'}', &bytes[scan_start.saturating_sub(MAX_ROW_GAP + 1).max(start)..scan_start]).is_some() {
-        return None;
-    }
+    let Some(first_box) = first_box_scan_start(bytes, &range) else { return Some(Vec::new()) };
+    let closes_near_first_box = memchr::memchr(b'}', &bytes[first_box.saturating_sub(MAX_ROW_GAP + 1).max(start)..first_box]).is_some();
+    let scan_start = match (closes_near_first_box, thorough) {
+        (false, _) => first_box,
+        (true, true) => start,
+        (true, false) => return None,
+    };
     let scan = outermost_boxes_from(text, range, scan_start);
     (!scan.closes_outside).then_some(scan.boxes)
 }
@@ -245,22 +253,35 @@ mod tests {
         ) {
             let text = format!("{}>{}", head.concat(), tail.concat());
             let from = head.concat().len() + 1;
-            if let Some(boxes) = self_contained_boxes(&text, from..text.len()) {
-                let whole: Vec<BoxSpan> = outermost_boxes(&text, 0..text.len()).into_iter().filter(|b| b.command_start >= from).collect();
-                proptest::prop_assert_eq!(boxes, whole);
+            let whole: Vec<BoxSpan> = outermost_boxes(&text, 0..text.len()).into_iter().filter(|b| b.command_start >= from).collect();
+            let quick = self_contained_boxes(&text, from..text.len(), false);
+            let thorough = self_contained_boxes(&text, from..text.len(), true);
+            if let Some(boxes) = &thorough {
+                proptest::prop_assert_eq!(boxes, &whole);
+            }
+            // The thorough scan decides whatever the quick one does, and more.
+            if quick.is_some() {
+                proptest::prop_assert_eq!(&quick, &thorough);
             }
         }
     }
 
     #[test]
     fn a_tail_with_a_brace_closed_from_before_is_not_self_contained() {
-        let text = "\\boxed{3 >} , \\boxed{4}";
-        let from = text.find('>').unwrap() + 1;
-        assert!(self_contained_boxes(text, from..text.len()).is_none());
-        let text = "x > \\boxed{4}, \\boxed{5}";
-        let from = text.find('>').unwrap() + 1;
-        let boxes = self_contained_boxes(text, from..text.len()).unwrap();
-        assert_eq!(boxes.len(), 2);
+        let tail = |text: &'static str| (text, text.find('>').unwrap() + 1..text.len());
+        let (text, range) = tail("\\boxed{3 >} , \\boxed{4}");
+        assert!(self_contained_boxes(text, range.clone(), false).is_none());
+        assert!(self_contained_boxes(text, range, true).is_none());
+        let (text, range) = tail("x > \\boxed{4}, \\boxed{5}");
+        assert_eq!(self_contained_boxes(text, range, false).unwrap().len(), 2);
+        // A brace closed just before the first box: the quick test gives up; the thorough scan
+        // finds the box when the brace was opened in the tail, not when it closes one from
+        // before.
+        let (text, range) = tail("\\boxed{1 > so $\\frac{1}{2}$ is \\boxed{4}");
+        assert!(self_contained_boxes(text, range.clone(), false).is_none());
+        assert_eq!(self_contained_boxes(text, range, true).unwrap().len(), 1);
+        let (text, range) = tail("\\boxed{1 > so $x}$ is \\boxed{4}");
+        assert!(self_contained_boxes(text, range, true).is_none());
     }
 
     #[test]

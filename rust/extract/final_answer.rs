@@ -34,7 +34,7 @@ use std::ops::Range;
 
 use crate::hash::FastSet;
 
-use super::boxes::{outermost_boxes, self_contained_boxes, BoxSpan, MAX_ROW_GAP};
+use super::boxes::{is_braceless_delimiter, outermost_boxes, self_contained_boxes, BoxSpan, MAX_ROW_GAP};
 use super::candidates::{extract_candidates, Candidate};
 use super::think_tags::THINK_CLOSE;
 
@@ -129,13 +129,40 @@ pub fn extract_final_with(response: &str, close: &str) -> Option<FinalAnswer> {
     // searched from the end, and read whole only when its tail has no such box.
     let last_close = last_think_close(bytes, close.as_bytes());
     if let Some(q) = last_close {
-        let tail = q + close.len()..response.len();
-        if let Some(a) = self_contained_boxes(response, tail).and_then(|boxes| answer_of_boxes(response, &boxes)) {
-            return Some(FinalAnswer { text: a.0, start: a.1.start, end: a.1.end, rule: FinalRule::BoxedAfterThink, in_thinking: false });
+        // Quick: reading the rest costs less here than a longer scan of the tail.
+        if let Some(a) = boxed_after_close(response, q + close.len(), false, false) {
+            return Some(a);
         }
     }
     let first_close = last_close.and_then(|q| memchr::memmem::find(&bytes[..q + close.len()], close.as_bytes()));
     extract_final_reading_all(response, first_close.map(|p| p..p + close.len()))
+}
+
+/// The final answer of a response known only by its end: `window` is the response from some
+/// point on (`cut`: that point is past the response's start). `Some` when the response's last
+/// `close` (a [`ThinkTags::close`]) lies in `window` and the box rule after it decides the
+/// answer without the text before `window`: what [`extract_final_with`] finds in the whole
+/// response, with offsets into `window`. `None` when the rest must be read (no such tag or box
+/// in the window, or a box whose reading could depend on what comes before it).
+///
+/// [`ThinkTags::close`]: super::think_tags::ThinkTags::close
+pub fn final_answer_in_tail(window: &str, cut: bool, close: &str) -> Option<FinalAnswer> {
+    let q = last_think_close(window.as_bytes(), close.as_bytes())?;
+    // Thorough: the rest is what the caller wants not to read.
+    boxed_after_close(window, q + close.len(), cut, true)
+}
+
+/// The box rule after the last closing tag, which ends at `after` in `text`: the last box
+/// there, with the boxes before it in its row, when no text before the tag can change them
+/// ([`self_contained_boxes`], `thorough` or not). `cut`: `text` starts past the response's
+/// start, so a run of bytes that reaches back to `text`'s start without a delimiter might go on
+/// before it (and hold the digit of a brace-less box running into the tail): undecided.
+fn boxed_after_close(text: &str, after: usize, cut: bool, thorough: bool) -> Option<FinalAnswer> {
+    if cut && text.as_bytes()[..after].iter().all(|&b| !is_braceless_delimiter(b)) {
+        return None;
+    }
+    let (answer, span) = self_contained_boxes(text, after..text.len(), thorough).and_then(|boxes| answer_of_boxes(text, &boxes))?;
+    Some(FinalAnswer { text: answer, start: span.start, end: span.end, rule: FinalRule::BoxedAfterThink, in_thinking: false })
 }
 
 /// [`extract_final`] by the rules as the module docs state them, reading the whole response;
@@ -726,6 +753,60 @@ mod tests {
                 .map(|f| FinalAnswer { text: f.text.replace("</THINK>", THINK_CLOSE), ..f });
             proptest::prop_assert_eq!(found, extract_final(&response));
         }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        /// What the end of a response decides alone is what the whole response gives, wherever
+        /// the end is cut off (a brace-less box or a brace running into the cut included), and
+        /// the uncut end decides whenever the quick rule does.
+        #[test]
+        fn the_end_alone_decides_only_what_the_whole_would(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "</think>", "\\boxed{", "\\boxed{7}", "\\fbox{B}", "{", "}", "\\", ", ", " and ", "x",
+                "\\boxed 8", "12", "$", "\n", " ", "π", "</think>\\boxed{1}", "</think>3, \\boxed{2}",
+                "\\frac{1}{2}", "</think>\\frac{1}{2} \\boxed{5}",
+            ]), 0..24),
+            cut in 0usize..200,
+        ) {
+            let response = parts.concat();
+            let mut k = cut.min(response.len());
+            while !response.is_char_boundary(k) {
+                k -= 1;
+            }
+            let whole = extract_final(&response);
+            if let Some(f) = final_answer_in_tail(&response[k..], k > 0, THINK_CLOSE) {
+                proptest::prop_assert_eq!(Some(FinalAnswer { start: f.start + k, end: f.end + k, ..f }), whole.clone());
+            }
+            let uncut = final_answer_in_tail(&response, false, THINK_CLOSE);
+            if let Some(f) = &uncut {
+                proptest::prop_assert_eq!(Some(f), whole.as_ref());
+            }
+            if let Some(q) = last_think_close(response.as_bytes(), THINK_CLOSE.as_bytes()) {
+                if let Some(quick) = boxed_after_close(&response, q + THINK_CLOSE.len(), false, false) {
+                    proptest::prop_assert_eq!(Some(quick), uncut);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_end_decides_when_no_run_or_brace_reaches_past_it() {
+        let response = r"so \boxed 12</think>5, \boxed{6}";
+        // Cut inside the run of bytes before the tag: undecided (the run might hold a
+        // brace-less box that runs into the end).
+        assert_eq!(final_answer_in_tail(&response[12..], true, THINK_CLOSE), None);
+        assert_eq!(final_answer_in_tail(r"x </think> \boxed{4}", true, THINK_CLOSE).unwrap().text, "4");
+        assert_eq!(final_answer_in_tail(r"x</think> \boxed{4}", true, THINK_CLOSE), None);
+        assert_eq!(final_answer_in_tail(r"think> \boxed{4}", true, THINK_CLOSE), None);
+        assert_eq!(final_answer_in_tail(r"x</think> \boxed{4}", false, THINK_CLOSE).unwrap().text, "4");
+        // A `\frac{1}{2}` just before the box: decided by the end alone; a `}` that closes a
+        // brace from before the end is not.
+        let f = final_answer_in_tail(r"a </think> so $\frac{1}{2}$, \boxed{\frac12}", true, THINK_CLOSE).unwrap();
+        assert_eq!((f.text.as_str(), f.rule), (r"\frac12", FinalRule::BoxedAfterThink));
+        assert_eq!(final_answer_in_tail(r"a </think> so x}, \boxed{3}", true, THINK_CLOSE), None);
+        // A box only before the tag: the end holds none, undecided.
+        assert_eq!(final_answer_in_tail(r"a \boxed{3} </think> done", true, THINK_CLOSE), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub(crate) mod repeating_decimal;
 mod think_tags;
 
 pub use candidates::{extract_candidates, extract_candidates_with, Candidate, CandidateKind, WordValues};
-pub use final_answer::{extract_final, extract_final_with, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES};
+pub use final_answer::{extract_final, extract_final_with, final_answer_in_tail, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES};
 pub use think_tags::{tag_is_tokens, think_tag_preset_names, ThinkTags, AUTO_THINK_TAGS, THINK_CLOSE, THINK_OPEN, THINK_TAG_PRESETS};
 pub use lexer::MAX_TEXT_BYTES;
 pub(crate) use number_words::{cardinal, counted_fraction, denominator, is_operation_word, power_word, scale, Scale};

@@ -170,6 +170,13 @@ impl ThinkTags {
         self.auto
     }
 
+    /// The closing tag, when it is what [`Self::of_response`] gives every response (not the
+    /// automatic tags, and not a special-token format whose responses may close elsewhere):
+    /// then the end of a response can be read for its final answer without the rest.
+    pub fn fixed_close(&self) -> Option<&str> {
+        (!self.auto && self.format.is_none()).then_some(self.close.as_str())
+    }
+
     /// [`Self::auto`]'s tags settled by a vocabulary (`is_token`: whether a string is one of
     /// its tokens): the one family of [`THINK_TAG_PRESETS`] whose two tags it holds as tokens
     /// (harmony's as special tokens with words between them). Unchanged when these are not the
