@@ -128,3 +128,53 @@ def test_a_response_keeps_no_utf8_copy() -> None:
     # slice the text again on access), and the string grows by it.
     apr_fast.split_sentences(response)
     assert sys.getsizeof(response) > size
+
+
+# A response that is not ASCII is read by its end when the box after its last closing tag
+# decides the final answer there (``TextReader::read_part_or_ends``): the outcome must be what
+# reading it whole gives, offsets included, also where the end does not decide and the whole is
+# read after all.
+LONG = "答案 π × " * 30  # 180 code points: the end starts past the response's start
+
+END_CASES = {
+    "box after the tag": f"<think>{LONG} so 5.</think> {LONG} so $\\boxed{{5}}$.",
+    "brace closed just before the box": f"<think>{LONG}</think> so $\\frac{{1}}{{2}}$, \\boxed{{\\frac12}}",
+    "brace from before the tag closed after it": f"<think>\\boxed{{3 {LONG}</think> x}}, \\boxed{{4}}",
+    "no delimiter before the tag": f"<think>{LONG.replace(' ', '')}</think>\\boxed{{6}}",
+    "brace-less box before the tag": f"{LONG} \\boxed 12</think>5, \\boxed{{6}}",
+    "boxes in a row": f"{LONG}</think> \\boxed{{2}}, \\boxed{{3}} and \\boxed{{2}}",
+    "box only in the thinking": f"<think>{LONG} \\boxed{{3}}</think> done, π.",
+    "two tags": f"{LONG}</think> \\boxed{{1}} {LONG}</think> \\boxed{{2}}",
+    "answer phrase after the tag": f"{LONG}</think> The answer is 7 π.",
+    "tag too close to the start": f"π</think> \\boxed{{8}}",
+}
+
+
+@pytest.mark.parametrize("think_tags", [None, "auto", "harmony", ("<reasoning>", "</reasoning>")])
+@pytest.mark.parametrize("case", sorted(END_CASES))
+def test_an_outcome_read_by_its_end_is_the_outcome_read_whole(case: str, think_tags: object) -> None:
+    response = END_CASES[case]
+    if isinstance(think_tags, tuple):
+        response = response.replace("<think>", think_tags[0]).replace("</think>", think_tags[1])
+    kwargs = {} if think_tags is None else {"think_tags": think_tags}
+    # extract_final reads the whole text: the reference.
+    whole = extract_final(response, **kwargs)  # type: ignore[arg-type]
+    for require in (False, True):
+        outcome = is_correct_batch([response], ["5"], cas=False, require_answer_after_think=require, **kwargs)[0]  # type: ignore[arg-type]
+        expected = None if require and whole is not None and whole.in_thinking else whole
+        assert outcome.final_answer == expected, case
+        if expected is not None:
+            assert response[expected.start : expected.end] == response.encode()[expected.byte_start : expected.byte_end].decode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([LONG, "</think>", " \\boxed{", "}", "{", "\\boxed 8", ", ", "5", " ", "π", "x"]), max_size=16).map("".join))
+def test_any_response_read_by_its_end_is_read_as_whole(response: str) -> None:
+    outcome = is_correct_batch([response], ["5"], cas=False)[0]
+    assert outcome.final_answer == extract_final(response)
+
+
+def test_a_surrogate_before_or_in_the_end_is_a_named_error() -> None:
+    for response in (f"{LONG}\udc80{LONG}</think> \\boxed{{7}}", f"{LONG}</think> \\boxed{{7\udc80}}"):
+        with pytest.raises(ValueError, match=r"responses\[1\] is not valid Unicode"):
+            is_correct_batch(["ok", response], ["7", "7"], cas=False)

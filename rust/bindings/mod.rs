@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 use crate::extract::{think_tag_preset_names, ThinkTags, THINK_TAG_PRESETS};
 use crate::hash::FastMap;
-use crate::text::code_points::{append_utf8_of_code_points, InvalidCodePoint};
+use crate::text::code_points::{append_utf8_of_code_points, rfind_code_points, utf8_len_of_code_points, InvalidCodePoint};
 
 mod tokens;
 mod text;
@@ -184,6 +184,8 @@ pub(crate) struct TextReader<'py> {
     code_points: Vec<u32>,
     /// The UTF-8 of the texts of the part read last that are not ASCII.
     part: Vec<u8>,
+    /// The UTF-8 of a text's end ([`Self::read_part_or_ends`]).
+    end: Vec<u8>,
 }
 
 thread_local! {
@@ -211,7 +213,7 @@ impl<'py> TextReader<'py> {
             }
         };
         let code_points = CODE_POINTS.try_with(|cell| cell.take()).unwrap_or_default();
-        Ok(TextReader { isascii: isascii.as_ref(py), code_points, part: Vec::new() })
+        Ok(TextReader { isascii: isascii.as_ref(py), code_points, part: Vec::new(), end: Vec::new() })
     }
 
     /// `obj`'s text when it is an ASCII `str` (borrowed); else None, after its UTF-8 is
@@ -224,15 +226,22 @@ impl<'py> TextReader<'py> {
         what: &dyn std::fmt::Display,
         out: &mut Vec<u8>,
     ) -> PyResult<Option<&'py str>> {
+        let s = Self::ascii_or_str(isascii, obj, what)?;
+        let Err(s) = s else { return Ok(s.ok()) };
+        append_utf8_of_str(s, code_points, out)?.map_err(|_| not_unicode(what))?;
+        Ok(None)
+    }
+
+    /// `obj`'s text when it is an ASCII `str` (borrowed), else the `str` to read; TypeError
+    /// naming the argument `what` when it is no `str`.
+    fn ascii_or_str(isascii: &PyAny, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Result<&'py str, &'py PyString>> {
         let Ok(s) = obj.downcast::<PyString>() else {
             return Err(PyTypeError::new_err(format!("{what} must be str, got {}", obj.get_type().name()?)));
         };
         if isascii.call1((s,))?.is_true()? {
-            return Ok(Some(s.to_str()?));
+            return Ok(Ok(s.to_str()?));
         }
-        append_utf8_of_str(s, code_points, out)?
-            .map_err(|_| PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)")))?;
-        Ok(None)
+        Ok(Err(s))
     }
 
     /// The UTF-8 text of `obj`, a `str`; `what` names the argument in an error.
@@ -261,7 +270,7 @@ impl<'py> TextReader<'py> {
     where
         'py: 's,
     {
-        let TextReader { isascii, code_points, part } = self;
+        let TextReader { isascii, code_points, part, .. } = self;
         part.clear();
         // A borrowed text, or the span of its UTF-8 in `part`.
         let mut read: Vec<Result<&'py str, std::ops::Range<usize>>> = Vec::with_capacity(items.len());
@@ -276,6 +285,104 @@ impl<'py> TextReader<'py> {
         // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
         Ok(read.into_iter().map(|r| r.unwrap_or_else(|span| unsafe { std::str::from_utf8_unchecked(&part[span]) })).collect())
     }
+
+    /// [`Self::read_part`] for a caller that may need only the end of a text: one that is not
+    /// ASCII and holds `close` (its last one) is first offered to `decide` by its end, from
+    /// [`END_CONTEXT`] code points before that tag on; what `decide` makes of it stands for
+    /// the text, which is then not encoded whole (only its code points before the end are
+    /// checked and counted, for the end's byte offset). A text `decide` declines (None), and
+    /// every text when `close` is None, is read whole. ASCII text is borrowed whole, as it
+    /// costs nothing to read. The outcome check's final answer is such a caller
+    /// ([`crate::outcome::OutcomeRules::final_answer_in_tail`]): the box after the last
+    /// `</think>` decides it for most responses, and that end is a tenth of a response.
+    pub(crate) fn read_part_or_ends<'s, T>(
+        &'s mut self,
+        items: &[&'py PyAny],
+        what: &str,
+        first: usize,
+        close: Option<&str>,
+        mut decide: impl FnMut(TextEnd<'_>) -> Option<T>,
+    ) -> PyResult<Vec<PartText<'s, T>>>
+    where
+        'py: 's,
+    {
+        let Some(close) = close.filter(|c| !c.is_empty()) else {
+            return Ok(self.read_part(items, what, first)?.into_iter().map(PartText::Whole).collect());
+        };
+        let close: Vec<u32> = close.chars().map(u32::from).collect();
+        let TextReader { isascii, code_points, part, end } = self;
+        part.clear();
+        // A borrowed text, the span of its UTF-8 in `part`, or what `decide` made of its end.
+        let mut read: Vec<PartText<'py, Result<T, std::ops::Range<usize>>>> = Vec::with_capacity(items.len());
+        for (k, item) in items.iter().enumerate() {
+            let name = format_args!("{what}[{}]", first + k);
+            let s = match Self::ascii_or_str(isascii, item, &name)? {
+                Ok(text) => {
+                    read.push(PartText::Whole(text));
+                    continue;
+                }
+                Err(s) => s,
+            };
+            let n = str_len(s)?;
+            let start = part.len();
+            if n > MAX_CODE_POINTS_AT_ONCE {
+                append_utf8_of_str(s, code_points, part)?.map_err(|_| not_unicode(&name))?;
+                read.push(PartText::End { decided: Err(start..part.len()), char_start: 0, byte_start: 0 });
+                continue;
+            }
+            read_code_points(s, 0, n, code_points)?;
+            let from = rfind_code_points(code_points, &close).map(|q| q.saturating_sub(END_CONTEXT)).filter(|&from| from > 0);
+            if let Some(from) = from {
+                end.clear();
+                append_utf8_of_code_points(&code_points[from..], end).map_err(|_| not_unicode(&name))?;
+                // SAFETY: `end` holds the UTF-8 of whole code points.
+                let text = unsafe { std::str::from_utf8_unchecked(end) };
+                if let Some(decided) = decide(TextEnd { text, chars: n - from }) {
+                    let byte_start = utf8_len_of_code_points(&code_points[..from]).map_err(|_| not_unicode(&name))?;
+                    read.push(PartText::End { decided: Ok(decided), char_start: from, byte_start });
+                    continue;
+                }
+            }
+            append_utf8_of_code_points(code_points, part).map_err(|_| not_unicode(&name))?;
+            read.push(PartText::End { decided: Err(start..part.len()), char_start: 0, byte_start: 0 });
+        }
+        let part: &'s Vec<u8> = part;
+        Ok(read
+            .into_iter()
+            .map(|r| match r {
+                PartText::Whole(text) => PartText::Whole(text),
+                PartText::End { decided: Ok(decided), char_start, byte_start } => PartText::End { decided, char_start, byte_start },
+                // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
+                PartText::End { decided: Err(span), .. } => PartText::Whole(unsafe { std::str::from_utf8_unchecked(&part[span]) }),
+            })
+            .collect())
+    }
+}
+
+/// How many code points before a text's last closing tag [`TextReader::read_part_or_ends`]
+/// offers with its end: enough for the final-answer rule to see a delimiter before the tag
+/// (a run of bytes without one might hold a brace-less box running into the end) in all but
+/// degenerate texts, which it then reads whole.
+pub(crate) const END_CONTEXT: usize = 64;
+
+/// The end of a text offered by [`TextReader::read_part_or_ends`]: its UTF-8 and its length
+/// in characters. It starts past the text's start.
+pub(crate) struct TextEnd<'a> {
+    pub text: &'a str,
+    pub chars: usize,
+}
+
+/// A text of a part read by [`TextReader::read_part_or_ends`].
+pub(crate) enum PartText<'s, T> {
+    Whole(&'s str),
+    /// What the caller's `decide` made of the text's end, which starts at its code point
+    /// `char_start`, byte `byte_start` of its UTF-8.
+    End { decided: T, char_start: usize, byte_start: usize },
+}
+
+/// The ValueError of a text that UTF-8 cannot encode (`what` names it).
+fn not_unicode(what: &dyn std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)"))
 }
 
 /// The most code points copied out of a `str` at a time (4 MiB of them): a longer string is
@@ -287,31 +394,12 @@ const MAX_CODE_POINTS_AT_ONCE: usize = 1 << 20;
 /// reused from text to text) [`MAX_CODE_POINTS_AT_ONCE`] at a time; the inner error (`out`
 /// then as it was) is a code point UTF-8 cannot encode, a lone surrogate.
 fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8>) -> PyResult<Result<(), InvalidCodePoint>> {
-    let py = s.py();
     let n = str_len(s)?;
     let start = out.len();
     let mut from = 0;
     while from < n {
         let to = (from + MAX_CODE_POINTS_AT_ONCE).min(n);
-        // SAFETY: the GIL is held and `s` is a live `str`; the slice is a new reference owned
-        // by the pool (or `s` itself when it is read at once).
-        let slice: &PyString = if from == 0 && to == n {
-            s
-        } else {
-            unsafe { py.from_owned_ptr_or_err(pyo3::ffi::PyUnicode_Substring(s.as_ptr(), from as pyo3::ffi::Py_ssize_t, to as pyo3::ffi::Py_ssize_t))? }
-        };
-        let len = to - from;
-        code_points.clear();
-        code_points.reserve(len);
-        // SAFETY: `slice` holds `len` code points; the buffer has room for `len` (no terminating
-        // zero is asked for), and they are written when the call returns non-NULL.
-        unsafe {
-            let filled = pyo3::ffi::PyUnicode_AsUCS4(slice.as_ptr(), code_points.as_mut_ptr(), len as pyo3::ffi::Py_ssize_t, 0);
-            if filled.is_null() {
-                return Err(PyErr::fetch(py));
-            }
-            code_points.set_len(len);
-        }
+        read_code_points(s, from, to, code_points)?;
         if let Err(e) = append_utf8_of_code_points(code_points, out) {
             out.truncate(start);
             return Ok(Err(InvalidCodePoint { index: from + e.index, ..e }));
@@ -319,6 +407,33 @@ fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8
         from = to;
     }
     Ok(Ok(()))
+}
+
+/// Code points `from..to` of `s` (a `str` of `str_len(s)` code points, `to` at most that),
+/// into `code_points` (cleared first): `PyUnicode_AsUCS4`, of a slice when that is not all of
+/// `s`.
+fn read_code_points(s: &PyString, from: usize, to: usize, code_points: &mut Vec<u32>) -> PyResult<()> {
+    let py = s.py();
+    // SAFETY: the GIL is held and `s` is a live `str`; the slice is a new reference owned by
+    // the pool (or `s` itself when it is read at once).
+    let slice: &PyString = if from == 0 && to == str_len(s)? {
+        s
+    } else {
+        unsafe { py.from_owned_ptr_or_err(pyo3::ffi::PyUnicode_Substring(s.as_ptr(), from as pyo3::ffi::Py_ssize_t, to as pyo3::ffi::Py_ssize_t))? }
+    };
+    let len = to - from;
+    code_points.clear();
+    code_points.reserve(len);
+    // SAFETY: `slice` holds `len` code points; the buffer has room for `len` (no terminating
+    // zero is asked for), and they are written when the call returns non-NULL.
+    unsafe {
+        let filled = pyo3::ffi::PyUnicode_AsUCS4(slice.as_ptr(), code_points.as_mut_ptr(), len as pyo3::ffi::Py_ssize_t, 0);
+        if filled.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        code_points.set_len(len);
+    }
+    Ok(())
 }
 
 /// [`TextReader::read`] with a reader of its own, for one text.

@@ -15,8 +15,9 @@ use pyo3::types::PyList;
 use super::answer::{method_name, policy_arg, verdict_name};
 use super::extract::PyFinalAnswer;
 use super::reward::{ground_truth_lists, problem_list};
-use super::{sequence_items, static_name, str_len, TextReader, think_tags_of, threads_arg, InstanceBuilder};
+use super::{sequence_items, static_name, str_len, PartText, TextReader, think_tags_of, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
+use crate::extract::FinalAnswer;
 use crate::hash::FastMap;
 use crate::outcome::{judge_final_answers, Outcome, OutcomeQuery, OutcomeRules};
 use crate::parallel::{map_cheap_items, map_cheap_owned};
@@ -25,6 +26,10 @@ use crate::parallel::{map_cheap_items, map_cheap_owned};
 /// is not ASCII) is fresh memory for every call, a page fault per 4 KiB; read a part at a
 /// time, the memory of one part is reused by the next, and its text is read while cached.
 const READ_PART: usize = 256;
+
+/// A final answer found in a response's end, with offsets into that end (bytes in the answer,
+/// characters in the pair).
+type FoundAtEnd = (FinalAnswer, [usize; 2]);
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
 type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
@@ -146,16 +151,31 @@ fn check_outcome_batch(
     let mut reader = TextReader::new(py)?;
     let mut finals = Vec::with_capacity(n);
     let mut char_spans = Vec::with_capacity(n);
+    // A response that is not ASCII is read by its end when the box after its last closing tag
+    // decides its final answer there ([`OutcomeRules::final_answer_in_tail`]); the rest whole.
+    let close = rules.think.fixed_close();
     for (part, part_items) in items.chunks(READ_PART).enumerate() {
         // Lengths asked first, their error raised after reading: an item that is no str is
         // named by the reader's TypeError.
         let chars = part_items.iter().map(|item| str_len(item)).collect::<PyResult<Vec<usize>>>();
-        let texts: Vec<(&str, usize)> = reader.read_part(part_items, "responses", part * READ_PART)?.into_iter().zip(chars?).collect();
+        let texts = reader.read_part_or_ends(part_items, "responses", part * READ_PART, close, |end| {
+            // An end without a delimiter before its tag is caught by the rule (`cut`).
+            let found = rules.final_answer_in_tail(end.text, true)?;
+            let span = PyFinalAnswer::char_span(end.text, end.chars, &found);
+            Some((found, span))
+        })?;
+        let texts: Vec<(PartText<'_, FoundAtEnd>, usize)> = texts.into_iter().zip(chars?).collect();
         let found = py.allow_threads(|| {
-            map_cheap_items(&texts, threads, |&(text, chars)| {
-                let found = rules.final_answer(text);
-                let span = found.as_ref().map(|f| PyFinalAnswer::char_span(text, chars, f));
-                (found, span)
+            map_cheap_items(&texts, threads, |(text, chars)| match text {
+                PartText::Whole(text) => {
+                    let found = rules.final_answer(text);
+                    let span = found.as_ref().map(|f| PyFinalAnswer::char_span(text, *chars, f));
+                    (found, span)
+                }
+                PartText::End { decided: (found, span), char_start, byte_start } => {
+                    let found = FinalAnswer { start: byte_start + found.start, end: byte_start + found.end, ..found.clone() };
+                    (Some(found), Some([char_start + span[0], char_start + span[1]]))
+                }
             })
         });
         for item in found {
