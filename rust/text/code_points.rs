@@ -102,12 +102,36 @@ fn first_invalid(chunk: &[u32], at: usize) -> InvalidCodePoint {
 }
 
 /// Appends the UTF-8 of `points` to `out`; on an error (the first code point UTF-8 cannot
-/// encode) `out` is left as it was. One pass, [`CHUNK`] code points at a time: a chunk of
-/// ASCII is narrowed at once; any other is encoded a quarter at a time (a quarter of ASCII at
-/// once), after making sure `out` has room for it and for one byte per code point after it,
-/// so that a run of ASCII chunks needs no check. `out` may end with more capacity than its
-/// length: meant for a buffer that many texts are appended to.
+/// encode) `out` is left as it was. One pass: with AVX2 (checked for at run time) runs of
+/// ASCII are narrowed 32 code points a step, and each step that holds another code point is
+/// encoded by [`append_utf8_by_chunks`], which does the whole text without AVX2. `out` may end
+/// with more capacity than its length: meant for a buffer that many texts are appended to.
 pub fn append_utf8_of_code_points(points: &[u32], out: &mut Vec<u8>) -> Result<(), InvalidCodePoint> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        let start = out.len();
+        out.reserve(points.len());
+        let mut i = 0;
+        while i < points.len() {
+            // SAFETY: the CPU has AVX2.
+            i += unsafe { wide::append_ascii_run(&points[i..], out) };
+            let step = &points[i..(i + wide::STEP).min(points.len())];
+            if let Err(e) = append_utf8_by_chunks(step, out) {
+                out.truncate(start);
+                return Err(InvalidCodePoint { index: i + e.index, ..e });
+            }
+            i += step.len();
+        }
+        return Ok(());
+    }
+    append_utf8_by_chunks(points, out)
+}
+
+/// [`append_utf8_of_code_points`] [`CHUNK`] code points at a time: a chunk of ASCII is
+/// narrowed at once; any other is encoded a quarter at a time (a quarter of ASCII at once),
+/// after making sure `out` has room for it and for one byte per code point after it, so that
+/// a run of ASCII chunks needs no check.
+fn append_utf8_by_chunks(points: &[u32], out: &mut Vec<u8>) -> Result<(), InvalidCodePoint> {
     let start = out.len();
     let n = points.len();
     out.reserve(n);
@@ -311,7 +335,37 @@ mod wide {
     use std::arch::x86_64::*;
 
     /// Code points per step: four vectors of eight.
-    const STEP: usize = 32;
+    pub(super) const STEP: usize = 32;
+
+    /// Appends the steps of ASCII at the start of `points` to `out`, narrowed, up to the first
+    /// step that holds another code point or is shorter than a step; returns how many code
+    /// points it appended.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn append_ascii_run(points: &[u32], out: &mut Vec<u8>) -> usize {
+        let high = _mm256_set1_epi32(!0x7F);
+        // The packs below interleave the two 128-bit halves; this puts the bytes back in order.
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        let mut done = 0;
+        while points.len() - done >= STEP {
+            let p = points.as_ptr().add(done) as *const __m256i;
+            let v = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)), _mm256_loadu_si256(p.add(2)), _mm256_loadu_si256(p.add(3))];
+            let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
+            if _mm256_testz_si256(any, high) == 0 {
+                break;
+            }
+            let bytes = _mm256_packus_epi16(_mm256_packus_epi32(v[0], v[1]), _mm256_packus_epi32(v[2], v[3]));
+            out.reserve(STEP);
+            let len = out.len();
+            // SAFETY: room for STEP bytes reserved; they are all written.
+            _mm256_storeu_si256(out.as_mut_ptr().add(len) as *mut __m256i, _mm256_permutevar8x32_epi32(bytes, order));
+            out.set_len(len + STEP);
+            done += STEP;
+        }
+        done
+    }
 
     /// [`super::utf8_len_of_code_points`].
     ///
@@ -406,11 +460,16 @@ mod tests {
         s.chars().map(u32::from).collect()
     }
 
-    /// The UTF-8 text of `points`, or the first code point UTF-8 cannot encode.
+    /// The UTF-8 text of `points`, or the first code point UTF-8 cannot encode; the encoder
+    /// without AVX2 must give the same (it is the whole encoder on CPUs without it).
     fn utf8_from_code_points(points: &[u32]) -> Result<String, InvalidCodePoint> {
-        let mut out = Vec::new();
-        append_utf8_of_code_points(points, &mut out)?;
-        Ok(String::from_utf8(out).expect("the encoder writes UTF-8"))
+        let mut out = b"kept".to_vec();
+        let found = append_utf8_of_code_points(points, &mut out);
+        let mut by_chunks = b"kept".to_vec();
+        assert_eq!(append_utf8_by_chunks(points, &mut by_chunks), found);
+        assert_eq!(out, by_chunks);
+        found?;
+        Ok(String::from_utf8(out[4..].to_vec()).expect("the encoder writes UTF-8"))
     }
 
     #[test]
@@ -503,7 +562,9 @@ mod tests {
                 if at < n {
                     p[at] = c;
                 }
-                let expected: usize = p.iter().map(|&c| char::from_u32(c).unwrap().len_utf8()).sum();
+                let text: String = p.iter().map(|&c| char::from_u32(c).unwrap()).collect();
+                assert_eq!(utf8_from_code_points(&p).unwrap(), text, "n {n} at {at}");
+                let expected = text.len();
                 assert!(both_lengths(&p).iter().all(|&r| r == Ok(expected)), "n {n} at {at}");
                 assert!(both_last_indices(&p, c).iter().all(|&r| r == p.iter().rposition(|&x| x == c)), "n {n} at {at}");
             }
@@ -512,6 +573,11 @@ mod tests {
         p[40] = 0xDFFF;
         p[50] = 0x8000_0000;
         assert!(both_lengths(&p).iter().all(|&r| r == Err(InvalidCodePoint { index: 40, value: 0xDFFF })));
+        // The encoder names it past a run of ASCII steps, and leaves the buffer as it was.
+        assert_eq!(utf8_from_code_points(&p), Err(InvalidCodePoint { index: 40, value: 0xDFFF }));
+        let mut out = b"before".to_vec();
+        assert!(append_utf8_of_code_points(&p, &mut out).is_err());
+        assert_eq!(out, b"before");
     }
 
     proptest! {
