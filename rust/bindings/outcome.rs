@@ -159,10 +159,16 @@ fn check_outcome_batch(
         // named by the reader's TypeError.
         let chars = part_items.iter().map(|item| str_len(item)).collect::<PyResult<Vec<usize>>>();
         let texts = reader.read_part_or_ends(part_items, "responses", part * READ_PART, close, |end| {
-            // An end without a delimiter before its tag is caught by the rule (`cut`).
-            let found = rules.final_answer_in_tail(end.text, true)?;
-            let span = PyFinalAnswer::char_span(end.text, end.chars, &found);
-            Some((found, span))
+            // An end without a delimiter before its tag is caught by the rule (`cut`). A panic
+            // (a bug) has the response read whole, where the same rule runs guarded and the bug
+            // becomes the item's status.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let found = rules.final_answer_in_tail(end.text, true)?;
+                let span = PyFinalAnswer::char_span(end.text, end.chars, &found);
+                Some((found, span))
+            }))
+            .ok()
+            .flatten()
         })?;
         let texts: Vec<(PartText<'_, FoundAtEnd>, usize)> = texts.into_iter().zip(chars?).collect();
         let found = py.allow_threads(|| {
