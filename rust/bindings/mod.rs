@@ -312,13 +312,19 @@ impl<'py> TextReader<'py> {
         let close: Vec<u32> = close.chars().map(u32::from).collect();
         let TextReader { isascii, code_points, part, end } = self;
         part.clear();
-        // A borrowed text, the span of its UTF-8 in `part`, or what `decide` made of its end.
-        let mut read: Vec<PartText<'py, Result<T, std::ops::Range<usize>>>> = Vec::with_capacity(items.len());
+        // How each text was read: borrowed, encoded into `part` (its span there), or decided
+        // by its end (the value, the end's first code point and byte).
+        enum Read<'py, T> {
+            Borrowed(&'py str),
+            Encoded(std::ops::Range<usize>),
+            Decided(T, usize, usize),
+        }
+        let mut read: Vec<Read<'py, T>> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
             let name = format_args!("{what}[{}]", first + k);
             let s = match Self::ascii_or_str(isascii, item, &name)? {
                 Ok(text) => {
-                    read.push(PartText::Whole(text));
+                    read.push(Read::Borrowed(text));
                     continue;
                 }
                 Err(s) => s,
@@ -327,7 +333,7 @@ impl<'py> TextReader<'py> {
             let start = part.len();
             if n > MAX_CODE_POINTS_AT_ONCE {
                 append_utf8_of_str(s, code_points, part)?.map_err(|_| not_unicode(&name))?;
-                read.push(PartText::End { decided: Err(start..part.len()), char_start: 0, byte_start: 0 });
+                read.push(Read::Encoded(start..part.len()));
                 continue;
             }
             read_code_points(s, 0, n, code_points)?;
@@ -339,21 +345,21 @@ impl<'py> TextReader<'py> {
                 let text = unsafe { std::str::from_utf8_unchecked(end) };
                 if let Some(decided) = decide(TextEnd { text, chars: n - from }) {
                     let byte_start = utf8_len_of_code_points(&code_points[..from]).map_err(|_| not_unicode(&name))?;
-                    read.push(PartText::End { decided: Ok(decided), char_start: from, byte_start });
+                    read.push(Read::Decided(decided, from, byte_start));
                     continue;
                 }
             }
             append_utf8_of_code_points(code_points, part).map_err(|_| not_unicode(&name))?;
-            read.push(PartText::End { decided: Err(start..part.len()), char_start: 0, byte_start: 0 });
+            read.push(Read::Encoded(start..part.len()));
         }
         let part: &'s Vec<u8> = part;
         Ok(read
             .into_iter()
             .map(|r| match r {
-                PartText::Whole(text) => PartText::Whole(text),
-                PartText::End { decided: Ok(decided), char_start, byte_start } => PartText::End { decided, char_start, byte_start },
+                Read::Borrowed(text) => PartText::Whole(text),
                 // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
-                PartText::End { decided: Err(span), .. } => PartText::Whole(unsafe { std::str::from_utf8_unchecked(&part[span]) }),
+                Read::Encoded(span) => PartText::Whole(unsafe { std::str::from_utf8_unchecked(&part[span]) }),
+                Read::Decided(decided, char_start, byte_start) => PartText::End { decided, char_start, byte_start },
             })
             .collect())
     }
