@@ -535,6 +535,7 @@ mod tests {
     }
 
     /// The SSE2 (or portable) scans and, where the CPU has it, the AVX2 ones, on the same input.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     fn both_lengths(points: &[u32]) -> Vec<Result<usize, InvalidCodePoint>> {
         let mut found = vec![utf8_len_by_chunks(points)];
         #[cfg(target_arch = "x86_64")]
@@ -544,6 +545,7 @@ mod tests {
         found
     }
 
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     fn both_last_indices(haystack: &[u32], c: u32) -> Vec<Option<usize>> {
         let mut found = vec![last_index_by_chunks(haystack, c)];
         #[cfg(target_arch = "x86_64")]
