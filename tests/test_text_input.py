@@ -131,9 +131,9 @@ def test_a_response_keeps_no_utf8_copy() -> None:
 
 
 # A response that is not ASCII is read by its end when the box after its last closing tag
-# decides the final answer there (``TextReader::read_part_or_ends``): the outcome must be what
-# reading it whole gives, offsets included, also where the end does not decide and the whole is
-# read after all.
+# decides the final answer there (``TextReader::read_part_or_ends``, in ``is_correct_batch`` and
+# ``extract_final_batch``): the answer must be what reading it whole (``extract_final``) gives,
+# offsets included, also where the end does not decide and the whole is read after all.
 LONG = "答案 π × " * 30  # 180 code points: the end starts past the response's start
 
 END_CASES = {
@@ -159,6 +159,7 @@ def test_an_outcome_read_by_its_end_is_the_outcome_read_whole(case: str, think_t
     kwargs = {} if think_tags is None else {"think_tags": think_tags}
     # extract_final reads the whole text: the reference.
     whole = extract_final(response, **kwargs)  # type: ignore[arg-type]
+    assert extract_final_batch([response], **kwargs) == [whole]  # type: ignore[arg-type]
     for require in (False, True):
         outcome = is_correct_batch([response], ["5"], cas=False, require_answer_after_think=require, **kwargs)[0]  # type: ignore[arg-type]
         expected = None if require and whole is not None and whole.in_thinking else whole
@@ -171,7 +172,7 @@ def test_an_outcome_read_by_its_end_is_the_outcome_read_whole(case: str, think_t
 @given(st.lists(st.sampled_from([LONG, "</think>", " \\boxed{", "}", "{", "\\boxed 8", ", ", "5", " ", "π", "x"]), max_size=16).map("".join))
 def test_any_response_read_by_its_end_is_read_as_whole(response: str) -> None:
     outcome = is_correct_batch([response], ["5"], cas=False)[0]
-    assert outcome.final_answer == extract_final(response)
+    assert outcome.final_answer == extract_final(response) == extract_final_batch([response])[0]
 
 
 def test_a_surrogate_before_or_in_the_end_is_a_named_error() -> None:

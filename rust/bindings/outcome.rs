@@ -13,23 +13,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::answer::{method_name, policy_arg, verdict_name};
-use super::extract::PyFinalAnswer;
+use super::extract::{final_answers_in_parts, PyFinalAnswer};
 use super::reward::{ground_truth_lists, problem_list};
-use super::{sequence_items, static_name, str_len, PartText, TextReader, think_tags_of, threads_arg, InstanceBuilder};
+use super::{sequence_items, static_name, think_tags_of, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
-use crate::extract::FinalAnswer;
 use crate::hash::FastMap;
 use crate::outcome::{judge_final_answers, Outcome, OutcomeQuery, OutcomeRules};
-use crate::parallel::{map_cheap_items, map_cheap_owned};
-
-/// How many responses are read at a time. A batch's UTF-8 made at once (for every response that
-/// is not ASCII) is fresh memory for every call, a page fault per 4 KiB; read a part at a
-/// time, the memory of one part is reused by the next, and its text is read while cached.
-const READ_PART: usize = 256;
-
-/// A final answer found in a response's end, with offsets into that end (bytes in the answer,
-/// characters in the pair).
-type FoundAtEnd = (FinalAnswer, [usize; 2]);
+use crate::parallel::map_cheap_owned;
 
 /// A judgement's names; the detail is a reason name, or the message of an internal error.
 type NativeJudgement = (&'static str, &'static str, Cow<'static, str>);
@@ -146,53 +136,22 @@ fn check_outcome_batch(
     let threads = threads_arg(threads)?;
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
     let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };
-    // The responses are read a part at a time, and each part's text is let go once its final
-    // answers (and their character offsets) are found.
-    let mut reader = TextReader::new(py)?;
-    let mut finals = Vec::with_capacity(n);
-    let mut char_spans = Vec::with_capacity(n);
-    // A response that is not ASCII is read by its end when the box after its last closing tag
-    // decides its final answer there ([`OutcomeRules::final_answer_in_tail`]); the rest whole.
-    let close = rules.think.fixed_close();
-    for (part, part_items) in items.chunks(READ_PART).enumerate() {
-        // Lengths asked first, their error raised after reading: an item that is no str is
-        // named by the reader's TypeError.
-        let chars = part_items.iter().map(|item| str_len(item)).collect::<PyResult<Vec<usize>>>();
-        let texts = reader.read_part_or_ends(part_items, "responses", part * READ_PART, close, |end| {
-            // An end without a delimiter before its tag is caught by the rule (`cut`). A panic
-            // (a bug) has the response read whole, where the same rule runs guarded and the bug
-            // becomes the item's status.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let found = rules.final_answer_in_tail(end.text, true)?;
-                let span = PyFinalAnswer::char_span(end.text, end.chars, &found);
-                Some((found, span))
-            }))
-            .ok()
-            .flatten()
-        })?;
-        let texts: Vec<(PartText<'_, FoundAtEnd>, usize)> = texts.into_iter().zip(chars?).collect();
-        let found = py.allow_threads(|| {
-            map_cheap_items(&texts, threads, |(text, chars)| match text {
-                PartText::Whole(text) => {
-                    let found = rules.final_answer(text);
-                    let span = found.as_ref().map(|f| PyFinalAnswer::char_span(text, *chars, f));
-                    (found, span)
-                }
-                PartText::End { decided: (found, span), char_start, byte_start } => {
-                    let found = FinalAnswer { start: byte_start + found.start, end: byte_start + found.end, ..found.clone() };
-                    (Some(found), Some([char_start + span[0], char_start + span[1]]))
-                }
-            })
-        });
-        for item in found {
-            let (found, span) = match item {
-                Ok((found, span)) => (Ok(found), span),
-                Err(panic) => (Err(panic), None),
-            };
-            finals.push(found);
-            char_spans.push(span);
-        }
-    }
+    // The final answers (and their character offsets), the responses read a part at a time.
+    let (finals, char_spans): (Vec<_>, Vec<_>) = final_answers_in_parts(
+        py,
+        &items,
+        "responses",
+        rules.think.fixed_close(),
+        |text| rules.final_answer(text),
+        |end| rules.final_answer_in_tail(end, true),
+        threads,
+    )?
+    .into_iter()
+    .map(|item| match item {
+        Ok((found, span)) => (Ok(found), span),
+        Err(panic) => (Err(panic), None),
+    })
+    .unzip();
     let outcomes = py.allow_threads(|| {
         // The final answers are found: the queries' responses are not read again.
         let queries: Vec<OutcomeQuery<'_>> =
