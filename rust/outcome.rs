@@ -9,7 +9,7 @@
 
 use crate::anchor::complexity;
 use crate::answer::{compare, unreduced_forms, Answer, DistinctTexts, Judgement, Numbering, Policy, Verdict};
-use crate::extract::{extract_final_with, final_answer_in_tail, states_verbatim, FinalAnswer, ProblemValues, ThinkTags};
+use crate::extract::{extract_final_with, states_verbatim, FinalAnswer, ProblemValues, ThinkTags};
 use crate::hash::FastMap;
 use crate::parallel::{drop_cheap_items, map_cheap_items, map_cheap_owned, ItemPanic};
 
@@ -40,16 +40,6 @@ impl OutcomeRules {
     /// tag [`ThinkTags::of_response`] gives it).
     pub fn final_answer(&self, response: &str) -> Option<FinalAnswer> {
         final_answer_of(response, self.require_answer_after_think, self.think.of_response(response).1)
-    }
-
-    /// The final answer of a response known only by its end (`window`, from some point on;
-    /// `cut`: that point is past its start), when the end decides it ([`final_answer_in_tail`],
-    /// offsets into `window`: what [`Self::final_answer`] gives for the whole response);
-    /// `None` when the whole response must be read, always so for tags without a
-    /// [`ThinkTags::fixed_close`].
-    pub fn final_answer_in_tail(&self, window: &str, cut: bool) -> Option<FinalAnswer> {
-        // An answer after the closing tag counts with or without `require_answer_after_think`.
-        final_answer_in_tail(window, cut, self.think.fixed_close()?)
     }
 }
 

@@ -263,22 +263,13 @@ fn extract_final_batch(
     let items = sequence_items(responses, &"responses", "a list of str")?;
     let threads = threads_arg(threads)?;
     let tags = think_tags_of(think_tags)?;
-    let close = tags.fixed_close();
-    let results = final_answers_in_parts(
-        py,
-        &items,
-        "responses",
-        close,
-        |r| extract::extract_final_with(r, tags.of_response(r).1),
-        |end| close.and_then(|close| extract::final_answer_in_tail(end, true, close)),
-        threads,
-    )?;
-    let results = results.into_iter().map(|r| r.map(|(found, span)| found.zip(span).map(|(f, span)| PyFinalAnswer::with_char_span(f, span)))).collect();
+    let results = final_answers_in_parts(py, &items, "responses", tags.fixed_close(), |r| extract::extract_final_with(r, tags.of_response(r).1), threads)?;
+    let results = results.into_iter().map(|r| r.map(|found| found.map(|(f, span)| PyFinalAnswer::with_char_span(f, span)))).collect();
     unwrap_items(py, results, || None)
 }
 
 /// A response's final answer, if any, with its span in characters.
-pub(crate) type FoundWithSpan = (Option<FinalAnswer>, Option<[usize; 2]>);
+pub(crate) type FoundWithSpan = Option<(FinalAnswer, [usize; 2])>;
 
 /// How many responses [`final_answers_in_parts`] reads at a time. A batch's UTF-8 made at once
 /// (for every response that is not ASCII) is fresh memory for every call, a page fault per 4
@@ -288,21 +279,20 @@ const READ_PART: usize = 256;
 
 /// The final answer of each response of `items` (items of the list argument `what`) with its
 /// span in characters, the responses read [`READ_PART`] at a time and each part's text let go
-/// once its answers are found. `whole` finds the final answer of a whole response. A response
-/// that is not ASCII and holds the closing tag `close` (None: none is the same for every
-/// response) is first offered by its end ([`TextReader::read_part_or_ends`]) to `at_end`,
-/// which must give what `whole` gives for the whole response, with offsets into the end, or
-/// None to have it read whole (the outcome rule's and `extract_final`'s
-/// [`extract::final_answer_in_tail`]). `at_end` runs while reading, holding the interpreter,
-/// with panics caught (the response is then read whole, where `whole` runs guarded and a bug
-/// becomes the item's status); `whole` runs on `threads` workers without it.
+/// once its answers are found. `whole` finds the final answer of a whole response; a
+/// response that is not ASCII and holds the closing tag `close` (None: no tag is the same for
+/// every response) is first read by its end ([`TextReader::read_part_or_ends`]) and given the
+/// answer [`extract::final_answer_in_tail`] finds there, if any, so `whole` must agree with it:
+/// [`extract::extract_final_with`] with that tag, or the outcome rule, which only drops answers
+/// inside the thinking. The end rule runs while reading, holding the interpreter, with panics
+/// caught (the response is then read whole, where `whole` runs guarded and a bug becomes the
+/// item's status); `whole` runs on `threads` workers without it.
 pub(crate) fn final_answers_in_parts<'py>(
     py: Python<'py>,
     items: &[&'py PyAny],
     what: &str,
     close: Option<&str>,
     whole: impl Fn(&str) -> Option<FinalAnswer> + Sync,
-    at_end: impl Fn(&str) -> Option<FinalAnswer>,
     threads: Option<usize>,
 ) -> PyResult<Vec<Result<FoundWithSpan, ItemPanic>>> {
     let mut reader = TextReader::new(py)?;
@@ -313,7 +303,7 @@ pub(crate) fn final_answers_in_parts<'py>(
         let chars = part_items.iter().map(|item| str_len(item)).collect::<PyResult<Vec<usize>>>();
         let texts = reader.read_part_or_ends(part_items, what, part * READ_PART, close, |end| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let answer = at_end(end.text)?;
+                let answer = extract::final_answer_in_tail(end.text, true, close?)?;
                 let span = PyFinalAnswer::char_span(end.text, end.chars, &answer);
                 Some((answer, span))
             }))
@@ -324,13 +314,14 @@ pub(crate) fn final_answers_in_parts<'py>(
         found.extend(py.allow_threads(|| {
             map_cheap_items(&texts, threads, |(text, chars)| match text {
                 PartText::Whole(text) => {
-                    let answer = whole(text);
-                    let span = answer.as_ref().map(|f| PyFinalAnswer::char_span(text, *chars, f));
-                    (answer, span)
+                    whole(text).map(|f| {
+                        let span = PyFinalAnswer::char_span(text, *chars, &f);
+                        (f, span)
+                    })
                 }
                 PartText::End { decided: (answer, span), char_start, byte_start } => {
                     let answer = FinalAnswer { start: byte_start + answer.start, end: byte_start + answer.end, ..answer.clone() };
-                    (Some(answer), Some([char_start + span[0], char_start + span[1]]))
+                    Some((answer, [char_start + span[0], char_start + span[1]]))
                 }
             })
         }));

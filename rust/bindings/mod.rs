@@ -292,9 +292,9 @@ impl<'py> TextReader<'py> {
     /// the text, which is then not encoded whole (only its code points before the end are
     /// checked and counted, for the end's byte offset). A text `decide` declines (None), and
     /// every text when `close` is None, is read whole. ASCII text is borrowed whole, as it
-    /// costs nothing to read. The outcome check's final answer is such a caller
-    /// ([`crate::outcome::OutcomeRules::final_answer_in_tail`]): the box after the last
-    /// `</think>` decides it for most responses, and that end is a tenth of a response.
+    /// costs nothing to read. Final answers are read so (`extract::final_answers_in_parts`,
+    /// [`crate::extract::final_answer_in_tail`]): the box after the last `</think>` decides
+    /// most responses' answers, and that end is a tenth of a response.
     pub(crate) fn read_part_or_ends<'s, T>(
         &'s mut self,
         items: &[&'py PyAny],
@@ -336,7 +336,7 @@ impl<'py> TextReader<'py> {
                 read.push(Read::Encoded(start..part.len()));
                 continue;
             }
-            read_code_points(s, 0, n, code_points)?;
+            read_code_points(s, n, 0..n, code_points)?;
             let from = rfind_code_points(code_points, &close).map(|q| q.saturating_sub(END_CONTEXT)).filter(|&from| from > 0);
             if let Some(from) = from {
                 end.clear();
@@ -405,7 +405,7 @@ fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8
     let mut from = 0;
     while from < n {
         let to = (from + MAX_CODE_POINTS_AT_ONCE).min(n);
-        read_code_points(s, from, to, code_points)?;
+        read_code_points(s, n, from..to, code_points)?;
         if let Err(e) = append_utf8_of_code_points(code_points, out) {
             out.truncate(start);
             return Ok(Err(InvalidCodePoint { index: from + e.index, ..e }));
@@ -415,14 +415,15 @@ fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8
     Ok(Ok(()))
 }
 
-/// Code points `from..to` of `s` (a `str` of `str_len(s)` code points, `to` at most that),
+/// Code points `range` of `s` (a `str` of `n` code points, [`str_len`]; `range` within them)
 /// into `code_points` (cleared first): `PyUnicode_AsUCS4`, of a slice when that is not all of
 /// `s`.
-fn read_code_points(s: &PyString, from: usize, to: usize, code_points: &mut Vec<u32>) -> PyResult<()> {
+fn read_code_points(s: &PyString, n: usize, range: std::ops::Range<usize>, code_points: &mut Vec<u32>) -> PyResult<()> {
     let py = s.py();
+    let (from, to) = (range.start, range.end);
     // SAFETY: the GIL is held and `s` is a live `str`; the slice is a new reference owned by
     // the pool (or `s` itself when it is read at once).
-    let slice: &PyString = if from == 0 && to == str_len(s)? {
+    let slice: &PyString = if from == 0 && to == n {
         s
     } else {
         unsafe { py.from_owned_ptr_or_err(pyo3::ffi::PyUnicode_Substring(s.as_ptr(), from as pyo3::ffi::Py_ssize_t, to as pyo3::ffi::Py_ssize_t))? }

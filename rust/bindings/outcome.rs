@@ -137,21 +137,15 @@ fn check_outcome_batch(
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
     let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };
     // The final answers (and their character offsets), the responses read a part at a time.
-    let (finals, char_spans): (Vec<_>, Vec<_>) = final_answers_in_parts(
-        py,
-        &items,
-        "responses",
-        rules.think.fixed_close(),
-        |text| rules.final_answer(text),
-        |end| rules.final_answer_in_tail(end, true),
-        threads,
-    )?
-    .into_iter()
-    .map(|item| match item {
-        Ok((found, span)) => (Ok(found), span),
-        Err(panic) => (Err(panic), None),
-    })
-    .unzip();
+    let (finals, char_spans): (Vec<_>, Vec<_>) =
+        final_answers_in_parts(py, &items, "responses", rules.think.fixed_close(), |text| rules.final_answer(text), threads)?
+            .into_iter()
+            .map(|item| match item {
+                Ok(Some((found, span))) => (Ok(Some(found)), Some(span)),
+                Ok(None) => (Ok(None), None),
+                Err(panic) => (Err(panic), None),
+            })
+            .unzip();
     let outcomes = py.allow_threads(|| {
         // The final answers are found: the queries' responses are not read again.
         let queries: Vec<OutcomeQuery<'_>> =
