@@ -7,6 +7,9 @@
 //! name so that `12 inches` and `12 \text{in}` carry the same unit.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use crate::hash::FastMap;
 
 /// (canonical name, spellings). Spellings are matched case-insensitively unless they are one
 /// letter, and a plural `s`/`es` is accepted on any multi-letter spelling.
@@ -155,7 +158,58 @@ const EXACT_SYMBOLS: &[(&str, &[&str])] = &[
 
 /// The canonical name of a prefixed symbol of [`EXACT_SYMBOLS`], spelled exactly.
 fn exact_symbol(word: &str) -> Option<&'static str> {
-    EXACT_SYMBOLS.iter().find(|(_, spellings)| spellings.contains(&word)).map(|(name, _)| *name)
+    SpellingIndex::get().exact.get(word).copied()
+}
+
+/// [`EXACT_SYMBOLS`] and [`UNITS`] by spelling, built once per process: the parser asks whether
+/// a word is a unit for most words of most answers (every word after a number, every
+/// implicit factor), and scanning the tables, as this did before, was about a tenth of all
+/// the instructions parsing an anchor search's candidates took.
+struct SpellingIndex {
+    /// [`EXACT_SYMBOLS`]' spellings.
+    exact: FastMap<&'static str, &'static str>,
+    /// The one-character spellings of [`UNITS`] (matched exactly).
+    letters: FastMap<&'static str, &'static str>,
+    /// The longer spellings of [`UNITS`] in ASCII lower case (matched case-insensitively).
+    words: FastMap<String, &'static str>,
+}
+
+impl SpellingIndex {
+    fn get() -> &'static SpellingIndex {
+        static INDEX: OnceLock<SpellingIndex> = OnceLock::new();
+        INDEX.get_or_init(|| {
+            let mut index = SpellingIndex { exact: FastMap::default(), letters: FastMap::default(), words: FastMap::default() };
+            // A spelling listed twice keeps its first unit, as the scan in table order found.
+            for &(name, spellings) in EXACT_SYMBOLS {
+                for &s in spellings {
+                    index.exact.entry(s).or_insert(name);
+                }
+            }
+            for &(name, spellings) in UNITS {
+                for &s in spellings {
+                    if s.chars().count() == 1 {
+                        index.letters.entry(s).or_insert(name);
+                    } else {
+                        index.words.entry(s.to_ascii_lowercase()).or_insert(name);
+                    }
+                }
+            }
+            index
+        })
+    }
+
+    /// The first unit of [`UNITS`] with a spelling that matches `word`: exactly when either is one
+    /// character, else ignoring ASCII case.
+    fn unit(&self, word: &str) -> Option<&'static str> {
+        let mut chars = word.chars();
+        if chars.next().is_some() && chars.next().is_none() {
+            return self.letters.get(word).copied();
+        }
+        if word.bytes().any(|b| b.is_ascii_uppercase()) {
+            return self.words.get(word.to_ascii_lowercase().as_str()).copied();
+        }
+        self.words.get(word).copied()
+    }
 }
 
 /// `text` in lower case, except the prefixed symbols whose case is their meaning
@@ -189,22 +243,13 @@ pub fn canonical_unit(word: &str) -> Option<&'static str> {
     if let Some(name) = exact_symbol(word) {
         return Some(name);
     }
-    let find = |w: &str| {
-        UNITS.iter().find(|(_, spellings)| spellings.iter().any(|s| spelling_matches(s, w))).map(|(c, _)| *c)
-    };
+    let index = SpellingIndex::get();
+    let find = |w: &str| index.unit(w);
     if let Some(found) = find(word) {
         return Some(found);
     }
     let lower = word.to_ascii_lowercase();
     ["es", "s"].iter().filter_map(|suffix| lower.strip_suffix(suffix)).filter(|stem| stem.len() >= 2).find_map(find)
-}
-
-fn spelling_matches(spelling: &str, word: &str) -> bool {
-    if spelling.chars().count() == 1 || word.chars().count() == 1 {
-        spelling == word
-    } else {
-        spelling.eq_ignore_ascii_case(word)
-    }
 }
 
 /// True for a word that is a unit even written bare after a number (`12 cm`, `45 minutes`):
@@ -353,6 +398,54 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The tables read in order, as [`SpellingIndex`] must answer.
+    fn spelling_matches(spelling: &str, word: &str) -> bool {
+        if spelling.chars().count() == 1 || word.chars().count() == 1 {
+            spelling == word
+        } else {
+            spelling.eq_ignore_ascii_case(word)
+        }
+    }
+
+    fn unit_by_scan(word: &str) -> Option<&'static str> {
+        UNITS.iter().find(|(_, spellings)| spellings.iter().any(|s| spelling_matches(s, word))).map(|(c, _)| *c)
+    }
+
+    fn exact_by_scan(word: &str) -> Option<&'static str> {
+        EXACT_SYMBOLS.iter().find(|(_, spellings)| spellings.contains(&word)).map(|(name, _)| *name)
+    }
+
+    fn agrees_with_the_scan(word: &str) {
+        assert_eq!(SpellingIndex::get().unit(word), unit_by_scan(word), "{word:?}");
+        assert_eq!(exact_symbol(word), exact_by_scan(word), "{word:?}");
+    }
+
+    #[test]
+    fn the_index_finds_what_the_tables_read_in_order_find() {
+        let spellings = UNITS.iter().chain(EXACT_SYMBOLS).flat_map(|(_, s)| s.iter().copied());
+        for s in spellings {
+            let upper = s.to_uppercase();
+            let title: String = s.chars().take(1).flat_map(char::to_uppercase).chain(s.chars().skip(1)).collect();
+            for word in [s.to_string(), s.to_ascii_uppercase(), upper, title, format!("{s}s"), format!("{s}es"), s.chars().skip(1).collect()] {
+                agrees_with_the_scan(&word);
+                if let Some(stem) = word.strip_suffix('s') {
+                    agrees_with_the_scan(stem);
+                }
+            }
+        }
+        for word in ["", "M", "x", "Å", "å", "ÅS", "µ", "Ω", "kΩ", "KΩ", "İn", "ın", "ſ"] {
+            agrees_with_the_scan(word);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_word_gets_what_the_scan_gives(word in "[a-zA-ZµμΩÅåİı]{0,6}") {
+            agrees_with_the_scan(&word);
+        }
+    }
 
     #[test]
     fn spellings_share_a_canonical_name() {
