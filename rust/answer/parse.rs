@@ -30,7 +30,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::rational;
-use super::expr::{Constant, Decimal, Expr, Func, Symbol};
+use super::expr::{Constant, Decimal, Expr, ExprInfo, Func, Symbol};
 use super::judgement::Reason;
 use super::lexer::{render, render_token, Numeral, Tok};
 use super::linear::{self, Linear};
@@ -2152,13 +2152,21 @@ fn scalar_nodes(expr: Expr, unit: Option<String>, expand: bool) -> PResult<Vec<N
     if expand && info.plus_minus > 0 && info.plus_minus <= MAX_PLUS_MINUS {
         return expr.expand_plus_minus().into_iter().map(|e| Ok(Node::Scalar(Box::new(make_scalar(e, unit.clone())?)))).collect();
     }
-    Ok(vec![Node::Scalar(Box::new(make_scalar(expr, unit)?))])
+    Ok(vec![Node::Scalar(Box::new(make_scalar_with(expr, info, unit)?))])
 }
 
 /// A scalar with its notation-level attributes stripped from the expression: a trailing `\%`
 /// and a trailing degree mark (which becomes the unit `degree`).
 fn make_scalar(expr: Expr, unit: Option<String>) -> PResult<Scalar> {
-    if expr.info().depth > MAX_TREE_DEPTH {
+    let info = expr.info();
+    make_scalar_with(expr, info, unit)
+}
+
+/// [`make_scalar`] of an expression whose [`Expr::info`] is `info`: the expression is walked
+/// once, not again after the stripping (which removes nodes on the chain from the root, each
+/// one level off every path and no fact of the walk's).
+fn make_scalar_with(expr: Expr, info: ExprInfo, unit: Option<String>) -> PResult<Scalar> {
+    if info.depth > MAX_TREE_DEPTH {
         return Err(Fail::TooComplex);
     }
     let (expr, percent) = strip(expr, |e| match e {
@@ -2169,12 +2177,14 @@ fn make_scalar(expr: Expr, unit: Option<String>) -> PResult<Scalar> {
         Expr::Degrees(inner) => Ok(*inner),
         other => Err(other),
     });
+    let info = ExprInfo { depth: info.depth - u32::from(percent) - u32::from(degrees), ..info };
+    debug_assert_eq!(info, expr.info());
     let unit = match (degrees, unit) {
         (true, Some(u)) => Some(format!("degree {u}")),
         (true, None) => Some("degree".to_string()),
         (false, u) => u,
     };
-    Ok(Scalar::new(expr, percent, unit))
+    Ok(Scalar::with_info(expr, info, percent, unit))
 }
 
 /// Removes a top-level wrapper (possibly under a minus sign) recognised by `unwrap`.

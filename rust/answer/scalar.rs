@@ -190,6 +190,12 @@ pub struct Scalar {
 impl Scalar {
     pub fn new(expr: Expr, percent: bool, unit: Option<String>) -> Scalar {
         let info = expr.info();
+        Scalar::with_info(expr, info, percent, unit)
+    }
+
+    /// [`Scalar::new`] of an expression whose [`Expr::info`] is known.
+    pub(super) fn with_info(expr: Expr, info: ExprInfo, percent: bool, unit: Option<String>) -> Scalar {
+        debug_assert_eq!(info, expr.info());
         let decimal = decimal_literal(&expr);
         let infinity = expr.infinity_sign();
         Scalar { expr, info, decimal, percent, unit, infinity, values: OnceLock::new() }
