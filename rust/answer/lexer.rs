@@ -1204,7 +1204,7 @@ impl<'a> ArgumentFramer<'a> {
         }
         let frame_kind = self.frames.last().map(|f| f.kind);
         let kind = frame_kind.unwrap_or(FrameKind::Whole);
-        if self.frames.last().is_some_and(|f| f.named_function) && tok != Tok::Sym('(') {
+        if self.frames.last().is_some_and(|f| f.named_function) && !tok.is_sym('(') {
             // `e^sin x`: the name alone, no parenthesised argument, ends the script.
             self.argument_done();
             return Some(tok);
@@ -1386,7 +1386,7 @@ impl<'a> ArgumentFramer<'a> {
         // Leading zeros go only now: `\frac{1}{0}`'s digits were split from the raw `10`. After
         // `:` they stay: the minutes of `9:05` and `12:00` tell a time from a ratio.
         for k in 0..self.out.len() {
-            let after_colon = k > 0 && self.out[k - 1] == Tok::Sym(':');
+            let after_colon = k > 0 && self.out[k - 1].is_sym(':');
             if let Tok::Num(n) = &mut self.out[k] {
                 if after_colon {
                     continue;
@@ -1419,6 +1419,13 @@ fn split_cow(s: Cow<'_, str>, at: usize) -> (Cow<'_, str>, Cow<'_, str>) {
 }
 
 impl Tok<'_> {
+    /// Whether this is the symbol `c`: a test of the variant, where `== Tok::Sym(c)` calls the
+    /// derived comparison (which handles every variant's text) out of line.
+    #[inline]
+    pub fn is_sym(&self, c: char) -> bool {
+        matches!(self, Tok::Sym(s) if *s == c)
+    }
+
     /// The same token owning its text.
     pub fn into_owned(self) -> Tok<'static> {
         let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());

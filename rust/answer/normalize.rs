@@ -59,11 +59,11 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
             Tok::Cmd(c) => c == "lor" || c == "land",
             _ => false,
         };
-        let mut tok = canonical_token(original, tokens.get(i + 1) == Some(&Tok::Sym('(')));
+        let mut tok = canonical_token(original, tokens.get(i + 1).is_some_and(|t| t.is_sym('(')));
         // A word that joins comma-separated groups joins at the higher level, as `;` does:
         // `p=5, q=2 and p=7, q=2` is two solutions, as `p=5,q=2; p=7,q=2` is. A comma right
         // before the word belongs to it (`1, and 2` is one list).
-        let oxford = usize::from(len > 0 && tokens[len - 1] == Tok::Sym(','));
+        let oxford = usize::from(len > 0 && tokens[len - 1].is_sym(','));
         if joining_word && depth <= top && commas_in_group > oxford {
             tok = Tok::Sym(';');
         }
@@ -77,7 +77,7 @@ pub fn canonical_tokens(text: &str) -> Vec<Tok<'_>> {
         // `1, and 2` and `x=1; or x=2` leave a separator next to another: the higher one stays
         // (`x=1, y=2, and x=3, y=4` is two groups).
         if is_sep(&tok) && len > 0 && is_sep(&tokens[len - 1]) {
-            if tok == Tok::Sym(';') {
+            if tok.is_sym(';') {
                 tokens[len - 1] = tok;
             }
             continue;
@@ -114,7 +114,7 @@ fn drop_closing_periods(tokens: &mut Vec<Tok>) {
     let closes = |t: Option<&Tok>| matches!(t, None | Some(Tok::Sym('}' | ')' | ']') | Tok::SetClose));
     let mut kept: Vec<Tok> = Vec::with_capacity(tokens.len());
     for tok in std::mem::take(tokens).into_iter().rev() {
-        if tok == Tok::Sym('.') && closes(kept.last()) {
+        if tok.is_sym('.') && closes(kept.last()) {
             continue;
         }
         kept.push(tok);
@@ -126,7 +126,7 @@ fn drop_closing_periods(tokens: &mut Vec<Tok>) {
 /// How many brace groups enclose the whole token stream (`{{x, y}}` has 2), up to 4.
 fn enclosing_groups(tokens: &[Tok]) -> usize {
     let mut k = 0;
-    while k < 4 && tokens.len() >= 2 * (k + 1) && tokens[k] == Tok::Sym('{') && tokens[tokens.len() - 1 - k] == Tok::Sym('}') {
+    while k < 4 && tokens.len() >= 2 * (k + 1) && tokens[k].is_sym('{') && tokens[tokens.len() - 1 - k].is_sym('}') {
         // The group opened at `k` must close at the end, not before (`{a}{b}`).
         let inner = &tokens[k..tokens.len() - k];
         let mut depth = 0usize;
@@ -163,7 +163,7 @@ fn braced_colons(tokens: &mut Vec<Tok>) {
         while out.len() >= 3 && braced(&out[out.len() - 3..]) {
             let n = out.len();
             let script = n >= 4 && matches!(out[n - 4], Tok::Sym('^' | '_'));
-            if script && out[n - 2] != Tok::Sym(':') {
+            if script && !out[n - 2].is_sym(':') {
                 break;
             }
             out.truncate(n - 1);
@@ -311,7 +311,7 @@ fn scientific_times(tokens: &mut [Tok]) {
         if matches!(&tokens[i], Tok::Word(w) if w == "x" || w == "X")
             && matches!(tokens[i - 1], Tok::Num(_))
             && is_ten(&tokens[i + 1])
-            && tokens[i + 2] == Tok::Sym('^')
+            && tokens[i + 2].is_sym('^')
         {
             tokens[i] = Tok::Cmd("cdot".into());
         }
@@ -332,7 +332,7 @@ fn subscripts_first(tokens: &mut [Tok]) {
         return;
     }
     let group_end = |tokens: &[Tok], open: usize| -> Option<usize> {
-        if tokens.get(open) != Some(&Tok::Sym('{')) {
+        if !tokens.get(open).is_some_and(|t| t.is_sym('{')) {
             return None;
         }
         let mut depth = 0usize;
@@ -367,7 +367,7 @@ fn subscripts_first(tokens: &mut [Tok]) {
             groups.push((next, end));
             next = end + 1;
         }
-        let is_sub = |&(start, _): &(usize, usize)| tokens[start] == Tok::Sym('_');
+        let is_sub = |&(start, _): &(usize, usize)| tokens[start].is_sym('_');
         let first_sup = groups.iter().position(|g| !is_sub(g));
         if first_sup.is_some_and(|f| groups[f..].iter().any(is_sub)) {
             let subs = groups.iter().filter(|g| is_sub(g));

@@ -106,7 +106,7 @@ impl Groups {
     /// The span inside the group that opens at `k` with `open`, and its closing token's index.
     fn at(&self, tokens: &[Tok], k: usize, open: char) -> Option<(std::ops::Range<usize>, usize)> {
         let close = *self.close.get(k)?;
-        (tokens[k] == Tok::Sym(open) && close != usize::MAX).then(|| (k + 1..close, close))
+        (tokens[k].is_sym(open) && close != usize::MAX).then(|| (k + 1..close, close))
     }
 }
 
