@@ -125,6 +125,9 @@ impl FlatBytes {
 pub(crate) const PRESENT: u8 = 1;
 pub(crate) const SPECIAL: u8 = 2;
 const FALLBACK_BYTE: u8 = 4;
+/// The piece starts with a UTF-8 continuation byte: the token before it ends inside a
+/// character (set on the [`Slot`] only, from the piece's bytes).
+pub(crate) const STARTS_INSIDE: u8 = 8;
 
 /// Bytes a piece may have to be stored inline in its [`Slot`].
 pub(crate) const INLINE_BYTES: usize = 14;
@@ -152,7 +155,8 @@ impl Slot {
         } else {
             bytes[LEN_AT] = LONG_PIECE;
         }
-        bytes[FLAGS_AT] = flags;
+        let starts_inside = piece.first().is_some_and(|&b| b & 0xC0 == 0x80);
+        bytes[FLAGS_AT] = flags | if starts_inside { STARTS_INSIDE } else { 0 };
         Slot { bytes }
     }
 
