@@ -126,3 +126,41 @@ fn micro_benchmark_on_gold_answers() {
     println!("  compare other vs next       {}", summary(diff_other));
     println!("  (`x = <gold>` is an equal rewriting for {equal} of {} golds; lists, relations and text are the rest)", golds.len());
 }
+
+/// Answer texts, one per line of the file `APR_FAST_PARSE_TEXTS`: a JSON string, or a JSON
+/// array whose last item is the text (empty when the variable is unset).
+fn corpus_texts() -> Vec<String> {
+    let Some(path) = std::env::var_os("APR_FAST_PARSE_TEXTS") else { return Vec::new() };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", Path::new(&path).display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match serde_json::from_str::<serde_json::Value>(l) {
+            Ok(serde_json::Value::String(s)) => s,
+            Ok(serde_json::Value::Array(items)) => items.last().and_then(|v| v.as_str()).unwrap_or_default().to_string(),
+            _ => panic!("not a JSON string or array: {l}"),
+        })
+        .collect()
+}
+
+/// A parser change that should change no answer, checked on real texts: writes the `Debug` form
+/// of every text's [`Answer`] to `APR_FAST_PARSE_DUMP` (one line each) for `cmp` against the
+/// dump of the build before; with `APR_FAST_PARSE_ROUNDS=n`, parses the corpus `n` times more
+/// (under `valgrind --tool=callgrind`, instructions per parse). See CONTRIBUTING.md.
+#[test]
+#[ignore = "tool: run with --ignored and APR_FAST_PARSE_TEXTS"]
+fn parsed_answers_of_a_corpus() {
+    use std::io::Write;
+    let texts = corpus_texts();
+    if let Some(path) = std::env::var_os("APR_FAST_PARSE_DUMP") {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("APR_FAST_PARSE_DUMP must be writable"));
+        for t in &texts {
+            writeln!(out, "{:?}", Answer::parse(t)).expect("write the dump");
+        }
+    }
+    let rounds: usize = std::env::var("APR_FAST_PARSE_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
+    for _ in 0..rounds {
+        for t in &texts {
+            black_box(Answer::parse(black_box(t)));
+        }
+    }
+}
