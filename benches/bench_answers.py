@@ -16,7 +16,11 @@ CPython keeps a string's UTF-8 once made, which would spare repeated runs the co
 a machine check. Agreement between the checkers is reported too: speed only matters if the answers
 are right.
 
-    .venv/bin/python benches/bench_answers.py [--repeat 3] [--math-verify-rollouts 300]
+    .venv/bin/python benches/bench_answers.py [--repeat 3] [--math-verify-rollouts 300] [--shapes]
+
+``--shapes`` also times the outcome check on the traces of each shape apart (ASCII or not, with
+or without ``</think>``): what reading costs shows as the gap between shapes, and what the rest
+costs as the time of the ASCII responses with the tag, which cost nothing to read.
 """
 from __future__ import annotations
 
@@ -37,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--math-verify-rollouts", type=int, default=300)
+    parser.add_argument("--shapes", action="store_true",
+                        help="also time the outcome check on each shape of response apart")
     parser.add_argument("--thread-repeat", type=int, default=15,
                         help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
     args = parser.parse_args(argv)
@@ -123,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
           f"turns): 1 worker {by_workers['1'] * 1e3:.1f} ms, 2 workers {by_workers['2'] * 1e3:.1f} ms, "
           f"speed-up {by_workers['1'] / by_workers['2']:.2f}x")
     print(ceiling_note(by_workers))
+    if args.shapes:
+        print_shapes(apr_fast, responses, gts, args.repeat, t_apr / n,
+                     times[dapo_name][0] / n if dapo_name in times else None)
     print("\nAgreement (rollouts judged correct):")
     print(f"- apr-fast: {sum(apr_correct)} / {n}")
     print(f"- apr-fast full reward (correct): {sum(s.correct for s in scores)} / {n}")
@@ -134,6 +143,38 @@ def main(argv: list[str] | None = None) -> int:
         print(f"- math-verify: {sum(mv_correct.values())} / {len(mv_correct)}; same verdict as apr-fast on "
               f"{same} of {len(mv_correct)} ({same / len(mv_correct):.1%})")
     return 0
+
+
+def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: int, whole: float,
+                 dapo: float | None) -> None:
+    """The outcome check on the responses of each shape apart (new objects every run, CPU
+    time, best of ``repeat`` in turns): per rollout of the shape, and per rollout of the whole
+    batch (the shares add up to a little more than the batch: each call has its fixed cost)."""
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(responses):
+        shape = f"{'ASCII' if r.isascii() else 'not ASCII'}, {'with' if '</think>' in r else 'without'} </think>"
+        groups.setdefault(shape, []).append(i)
+    fresh = {shape: FreshTexts([responses[i] for i in sel]) for shape, sel in groups.items()}
+    truths = {shape: [gts[i] for i in sel] for shape, sel in groups.items()}
+
+    def check(shape: str) -> Callable[[], object]:
+        return lambda: apr_fast.is_correct_batch(fresh[shape].texts, truths[shape], cas=False, threads=1)
+
+    def renew() -> None:
+        for f in fresh.values():
+            f.renew()
+
+    times = interleaved_best(repeat, {shape: check(shape) for shape in groups}, before=renew)
+    n = len(responses)
+    print(f"\nBy shape (is_correct_batch on each shape's rollouts alone, CPU time, best of {repeat}; "
+          f"the whole batch {whole * 1e6:.2f} µs per rollout):\n")
+    print("| responses | rollouts | µs per rollout of the shape | µs per rollout of the batch |")
+    print("|---|---:|---:|---:|")
+    for shape, sel in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        t = times[shape][0]
+        print(f"| {shape} | {len(sel)} | {t / len(sel) * 1e6:.2f} | {t / n * 1e6:.2f} |")
+    if dapo is not None:
+        print(f"\n10x math_dapo is {dapo / 10 * 1e6:.2f} µs per rollout.")
 
 
 if __name__ == "__main__":
