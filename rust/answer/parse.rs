@@ -289,7 +289,7 @@ struct Parser<'t> {
 }
 
 fn sym_tok(t: Option<&Tok>, c: char) -> bool {
-    matches!(t, Some(Tok::Sym(x)) if *x == c)
+    t.is_some_and(|t| t.is_sym(c))
 }
 
 fn cmd_tok(t: Option<&Tok>, name: &str) -> bool {
@@ -495,7 +495,7 @@ impl<'t> Parser<'t> {
             return Ok(Some(Node::Choice { letter, value: None }));
         }
         // `(D) = 143`, `\textbf{(B)} = \frac{35}{72}`: the label equals its value.
-        if self.peek() == Some(&Tok::Sym('=')) && !sym_tok(self.peek_at(1), '=') {
+        if sym_tok(self.peek(), '=') && !sym_tok(self.peek_at(1), '=') {
             self.pos += 1;
         }
         // `\text{(E)}\ \pm 8`: both values are the choice's.
@@ -2178,7 +2178,6 @@ fn make_scalar_with(expr: Expr, info: ExprInfo, unit: Option<String>) -> PResult
         other => Err(other),
     });
     let info = ExprInfo { depth: info.depth - u32::from(percent) - u32::from(degrees), ..info };
-    debug_assert_eq!(info, expr.info());
     let unit = match (degrees, unit) {
         (true, Some(u)) => Some(format!("degree {u}")),
         (true, None) => Some("degree".to_string()),

@@ -244,12 +244,11 @@ pub fn canonical_unit(word: &str) -> Option<&'static str> {
         return Some(name);
     }
     let index = SpellingIndex::get();
-    let find = |w: &str| index.unit(w);
-    if let Some(found) = find(word) {
+    if let Some(found) = index.unit(word) {
         return Some(found);
     }
     let lower = word.to_ascii_lowercase();
-    ["es", "s"].iter().filter_map(|suffix| lower.strip_suffix(suffix)).filter(|stem| stem.len() >= 2).find_map(find)
+    ["es", "s"].iter().filter_map(|suffix| lower.strip_suffix(suffix)).filter(|stem| stem.len() >= 2).find_map(|stem| index.unit(stem))
 }
 
 /// True for a word that is a unit even written bare after a number (`12 cm`, `45 minutes`):

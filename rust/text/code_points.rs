@@ -68,14 +68,13 @@ unsafe fn encode_one(c: u32, dst: *mut u8) -> usize {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 unsafe fn ascii_chunk(chunk: *const u32, dst: *mut u8) -> bool {
-    // SSE2 is part of x86-64: four loads, a test of the bits above 0x7F, two packs.
+    // SSE2 is part of x86-64: the test, then four loads and two packs.
     use std::arch::x86_64::*;
-    let src = chunk as *const __m128i;
-    let (a, b, c, d) = (_mm_loadu_si128(src), _mm_loadu_si128(src.add(1)), _mm_loadu_si128(src.add(2)), _mm_loadu_si128(src.add(3)));
-    let high = _mm_and_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), _mm_set1_epi32(!0x7F));
-    if _mm_movemask_epi8(_mm_cmpeq_epi32(high, _mm_setzero_si128())) != 0xFFFF {
+    if !is_ascii_chunk(chunk) {
         return false;
     }
+    let src = chunk as *const __m128i;
+    let (a, b, c, d) = (_mm_loadu_si128(src), _mm_loadu_si128(src.add(1)), _mm_loadu_si128(src.add(2)), _mm_loadu_si128(src.add(3)));
     _mm_storeu_si128(dst as *mut __m128i, _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
     true
 }
@@ -84,10 +83,10 @@ unsafe fn ascii_chunk(chunk: *const u32, dst: *mut u8) -> bool {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 unsafe fn ascii_chunk(chunk: *const u32, dst: *mut u8) -> bool {
-    let chunk = std::slice::from_raw_parts(chunk, CHUNK);
-    if chunk.iter().fold(0, |acc, &c| acc | c) >= 0x80 {
+    if !is_ascii_chunk(chunk) {
         return false;
     }
+    let chunk = std::slice::from_raw_parts(chunk, CHUNK);
     for (k, &c) in chunk.iter().enumerate() {
         *dst.add(k) = c as u8;
     }
