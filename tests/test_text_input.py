@@ -175,7 +175,44 @@ def test_any_response_read_by_its_end_is_read_as_whole(response: str) -> None:
     assert outcome.final_answer == extract_final(response) == extract_final_batch([response])[0]
 
 
-def test_a_surrogate_before_or_in_the_end_is_a_named_error() -> None:
-    for response in (f"{LONG}\udc80{LONG}</think> \\boxed{{7}}", f"{LONG}</think> \\boxed{{7\udc80}}"):
-        with pytest.raises(ValueError, match=r"responses\[1\] is not valid Unicode"):
-            is_correct_batch(["ok", response], ["7", "7"], cas=False)
+def test_a_surrogate_in_the_end_is_a_named_error() -> None:
+    response = f"{LONG}</think> \\boxed{{7\udc80}}"
+    with pytest.raises(ValueError, match=r"responses\[1\] is not valid Unicode"):
+        is_correct_batch(["ok", response], ["7", "7"], cas=False)
+
+
+@pytest.mark.parametrize("before", [LONG, LONG * 20])  # within the first read of the end, and not
+def test_a_surrogate_before_the_end_is_not_read(before: str) -> None:
+    """The thinking before the end is not read, so nothing finds a lone surrogate there; the
+    answer's byte offsets, counted when asked, count it as "surrogatepass" encodes it."""
+    response = f"{before}\udc80{LONG}</think> \\boxed{{7}}"
+    for found in (is_correct_batch(["ok", response], ["7", "7"], cas=False)[1].final_answer, extract_final_batch([response])[0]):
+        assert found is not None and found.text == "7" and response[found.start : found.end] == "7"
+        assert response.encode("utf-8", "surrogatepass")[found.byte_start : found.byte_end] == b"7"
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        extract_final(response)  # one response is read whole
+
+
+@pytest.mark.parametrize("end_length", [1983, 1984, 1985, 2047, 2048, 2049, 2056, 5000])
+def test_an_end_longer_than_the_first_read_is_read_whole(end_length: int) -> None:
+    """The end is read 2,048 code points first (``TAIL_READ``); when the last tag, or the 64
+    code points of context before it, lie further back, the response is read whole."""
+    box = " \\boxed{5}"
+    end = "</think>" + "π" * (end_length - len("</think>") - len(box)) + box
+    assert len(end) == end_length
+    response = LONG * 20 + "</think> \\boxed{4} " + LONG + end
+    whole = extract_final(response)
+    assert whole is not None and whole.text == "5"
+    found = is_correct_batch([response], ["5"], cas=False)[0].final_answer
+    assert found == whole == extract_final_batch([response])[0]
+    assert found is not None and (found.byte_start, found.byte_end) == (whole.byte_start, whole.byte_end)
+    assert response.encode()[found.byte_start : found.byte_end] == b"5"
+
+
+def test_a_final_answer_lets_its_response_go_once_its_offsets_are_counted() -> None:
+    response = LONG + "</think> \\boxed{7}"
+    found = extract_final_batch([response])[0]
+    assert found is not None
+    before = sys.getrefcount(response)
+    assert (found.byte_start, found.byte_end) == (len(LONG.encode()) + len(b"</think> \\boxed{"), len(response.encode()) - 1)
+    assert sys.getrefcount(response) == before - 1

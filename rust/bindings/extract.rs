@@ -7,7 +7,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{known_name, rebuilder, Reduced, borrow_str, read_text, sequence_items, str_len, think_tags_of, threads_arg, PartText, TextReader};
+use super::{known_name, rebuilder, Reduced, borrow_str, read_text, sequence_items, str_len, think_tags_of, threads_arg, utf8_len_of_str_start, PartText, TextReader};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -18,8 +18,13 @@ use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_tot
 /// first box's content to the last one's); ``byte_start``/``byte_end`` are the same span in
 /// UTF-8 bytes. ``text`` is the answer as it would sit inside ``\boxed{}``. ``rule`` names the
 /// rule that found it; ``in_thinking`` is true when it lies before ``</think>``.
+///
+/// The batch calls read a response that is not ASCII by its end when the answer lies there;
+/// the byte offsets of such an answer are counted from the response when first asked for
+/// (the answer keeps a reference to the response until then; a lone surrogate in the part
+/// not read counts as ``"surrogatepass"`` encodes it).
 #[pyclass(module = "apr_fast", name = "FinalAnswer")]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub(crate) struct PyFinalAnswer {
     #[pyo3(get)]
     text: String,
@@ -27,14 +32,42 @@ pub(crate) struct PyFinalAnswer {
     start: usize,
     #[pyo3(get)]
     end: usize,
-    #[pyo3(get)]
-    byte_start: usize,
-    #[pyo3(get)]
-    byte_end: usize,
+    bytes: ByteSpan,
     #[pyo3(get)]
     rule: &'static str,
     #[pyo3(get)]
     in_thinking: bool,
+}
+
+/// A final answer's span in UTF-8 bytes.
+#[derive(Clone)]
+enum ByteSpan {
+    Known([usize; 2]),
+    /// `within` counts from code point `chars` of `response`, whose UTF-8 before that point is
+    /// counted when the offsets are asked for ([`utf8_len_of_str_start`]): the response was
+    /// read by its end ([`TextReader::read_part_or_ends`]), and reading the rest costs about as
+    /// much as the rest of the check of a response that is not ASCII. The part not read may
+    /// hold a lone surrogate, which no read found: it counts as `"surrogatepass"` encodes it.
+    Deferred { response: Py<PyString>, chars: usize, within: [usize; 2] },
+}
+
+impl ByteSpan {
+    fn offsets(&self, py: Python<'_>) -> PyResult<[usize; 2]> {
+        match self {
+            ByteSpan::Known(span) => Ok(*span),
+            ByteSpan::Deferred { response, chars, within } => {
+                let before = utf8_len_of_str_start(response.as_ref(py), *chars)?;
+                Ok([before + within[0], before + within[1]])
+            }
+        }
+    }
+}
+
+/// Where a final answer found by [`final_answers_in_parts`] lies: its characters, and, for
+/// one found in a response's end, the response and the character its byte offsets count from.
+pub(crate) struct AnswerSpan {
+    pub chars: [usize; 2],
+    pub bytes_from: Option<(Py<PyString>, usize)>,
 }
 
 impl PyFinalAnswer {
@@ -42,7 +75,7 @@ impl PyFinalAnswer {
     /// count): the span's characters are counted from the nearer end.
     pub(crate) fn with_chars(response: &str, total_chars: usize, found: FinalAnswer) -> Self {
         let chars = Self::char_span(response, total_chars, &found);
-        Self::with_char_span(found, chars)
+        Self::with_span(found, AnswerSpan { chars, bytes_from: None })
     }
 
     /// The character offsets of `found`'s span in `response` (of `total_chars` characters).
@@ -52,22 +85,48 @@ impl PyFinalAnswer {
         chars
     }
 
-    /// The answer `found`, whose span is `chars` in characters ([`Self::char_span`]).
-    pub(crate) fn with_char_span(found: FinalAnswer, chars: [usize; 2]) -> Self {
+    /// The answer `found` at `span`; `found`'s byte offsets count from `span.bytes_from`'s
+    /// character when it has one.
+    pub(crate) fn with_span(found: FinalAnswer, span: AnswerSpan) -> Self {
+        let within = [found.start, found.end];
         PyFinalAnswer {
             text: found.text,
-            start: chars[0],
-            end: chars[1],
-            byte_start: found.start,
-            byte_end: found.end,
+            start: span.chars[0],
+            end: span.chars[1],
+            bytes: match span.bytes_from {
+                None => ByteSpan::Known(within),
+                Some((response, chars)) => ByteSpan::Deferred { response, chars, within },
+            },
             rule: found.rule.as_str(),
             in_thinking: found.in_thinking,
         }
+    }
+
+    /// The byte offsets, counted once: the response is let go then.
+    fn counted_bytes(&mut self, py: Python<'_>) -> PyResult<[usize; 2]> {
+        let span = self.bytes.offsets(py)?;
+        self.bytes = ByteSpan::Known(span);
+        Ok(span)
+    }
+
+    /// Everything but the byte offsets, which [`ByteSpan::offsets`] may have to count.
+    fn key(&self) -> (&str, usize, usize, &'static str, bool) {
+        (&self.text, self.start, self.end, self.rule, self.in_thinking)
     }
 }
 
 #[pymethods]
 impl PyFinalAnswer {
+    #[getter]
+    fn byte_start(&mut self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.counted_bytes(py)?[0])
+    }
+
+    #[getter]
+    fn byte_end(&mut self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.counted_bytes(py)?[1])
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "FinalAnswer(text={}, start={}, end={}, rule={}, in_thinking={})",
@@ -79,18 +138,22 @@ impl PyFinalAnswer {
         ))
     }
 
-    fn __richcmp__(&self, other: &Self, op: CompareOp, py: Python<'_>) -> PyObject {
-        compare(self == other, op, py)
+    fn __richcmp__(&self, other: &Self, op: CompareOp, py: Python<'_>) -> PyResult<PyObject> {
+        let equal = self.key() == other.key() && self.bytes.offsets(py)? == other.bytes.offsets(py)?;
+        Ok(compare(equal, op, py))
     }
 
+    /// Leaves the byte offsets out (they may have to be counted): objects that compare equal
+    /// still hash equally.
     fn __hash__(&self) -> u64 {
-        hash_of(self)
+        hash_of(&self.key())
     }
 
     /// Pickles as its fields (results cross process boundaries: multiprocessing, Ray).
     fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
+        let [byte_start, byte_end] = self.bytes.offsets(py)?;
         let f = self.clone();
-        Ok((rebuilder(py, "_final_answer")?, (f.text, f.start, f.end, f.byte_start, f.byte_end, f.rule, f.in_thinking).into_py(py)))
+        Ok((rebuilder(py, "_final_answer")?, (f.text, f.start, f.end, byte_start, byte_end, f.rule, f.in_thinking).into_py(py)))
     }
 }
 
@@ -100,7 +163,7 @@ impl PyFinalAnswer {
 #[allow(clippy::too_many_arguments)]
 fn rebuild_final_answer(text: String, start: usize, end: usize, byte_start: usize, byte_end: usize, rule: &str, in_thinking: bool) -> PyResult<PyFinalAnswer> {
     let rule = known_name(rule, FinalRule::ALL.iter().map(|r| r.as_str()), "final-answer rule")?;
-    Ok(PyFinalAnswer { text, start, end, byte_start, byte_end, rule, in_thinking })
+    Ok(PyFinalAnswer { text, start, end, bytes: ByteSpan::Known([byte_start, byte_end]), rule, in_thinking })
 }
 
 /// Unpickles a `Candidate` ([`PyCandidate::__reduce__`]).
@@ -264,12 +327,12 @@ fn extract_final_batch(
     let threads = threads_arg(threads)?;
     let tags = think_tags_of(think_tags)?;
     let results = final_answers_in_parts(py, &items, "responses", tags.fixed_close(), |r| extract::extract_final_with(r, tags.of_response(r).1), threads)?;
-    let results = results.into_iter().map(|r| r.map(|found| found.map(|(f, span)| PyFinalAnswer::with_char_span(f, span)))).collect();
+    let results = results.into_iter().map(|r| r.map(|found| found.map(|(f, span)| PyFinalAnswer::with_span(f, span)))).collect();
     unwrap_items(py, results, || None)
 }
 
-/// A response's final answer, if any, with its span in characters.
-pub(crate) type FoundWithSpan = Option<(FinalAnswer, [usize; 2])>;
+/// A response's final answer, if any, with its span.
+pub(crate) type FoundWithSpan = Option<(FinalAnswer, AnswerSpan)>;
 
 /// How many responses [`final_answers_in_parts`] reads at a time. A batch's UTF-8 made at once
 /// (for every response that is not ASCII) is fresh memory for every call, a page fault per 4
@@ -311,20 +374,23 @@ pub(crate) fn final_answers_in_parts<'py>(
             .flatten()
         })?;
         let texts: Vec<_> = texts.into_iter().zip(chars?).collect();
-        found.extend(py.allow_threads(|| {
+        let part_found = py.allow_threads(|| {
             map_cheap_items(&texts, threads, |(text, chars)| match text {
-                PartText::Whole(text) => {
-                    whole(text).map(|f| {
-                        let span = PyFinalAnswer::char_span(text, *chars, &f);
-                        (f, span)
-                    })
-                }
-                PartText::End { decided: (answer, span), char_start, byte_start } => {
-                    let answer = FinalAnswer { start: byte_start + answer.start, end: byte_start + answer.end, ..answer.clone() };
-                    Some((answer, [char_start + span[0], char_start + span[1]]))
-                }
+                PartText::Whole(text) => whole(text).map(|f| {
+                    let span = PyFinalAnswer::char_span(text, *chars, &f);
+                    (f, span)
+                }),
+                PartText::End { decided: (answer, span), char_start } => Some((answer.clone(), [char_start + span[0], char_start + span[1]])),
             })
-        }));
+        });
+        // An answer found in an end has byte offsets within it, counted from the end's start.
+        for ((result, (text, _)), item) in part_found.into_iter().zip(&texts).zip(part_items) {
+            let bytes_from = match text {
+                PartText::End { char_start, .. } => Some((item.downcast::<PyString>()?.into(), *char_start)),
+                PartText::Whole(_) => None,
+            };
+            found.push(result.map(|f| f.map(|(answer, chars)| (answer, AnswerSpan { chars, bytes_from }))));
+        }
     }
     Ok(found)
 }

@@ -289,10 +289,13 @@ impl<'py> TextReader<'py> {
     /// [`Self::read_part`] for a caller that may need only the end of a text: one that is not
     /// ASCII and holds `close` (its last one) is first offered to `decide` by its end, from
     /// [`END_CONTEXT`] code points before that tag on; what `decide` makes of it stands for
-    /// the text, which is then not encoded whole (only its code points before the end are
-    /// checked and counted, for the end's byte offset). A text `decide` declines (None), and
-    /// every text when `close` is None, is read whole. ASCII text is borrowed whole, as it
-    /// costs nothing to read. Final answers are read so (`extract::final_answers_in_parts`,
+    /// the text, which is then not read before its end: its last [`TAIL_READ`] code points
+    /// are read first, and the whole text when the tag (or the context before it) is not
+    /// among them. The byte offset of such an end is not counted here (the caller counts it from
+    /// the `str` if asked: [`utf8_len_of_str_start`]), and UTF-8's lone surrogates are only
+    /// found in what was read. A text `decide` declines (None), and every text when `close`
+    /// is None, is read whole. ASCII text is borrowed whole, as it costs nothing to read.
+    /// Final answers are read so (`extract::final_answers_in_parts`,
     /// [`crate::extract::final_answer_in_tail`]): the box after the last `</think>` decides
     /// most responses' answers, and that end is a tenth of a response.
     pub(crate) fn read_part_or_ends<'s, T>(
@@ -313,11 +316,11 @@ impl<'py> TextReader<'py> {
         let TextReader { isascii, code_points, part, end } = self;
         part.clear();
         // How each text was read: borrowed, encoded into `part` (its span there), or decided
-        // by its end (the value, the end's first code point and byte).
+        // by its end (the value, the end's first code point).
         enum Read<'py, T> {
             Borrowed(&'py str),
             Encoded(std::ops::Range<usize>),
-            Decided(T, usize, usize),
+            Decided(T, usize),
         }
         let mut read: Vec<Read<'py, T>> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
@@ -336,18 +339,24 @@ impl<'py> TextReader<'py> {
                 read.push(Read::Encoded(start..part.len()));
                 continue;
             }
-            read_code_points(s, n, 0..n, code_points)?;
-            let from = rfind_code_points(code_points, &close).map(|q| q.saturating_sub(END_CONTEXT)).filter(|&from| from > 0);
+            // The last TAIL_READ code points, from `read_from` on; the end from END_CONTEXT
+            // code points before the last tag, when those hold it and its context (a text
+            // whose tag lies further back, or that has none, is read whole).
+            let read_from = n.saturating_sub(TAIL_READ);
+            read_code_points(s, n, read_from..n, code_points)?;
+            let from = rfind_code_points(code_points, &close).filter(|&q| q >= END_CONTEXT).map(|q| read_from + q - END_CONTEXT).filter(|&from| from > 0);
             if let Some(from) = from {
                 end.clear();
-                append_utf8_of_code_points(&code_points[from..], end).map_err(|_| not_unicode(&name))?;
+                append_utf8_of_code_points(&code_points[from - read_from..], end).map_err(|_| not_unicode(&name))?;
                 // SAFETY: `end` holds the UTF-8 of whole code points.
                 let text = unsafe { std::str::from_utf8_unchecked(end) };
                 if let Some(decided) = decide(TextEnd { text, chars: n - from }) {
-                    let byte_start = utf8_len_of_code_points(&code_points[..from]).map_err(|_| not_unicode(&name))?;
-                    read.push(Read::Decided(decided, from, byte_start));
+                    read.push(Read::Decided(decided, from));
                     continue;
                 }
+            }
+            if read_from > 0 {
+                read_code_points(s, n, 0..n, code_points)?;
             }
             append_utf8_of_code_points(code_points, part).map_err(|_| not_unicode(&name))?;
             read.push(Read::Encoded(start..part.len()));
@@ -359,7 +368,7 @@ impl<'py> TextReader<'py> {
                 Read::Borrowed(text) => PartText::Whole(text),
                 // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
                 Read::Encoded(span) => PartText::Whole(unsafe { std::str::from_utf8_unchecked(&part[span]) }),
-                Read::Decided(decided, char_start, byte_start) => PartText::End { decided, char_start, byte_start },
+                Read::Decided(decided, char_start) => PartText::End { decided, char_start },
             })
             .collect())
     }
@@ -370,6 +379,11 @@ impl<'py> TextReader<'py> {
 /// (a run of bytes without one might hold a brace-less box running into the end) in all but
 /// degenerate texts, which it then reads whole.
 pub(crate) const END_CONTEXT: usize = 64;
+
+/// How many code points [`TextReader::read_part_or_ends`] reads first from a text's end: the
+/// part after the last `</think>` (with [`END_CONTEXT`]) is shorter in all but 2.7% of the
+/// real traces that are not ASCII (median 1,088 code points).
+const TAIL_READ: usize = 2048;
 
 /// The end of a text offered by [`TextReader::read_part_or_ends`]: its UTF-8 and its length
 /// in characters. It starts past the text's start.
@@ -382,8 +396,8 @@ pub(crate) struct TextEnd<'a> {
 pub(crate) enum PartText<'s, T> {
     Whole(&'s str),
     /// What the caller's `decide` made of the text's end, which starts at its code point
-    /// `char_start`, byte `byte_start` of its UTF-8.
-    End { decided: T, char_start: usize, byte_start: usize },
+    /// `char_start` (its byte offset is not counted: [`utf8_len_of_str_start`]).
+    End { decided: T, char_start: usize },
 }
 
 /// The ValueError of a text that UTF-8 cannot encode (`what` names it).
@@ -413,6 +427,33 @@ fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8
         from = to;
     }
     Ok(Ok(()))
+}
+
+/// The length in UTF-8 of code points `..chars` of `s` (at most its length), read
+/// [`MAX_CODE_POINTS_AT_ONCE`] at a time, a lone surrogate counted as the three bytes that
+/// `"surrogatepass"` encodes it in (the length of `s[:chars].encode("utf-8", "surrogatepass")`,
+/// which is its UTF-8's length when it has one).
+pub(crate) fn utf8_len_of_str_start(s: &PyString, chars: usize) -> PyResult<usize> {
+    let n = str_len(s)?;
+    let mut code_points = Vec::new();
+    let (mut len, mut from) = (0, 0);
+    while from < chars.min(n) {
+        let to = (from + MAX_CODE_POINTS_AT_ONCE).min(chars).min(n);
+        read_code_points(s, n, from..to, &mut code_points)?;
+        let mut rest = &code_points[..];
+        loop {
+            match utf8_len_of_code_points(rest) {
+                Ok(k) => break len += k,
+                Err(e) => {
+                    // A str's code points are at most U+10FFFF: this one is a surrogate.
+                    len += utf8_len_of_code_points(&rest[..e.index]).expect("valid before the first invalid one") + 3;
+                    rest = &rest[e.index + 1..];
+                }
+            }
+        }
+        from = to;
+    }
+    Ok(len)
 }
 
 /// Code points `range` of `s` (a `str` of `n` code points, [`str_len`]; `range` within them)

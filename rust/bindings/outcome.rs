@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use super::answer::{method_name, policy_arg, verdict_name};
-use super::extract::{final_answers_in_parts, PyFinalAnswer};
+use super::extract::{final_answers_in_parts, AnswerSpan, PyFinalAnswer};
 use super::reward::{ground_truth_lists, problem_list};
 use super::{sequence_items, static_name, think_tags_of, threads_arg, InstanceBuilder};
 use crate::answer::{Judgement, Verdict};
@@ -44,7 +44,7 @@ fn names(j: Judgement) -> NativeJudgement {
     (verdict_name(j.verdict), method_name(j.method), Cow::Borrowed(j.reason.name()))
 }
 
-fn native_outcome(char_span: Option<[usize; 2]>, outcome: Outcome) -> NativeOutcome {
+fn native_outcome(span: Option<AnswerSpan>, outcome: Outcome) -> NativeOutcome {
     let equal_at = outcome.judgements.last().filter(|j| j.verdict == Verdict::Equal).map(|_| outcome.judgements.len() - 1);
     let undecided = equal_at.is_none() && outcome.judgements.iter().any(|j| j.verdict == Verdict::Unknown);
     NativeOutcome {
@@ -52,7 +52,7 @@ fn native_outcome(char_span: Option<[usize; 2]>, outcome: Outcome) -> NativeOutc
         undecided,
         equal_at,
         judgements: if undecided { outcome.judgements.iter().copied().map(names).collect() } else { Vec::new() },
-        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_char_span(f, char_span.expect("a final answer's span is counted where it is found"))),
+        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_span(f, span.expect("a final answer's span is counted where it is found"))),
         problem_echo: outcome.problem_echo,
     }
 }
@@ -137,7 +137,7 @@ fn check_outcome_batch(
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
     let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };
     // The final answers (and their character offsets), the responses read a part at a time.
-    let (finals, char_spans): (Vec<_>, Vec<_>) =
+    let (finals, spans): (Vec<_>, Vec<_>) =
         final_answers_in_parts(py, &items, "responses", rules.think.fixed_close(), |text| rules.final_answer(text), threads)?
             .into_iter()
             .map(|item| match item {
@@ -150,8 +150,8 @@ fn check_outcome_batch(
         // The final answers are found: the queries' responses are not read again.
         let queries: Vec<OutcomeQuery<'_>> =
             (0..n).map(|i| OutcomeQuery { response: "", ground_truth: &gts[i], problem: problems[i] }).collect();
-        let outcomes: Vec<_> = judge_final_answers(finals, &queries, &rules, threads).into_iter().enumerate().collect();
-        map_cheap_owned(outcomes, threads, |(i, o)| o.map(|o| native_outcome(char_spans[i], o)))
+        let outcomes: Vec<_> = judge_final_answers(finals, &queries, &rules, threads).into_iter().zip(spans).collect();
+        map_cheap_owned(outcomes, threads, |(o, span)| o.map(|o| native_outcome(span, o)))
     });
     let mut rows = Vec::with_capacity(n);
     let mut undecided = Vec::new();
