@@ -101,26 +101,15 @@ fn first_invalid(chunk: &[u32], at: usize) -> InvalidCodePoint {
 }
 
 /// Appends the UTF-8 of `points` to `out`; on an error (the first code point UTF-8 cannot
-/// encode) `out` is left as it was. One pass: with AVX2 (checked for at run time) runs of
-/// ASCII are narrowed 32 code points a step, and each step that holds another code point is
-/// encoded by [`append_utf8_by_chunks`], which does the whole text without AVX2. `out` may end
-/// with more capacity than its length: meant for a buffer that many texts are appended to.
+/// encode) `out` is left as it was. One pass: with AVX2 (checked for at run time) 32 code
+/// points a step, narrowed at once when all are ASCII ([`wide::append_utf8`]); without it by
+/// [`append_utf8_by_chunks`]. `out` may end with more capacity than its length: meant for a
+/// buffer that many texts are appended to.
 pub fn append_utf8_of_code_points(points: &[u32], out: &mut Vec<u8>) -> Result<(), InvalidCodePoint> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        let start = out.len();
-        let mut i = 0;
-        while i < points.len() {
-            // SAFETY: the CPU has AVX2.
-            i += unsafe { wide::append_ascii_run(&points[i..], out) };
-            let step = &points[i..(i + wide::STEP).min(points.len())];
-            if let Err(e) = append_utf8_by_chunks(step, out) {
-                out.truncate(start);
-                return Err(InvalidCodePoint { index: i + e.index, ..e });
-            }
-            i += step.len();
-        }
-        return Ok(());
+        // SAFETY: the CPU has AVX2.
+        return unsafe { wide::append_utf8(points, out) };
     }
     append_utf8_by_chunks(points, out)
 }
@@ -335,35 +324,87 @@ mod wide {
     /// Code points per step: four vectors of eight.
     pub(super) const STEP: usize = 32;
 
-    /// Appends the steps of ASCII at the start of `points` to `out`, narrowed, up to the first
-    /// step that holds another code point or is shorter than a step; returns how many code
-    /// points it appended.
+    /// [`super::append_utf8_of_code_points`]: a step of ASCII is narrowed and stored at once;
+    /// in a step with a few other code points (prose with a symbol here and there) the ASCII
+    /// between them is taken from the narrowed step and each of them is encoded alone; a step
+    /// with more (a text in another script) is encoded by [`append_utf8_by_chunks`], as is
+    /// the last part, shorter than a step.
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn append_ascii_run(points: &[u32], out: &mut Vec<u8>) -> usize {
+    pub(super) unsafe fn append_utf8(points: &[u32], out: &mut Vec<u8>) -> Result<(), InvalidCodePoint> {
+        let start = out.len();
+        let n = points.len();
         let high = _mm256_set1_epi32(!0x7F);
+        let zero = _mm256_setzero_si256();
         // The packs below interleave the two 128-bit halves; this puts the bytes back in order.
         let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-        // Room for every whole step at once: the loop's stores need no check.
-        out.reserve(points.len() - points.len() % STEP);
-        let mut done = 0;
-        while points.len() - done >= STEP {
-            let p = points.as_ptr().add(done) as *const __m256i;
+        // A bit per code point of `v` that is ASCII.
+        let ascii_bits = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, high), zero))) as u32;
+        let fail = |out: &mut Vec<u8>, e: InvalidCodePoint, at: usize| {
+            out.truncate(start);
+            Err(InvalidCodePoint { index: at + e.index, ..e })
+        };
+        // Kept: the capacity is at least the length plus a byte per code point not yet
+        // encoded plus a step (an ASCII step's store needs no check).
+        out.reserve(n + STEP);
+        let mut i = 0;
+        while n - i >= STEP {
+            let p = points.as_ptr().add(i) as *const __m256i;
             let v = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)), _mm256_loadu_si256(p.add(2)), _mm256_loadu_si256(p.add(3))];
+            let bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(_mm256_packus_epi32(v[0], v[1]), _mm256_packus_epi32(v[2], v[3])), order);
             let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
-            if _mm256_testz_si256(any, high) == 0 {
-                break;
+            if _mm256_testz_si256(any, high) != 0 {
+                let len = out.len();
+                // SAFETY: room kept above.
+                _mm256_storeu_si256(out.as_mut_ptr().add(len) as *mut __m256i, bytes);
+                out.set_len(len + STEP);
+                i += STEP;
+                continue;
             }
-            let bytes = _mm256_packus_epi16(_mm256_packus_epi32(v[0], v[1]), _mm256_packus_epi32(v[2], v[3]));
-            let len = out.len();
-            // SAFETY: room for this step reserved above; its STEP bytes are all written.
-            _mm256_storeu_si256(out.as_mut_ptr().add(len) as *mut __m256i, _mm256_permutevar8x32_epi32(bytes, order));
-            out.set_len(len + STEP);
-            done += STEP;
+            let mut others = !(ascii_bits(v[0]) | ascii_bits(v[1]) << 8 | ascii_bits(v[2]) << 16 | ascii_bits(v[3]) << 24);
+            if others.count_ones() as usize > STEP / 2 {
+                if let Err(e) = super::append_utf8_by_chunks(&points[i..i + STEP], out) {
+                    return fail(out, e, i);
+                }
+                out.reserve(n - i);
+                i += STEP;
+                continue;
+            }
+            // The narrowed step, then room to load a step from any of its positions.
+            let mut narrowed = [0u8; 2 * STEP];
+            _mm256_storeu_si256(narrowed.as_mut_ptr() as *mut __m256i, bytes);
+            out.reserve(4 * STEP + (n - i));
+            let dst = out.as_mut_ptr();
+            let mut written = out.len();
+            let mut from = 0;
+            while others != 0 {
+                let k = others.trailing_zeros() as usize;
+                others &= others - 1;
+                // The ASCII before it: a whole step stored, its first `k - from` bytes kept.
+                // SAFETY: `narrowed` has a step past `from` (< STEP); room reserved above.
+                _mm256_storeu_si256(dst.add(written) as *mut __m256i, _mm256_loadu_si256(narrowed.as_ptr().add(from) as *const __m256i));
+                written += k - from;
+                let c = points[i + k];
+                if super::is_invalid(c) {
+                    return fail(out, InvalidCodePoint { index: k, value: c }, i);
+                }
+                // SAFETY: room reserved above; `c` is valid.
+                written += super::encode_one(c, dst.add(written));
+                from = k + 1;
+            }
+            // SAFETY: as above.
+            _mm256_storeu_si256(dst.add(written) as *mut __m256i, _mm256_loadu_si256(narrowed.as_ptr().add(from) as *const __m256i));
+            written += STEP - from;
+            // SAFETY: every byte below `written` was written.
+            out.set_len(written);
+            i += STEP;
         }
-        done
+        if let Err(e) = super::append_utf8_by_chunks(&points[i..], out) {
+            return fail(out, e, i);
+        }
+        Ok(())
     }
 
     /// [`super::utf8_len_of_code_points`].
@@ -579,6 +620,28 @@ mod tests {
         let mut out = b"before".to_vec();
         assert!(append_utf8_of_code_points(&p, &mut out).is_err());
         assert_eq!(out, b"before");
+    }
+
+    #[test]
+    fn a_step_with_a_few_or_many_other_code_points() {
+        // 0 to 32 code points of each width in a step of ASCII, spread or in a run, past a
+        // first step, with a tail: the few are encoded one by one, the many by chunks.
+        for width_example in ['é', '×', '😀'] {
+            for count in 0..=32usize {
+                for spread in [false, true] {
+                    let mut p: Vec<u32> = (0..75u32).map(|k| 0x30 + k % 40).collect();
+                    for j in 0..count {
+                        let at = if spread { 32 + (j * 7) % 32 } else { 32 + j };
+                        p[at] = u32::from(width_example);
+                    }
+                    let text: String = p.iter().map(|&c| char::from_u32(c).unwrap()).collect();
+                    assert_eq!(utf8_from_code_points(&p).unwrap(), text, "{width_example} x{count} spread {spread}");
+                    p[32 + (count * 5) % 32] = 0xDC00;
+                    let bad = p.iter().position(|&c| c == 0xDC00).unwrap();
+                    assert_eq!(utf8_from_code_points(&p), Err(InvalidCodePoint { index: bad, value: 0xDC00 }));
+                }
+            }
+        }
     }
 
     proptest! {
