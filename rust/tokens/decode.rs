@@ -12,7 +12,7 @@
 use std::fmt;
 
 use super::decoder::{DecoderPlan, PiecePlan, Strip};
-use super::vocabulary::{Vocabulary, LONG_PIECE, PRESENT, SPECIAL, STARTS_INSIDE};
+use super::vocabulary::{Vocabulary, LONG, NOT_UTF8, PRESENT, SPECIAL};
 
 /// How many ids ahead the byte-level loop asks for a slot to be cached: enough to cover a
 /// last-level-cache load at a few cycles per token.
@@ -86,58 +86,54 @@ impl Vocabulary {
     /// [`Slot`] lookup and one fixed 16-byte copy (a short piece is inline in its slot); the
     /// index of the first unknown id is the error.
     ///
-    /// The loop is the reward's hottest (a few nanoseconds per token): the output's room is
-    /// reserved once per run of [`RESERVE_RUN`] tokens (16 bytes each) instead of checked per
-    /// token, its length is kept in a local until the run ends, and the slot [`PREFETCH_DISTANCE`]
-    /// ids ahead is prefetched by address without a bounds check (a prefetch never faults).
+    /// The loop is the reward's hottest (a few nanoseconds per token): one test of a slot's
+    /// flags sends the common token (present, not skipped, its piece inline and UTF-8 alone)
+    /// down a path that only copies and records its end, and any other to [`Self::rare_token`];
+    /// the output's room is reserved once per run of [`RESERVE_RUN`] tokens (16 bytes each)
+    /// instead of checked per token, its length is kept in a local until the run ends, and the
+    /// slot [`PREFETCH_DISTANCE`] ids ahead is prefetched by address without a bounds check (a
+    /// prefetch never faults; the last ids of the list prefetch nothing).
     fn decode_byte_level<const SKIP_SPECIAL: bool>(&self, ids: &[u32]) -> Result<Decoded, usize> {
         let slots = self.slots();
-        // A token is copied when its flags, masked, are exactly PRESENT (present and, when
-        // skipping, not special); a missing id is an error.
-        let mask = if SKIP_SPECIAL { PRESENT | SPECIAL } else { PRESENT };
+        let common = PRESENT | LONG | NOT_UTF8 | if SKIP_SPECIAL { SPECIAL } else { 0 };
         let n = ids.len();
-        let last = n.saturating_sub(1);
         let mut raw: Vec<u8> = Vec::with_capacity(n * 4 + 16);
         let mut ends: Vec<usize> = Vec::with_capacity(n);
-        // The tokens whose piece starts inside a character (its flag), with the byte where it
-        // starts: the ends before it that fall in that character move back to its start.
+        // The tokens whose piece alone is not UTF-8 (its flag), with the byte where it starts:
+        // without any, the text is UTF-8 unchecked; with some, it is checked, and the ends
+        // before a piece that starts inside a character move back to that character's start.
         let mut inside: Vec<(usize, usize)> = Vec::new();
+        // The tokens before this one have a slot PREFETCH_DISTANCE ids ahead.
+        let prefetched = n.saturating_sub(PREFETCH_DISTANCE);
         let mut index = 0;
         while index < n {
             let run_end = (index + RESERVE_RUN).min(n);
             raw.reserve(16 * (run_end - index));
             let mut len = raw.len();
+            let mut out = raw.as_mut_ptr();
             while index < run_end {
-                // SAFETY: `index < n` and `last = n - 1` (`n >= 1` here); the last ids prefetch
-                // the last slot again, harmlessly.
-                let (ahead, id) = unsafe { (*ids.get_unchecked((index + PREFETCH_DISTANCE).min(last)), *ids.get_unchecked(index)) };
-                self.prefetch_slot(ahead);
+                // SAFETY: `index < n`.
+                let id = unsafe { *ids.get_unchecked(index) };
+                if index < prefetched {
+                    // SAFETY: `index + PREFETCH_DISTANCE < n`.
+                    self.prefetch_slot(unsafe { *ids.get_unchecked(index + PREFETCH_DISTANCE) });
+                }
                 let Some(slot) = slots.get(id as usize) else { return Err(index) };
-                let flags = slot.flags();
-                if flags & mask == PRESENT {
-                    if flags & STARTS_INSIDE != 0 {
-                        inside.push((index, len));
-                    }
-                    let piece_len = slot.len();
-                    if piece_len == LONG_PIECE {
-                        // SAFETY: the bytes below `len` are initialized (copied pieces).
-                        unsafe { raw.set_len(len) };
-                        raw.extend_from_slice(self.piece(id));
-                        raw.reserve(16 * (run_end - index));
-                        len = raw.len();
-                    } else {
-                        // SAFETY: the run reserved 16 bytes per token after the length it
-                        // started with (again after a long piece, for the tokens left), and each
-                        // token adds at most 16 (an inline piece is at most 14): the 16 bytes
-                        // written fit. The length grows by the piece's length only, so every byte
-                        // below it is initialized.
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(slot.bytes.as_ptr(), raw.as_mut_ptr().add(len), 16);
-                        }
-                        len += piece_len as usize;
-                    }
-                } else if flags & PRESENT == 0 {
-                    return Err(index);
+                if slot.flags() & common == PRESENT {
+                    // SAFETY: the run reserved 16 bytes per token after the length it started
+                    // with (again after a rare token, for the tokens left), and each token adds
+                    // at most 16 (an inline piece is at most 14): the 16 bytes written fit. The
+                    // length grows by the piece's length only, so every byte below it is
+                    // initialized.
+                    unsafe { std::ptr::copy_nonoverlapping(slot.bytes.as_ptr(), out.add(len), 16) };
+                    len += slot.len() as usize;
+                } else {
+                    // SAFETY: the bytes below `len` are initialized (copied pieces).
+                    unsafe { raw.set_len(len) };
+                    self.rare_token::<SKIP_SPECIAL>(index, id, slot.flags(), &mut raw, &mut inside).map_err(|()| index)?;
+                    raw.reserve(16 * (run_end - index));
+                    len = raw.len();
+                    out = raw.as_mut_ptr();
                 }
                 // SAFETY: `ends` has capacity `n` and `index < n`; the elements below `index`
                 // are written, so its length is set once all are.
@@ -150,14 +146,41 @@ impl Vocabulary {
         // SAFETY: the loop ran over every id (an unknown one returned early) and wrote each of
         // the first `n` elements; the capacity is `n`.
         unsafe { ends.set_len(n) };
-        let text = match String::from_utf8(raw) {
-            Ok(text) => {
-                floor_ends_inside(text.as_bytes(), &mut ends, &inside);
-                text
-            }
-            Err(err) => lossy_slow(err.as_bytes(), &mut ends),
-        };
+        if !runs_are_utf8(&raw, &ends, &inside) {
+            let text = lossy_slow(&raw, &mut ends);
+            return Ok(Decoded { text, token_ends: ends });
+        }
+        debug_assert!(std::str::from_utf8(&raw).is_ok());
+        // SAFETY: `runs_are_utf8` holds: the pieces between those runs are UTF-8 alone.
+        let text = unsafe { String::from_utf8_unchecked(raw) };
+        floor_ends_inside(text.as_bytes(), &mut ends, &inside);
         Ok(Decoded { text, token_ends: ends })
+    }
+
+    /// A token [`Self::decode_byte_level`]'s common path does not take: an id the vocabulary
+    /// lacks (the error), a skipped special token (nothing), or a piece to append that is long
+    /// or not UTF-8 alone (then recorded in `inside` with the byte where it starts).
+    #[cold]
+    #[inline(never)]
+    fn rare_token<const SKIP_SPECIAL: bool>(
+        &self,
+        index: usize,
+        id: u32,
+        flags: u8,
+        raw: &mut Vec<u8>,
+        inside: &mut Vec<(usize, usize)>,
+    ) -> Result<(), ()> {
+        if flags & PRESENT == 0 {
+            return Err(());
+        }
+        if SKIP_SPECIAL && flags & SPECIAL != 0 {
+            return Ok(());
+        }
+        if flags & NOT_UTF8 != 0 {
+            inside.push((index, raw.len()));
+        }
+        raw.extend_from_slice(self.piece(id));
+        Ok(())
     }
 
     fn decode_pieces(&self, plan: &PiecePlan, ids: &[u32], skip_special: bool) -> Decoded {
@@ -280,13 +303,37 @@ fn apply_strip(strip: Strip, text: &mut String, ends: &mut [usize]) {
     text.drain(..lead);
 }
 
+/// Whether `raw`, pieces concatenated (`ends`: where each token's piece ends), is UTF-8, when
+/// `inside` lists every piece that is not UTF-8 alone (token index, byte where it starts;
+/// ascending): each other piece starts and ends at a character's edge, so the text is UTF-8
+/// exactly when each run of such pieces that touch (only empty pieces between) is UTF-8 alone.
+/// Checking those runs instead of the text saves most of a check that costs about 1.5% of the
+/// reward from token ids.
+fn runs_are_utf8(raw: &[u8], ends: &[usize], inside: &[(usize, usize)]) -> bool {
+    let mut k = 0;
+    while k < inside.len() {
+        let start = inside[k].1;
+        let mut end = ends[inside[k].0];
+        k += 1;
+        while k < inside.len() && inside[k].1 == end {
+            end = ends[inside[k].0];
+            k += 1;
+        }
+        if std::str::from_utf8(&raw[start..end]).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
 /// Moves each of `ends` (token ends of a byte-level decoding, into its text `bytes`, valid
 /// UTF-8) that falls inside a character back to that character's start, so that a character
 /// belongs to the token holding its last byte. An end lies inside a character only where the
-/// next piece with bytes starts with a continuation byte, and `inside` lists those pieces
-/// (ascending), by token index and the byte where the piece starts (the decoding loop records
-/// them from a flag of the id's slot): each moves the ends before its token that lie in its
-/// character, and no other end is read. Scanning all the text for continuation bytes instead,
+/// next piece with bytes starts with a continuation byte; `inside` lists those pieces among
+/// the others that are not UTF-8 alone (ascending), by token index and the byte where the
+/// piece starts (the decoding loop records them from a flag of the id's slot): each moves
+/// the ends before its token that lie in its character (none for a piece that starts at a
+/// character's start), and no other end is read. Scanning all the text for continuation bytes instead,
 /// and stepping over every end, cost about 2.5% of the reward from token ids.
 fn floor_ends_inside(bytes: &[u8], ends: &mut [usize], inside: &[(usize, usize)]) {
     for &(token, start) in inside {
@@ -373,17 +420,46 @@ mod tests {
             let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (bytes.len() + 1)).collect();
             ends.sort_unstable();
             ends.push(bytes.len());
-            let mut inside = Vec::new();
-            let mut start = 0;
-            for (token, &end) in ends.iter().enumerate() {
-                if end > start && is_continuation(bytes[start]) {
-                    inside.push((token, start));
-                }
-                start = end;
-            }
+            // As the decoding loop records them: every piece that is not UTF-8 alone.
+            let inside = not_utf8_pieces(bytes, &ends);
+            prop_assert!(runs_are_utf8(bytes, &ends, &inside));
             let expected: Vec<usize> = ends.iter().map(|&e| floor_char_boundary(bytes, e)).collect();
             floor_ends_inside(bytes, &mut ends, &inside);
             prop_assert_eq!(ends, expected);
         }
+
+        /// Pieces of a text that may have a byte replaced by one no UTF-8 has, or by a lone
+        /// lead or continuation byte: checking the runs of pieces that are not UTF-8 alone
+        /// says what checking the whole text says.
+        #[test]
+        fn checking_the_runs_is_checking_the_text(
+            text in "[a-z ²π因😀]{0,40}",
+            cuts in prop::collection::vec(0usize..200, 0..30),
+            damage in prop::option::of((0usize..200, prop::sample::select(vec![0x80u8, 0xBF, 0xC3, 0xE2, 0xF0, 0xFF, b'a']))),
+        ) {
+            let mut bytes = text.into_bytes();
+            if let (Some((at, b)), false) = (damage, bytes.is_empty()) {
+                let at = at % bytes.len();
+                bytes[at] = b;
+            }
+            let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (bytes.len() + 1)).collect();
+            ends.sort_unstable();
+            ends.push(bytes.len());
+            let inside = not_utf8_pieces(&bytes, &ends);
+            prop_assert_eq!(runs_are_utf8(&bytes, &ends, &inside), std::str::from_utf8(&bytes).is_ok());
+        }
+    }
+
+    /// The pieces of `bytes` cut at `ends` that are not UTF-8 alone: (token, start).
+    fn not_utf8_pieces(bytes: &[u8], ends: &[usize]) -> Vec<(usize, usize)> {
+        let mut inside = Vec::new();
+        let mut start = 0;
+        for (token, &end) in ends.iter().enumerate() {
+            if std::str::from_utf8(&bytes[start..end]).is_err() {
+                inside.push((token, start));
+            }
+            start = end;
+        }
+        inside
     }
 }

@@ -125,14 +125,19 @@ impl FlatBytes {
 pub(crate) const PRESENT: u8 = 1;
 pub(crate) const SPECIAL: u8 = 2;
 const FALLBACK_BYTE: u8 = 4;
-/// The piece starts with a UTF-8 continuation byte: the token before it ends inside a
-/// character (set on the [`Slot`] only, from the piece's bytes).
-pub(crate) const STARTS_INSIDE: u8 = 8;
+/// The piece alone is not UTF-8: it starts or ends inside a character (the token before or
+/// after it ends or starts there), or holds a byte no UTF-8 has. Text made of pieces without
+/// it is UTF-8 without a check (set on the [`Slot`] only, from the piece's bytes).
+pub(crate) const NOT_UTF8: u8 = 8;
+/// The piece is longer than a [`Slot`] holds inline ([`Slot::len`] is [`LONG_PIECE`]): a
+/// flag as well, so that one test of the flags tells a decoding loop a token needs nothing
+/// but the slot's 16 bytes.
+pub(crate) const LONG: u8 = 16;
 
 /// Bytes a piece may have to be stored inline in its [`Slot`].
 pub(crate) const INLINE_BYTES: usize = 14;
 /// [`Slot::len`] of a piece longer than [`INLINE_BYTES`] (read from `pieces` instead).
-pub(crate) const LONG_PIECE: u8 = u8::MAX;
+const LONG_PIECE: u8 = u8::MAX;
 /// Where a [`Slot`] keeps the piece's length and the id's flags.
 const LEN_AT: usize = INLINE_BYTES;
 const FLAGS_AT: usize = INLINE_BYTES + 1;
@@ -155,8 +160,8 @@ impl Slot {
         } else {
             bytes[LEN_AT] = LONG_PIECE;
         }
-        let starts_inside = piece.first().is_some_and(|&b| b & 0xC0 == 0x80);
-        bytes[FLAGS_AT] = flags | if starts_inside { STARTS_INSIDE } else { 0 };
+        let long = if piece.len() > INLINE_BYTES { LONG } else { 0 };
+        bytes[FLAGS_AT] = flags | long | if std::str::from_utf8(piece).is_err() { NOT_UTF8 } else { 0 };
         Slot { bytes }
     }
 
