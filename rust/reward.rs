@@ -508,7 +508,7 @@ impl<'a> IdsScorer<'a> {
             Ok(d) => d,
             Err(e @ DecodeError::UnknownId { .. }) => return self.invalid_input(e.to_string()),
         };
-        let think_close = self.think_close_id.and_then(|id| ids.iter().position(|&t| t == id));
+        let think_close = self.think_close_id.and_then(|id| position_of_id(ids, id));
         let tokens = TokenSpans { ends: &decoded.token_ends, think_close };
         let score = score_rollout_in(
             &Rollout {
@@ -524,9 +524,39 @@ impl<'a> IdsScorer<'a> {
     }
 }
 
+/// The index of the first `id` in `ids`: 16 ids at a time, each block tested at once
+/// (vectorised), instead of one by one (3 instructions per token of the thinking).
+fn position_of_id(ids: &[u32], id: u32) -> Option<usize> {
+    const BLOCK: usize = 16;
+    let mut blocks = ids.chunks_exact(BLOCK);
+    for (b, block) in (&mut blocks).enumerate() {
+        if block.iter().fold(false, |any, &t| any | (t == id)) {
+            return block.iter().position(|&t| t == id).map(|k| b * BLOCK + k);
+        }
+    }
+    let rest = blocks.remainder();
+    rest.iter().position(|&t| t == id).map(|k| ids.len() - rest.len() + k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_position_of_an_id_at_every_place() {
+        for n in 0..40usize {
+            for at in [None, Some(0), Some(n / 2), Some(n.saturating_sub(1))] {
+                let mut ids: Vec<u32> = (0..n as u32).map(|k| 100 + k).collect();
+                if let Some(at) = at.filter(|&a| a < n) {
+                    ids[at] = 7;
+                    if at + 3 < n {
+                        ids[at + 3] = 7;
+                    }
+                }
+                assert_eq!(position_of_id(&ids, 7), ids.iter().position(|&t| t == 7), "n {n} at {at:?}");
+            }
+        }
+    }
 
     fn score(response: &str, gt: &str, mode: AnchorMode) -> RolloutScore {
         let config = RewardConfig::new(mode);

@@ -293,12 +293,14 @@ impl IdsArg<'_> {
 }
 
 /// The values as `u32` token ids, or a message naming the first that cannot be one: one
-/// branch-free range check over all (vectorised), then one conversion.
+/// branch-free range check over all, then one conversion, both vectorised. (The check ORs the
+/// high halves: SSE2 has no unsigned 64-bit comparison, and `v as u64 > u32::MAX` ran one
+/// value at a time, 5 instructions per token.)
 fn narrow(values: &[i64], what: &dyn Display) -> Result<Vec<u32>, String> {
-    // A negative value is huge as u64.
-    let out_of_range = |v: i64| v as u64 > u64::from(u32::MAX);
-    if values.iter().fold(false, |bad, &v| bad | out_of_range(v)) {
-        if let Some((i, v)) = values.iter().enumerate().find(|(_, &v)| out_of_range(v)) {
+    // A negative value has high bits set as u64.
+    let high_bits = |v: i64| (v as u64) >> 32;
+    if values.iter().fold(0, |high, &v| high | high_bits(v)) != 0 {
+        if let Some((i, v)) = values.iter().enumerate().find(|(_, &v)| high_bits(v) != 0) {
             return Err(format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"));
         }
     }
