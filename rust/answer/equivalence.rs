@@ -53,9 +53,14 @@ impl Answer {
     /// Parses `text`. Never fails: what cannot be parsed is kept as text (compared by its
     /// canonical form only, Unknown otherwise).
     pub fn parse(text: &str) -> Answer {
-        if let Some(answer) = Answer::parse_plain_number(text) {
+        if let Some(answer) = Answer::parse_plain_number(text).or_else(|| Answer::parse_plain_fraction(text)) {
             return answer;
         }
+        Answer::parse_in_general(text)
+    }
+
+    /// [`Answer::parse`] by the general machinery alone (the fast paths' reference).
+    fn parse_in_general(text: &str) -> Answer {
         let tokens = canonical_tokens(text);
         Answer { canonical: render_canonical(&tokens), plain: OnceLock::new(), source: Some(text.into()), root: parse(&tokens) }
     }
@@ -106,6 +111,30 @@ impl Answer {
         let canonical = if negative { format!("-{digits}") } else { digits };
         let expr = if negative { Expr::neg(value) } else { value };
         Some(Answer { canonical, plain: OnceLock::new(), source: None, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
+    }
+
+    /// The next common case, a fraction of two positive integers without leading zeros
+    /// (`\frac{1}{2}`, `-\dfrac{5}{36}`, `\tfrac{6}{4}`: 11% of the traces' distinct final and
+    /// gold answers), without the general machinery (10.6k instructions for `\frac{1}{2}`);
+    /// gives exactly what the general path gives (tested), unreduced as written.
+    fn parse_plain_fraction(text: &str) -> Option<Answer> {
+        let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
+        let (negative, rest) = match trimmed.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, trimmed),
+        };
+        let rest = rest.strip_prefix('\\')?;
+        let rest = ["frac{", "dfrac{", "tfrac{"].iter().find_map(|command| rest.strip_prefix(command))?;
+        let (numerator, rest) = rest.split_once('}')?;
+        let denominator = rest.strip_prefix('{')?.strip_suffix('}')?;
+        let plain_integer = |s: &str| (1..=18).contains(&s.len()) && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit());
+        if !plain_integer(numerator) || !plain_integer(denominator) {
+            return None;
+        }
+        let value = Expr::Div(Box::new(Expr::int(numerator.parse().ok()?)), Box::new(Expr::int(denominator.parse().ok()?)));
+        let canonical = format!("{}\\frac{{{numerator}}}{{{denominator}}}", if negative { "-" } else { "" });
+        let expr = if negative { Expr::neg(value) } else { value };
+        Some(Answer { canonical, plain: OnceLock::new(), source: Some(text.into()), root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
     }
 
     /// The exact value of a plain number (no unit, no percent sign, one reading): `3/4`,
@@ -705,6 +734,36 @@ mod tests {
         #[test]
         fn decimal_fast_path_matches_the_general_path(s in "[ ]?-?0{0,2}[0-9]{1,7}\\.[0-9]{1,7}0{0,2}[ ]?") {
             prop_assert_eq!(same_as_general_path(&s), Ok(()));
+        }
+    }
+
+    /// The fraction fast path gives `s` exactly what the general path gives, plain text too.
+    fn fraction_same_as_general_path(s: &str) -> Result<(), String> {
+        let fast = Answer::parse_plain_fraction(s).ok_or_else(|| format!("{s:?} is not a plain fraction"))?;
+        let general = Answer::parse_in_general(s);
+        let same = format!("{fast:?}") == format!("{general:?}") && fast.plain() == general.plain();
+        same.then_some(()).ok_or_else(|| format!("{s:?}: fast {fast:?} vs general {general:?}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn fraction_fast_path_matches_the_general_path(s in "[ \n]?-?\\\\[dt]?frac\\{[1-9][0-9]{0,17}\\}\\{[1-9][0-9]{0,17}\\}[ ]?") {
+            prop_assert_eq!(fraction_same_as_general_path(&s), Ok(()));
+        }
+    }
+
+    #[test]
+    fn fraction_fast_path_edge_cases() {
+        for s in ["\\frac{1}{2}", "-\\frac{3}{4}", "\\dfrac{6}{4}", "\\tfrac{12}{1}", " \\frac{999999999999999999}{7} ", "\\frac{1}{999999999999999999}"] {
+            assert_eq!(fraction_same_as_general_path(s), Ok(()));
+        }
+        for s in [
+            "\\frac{0}{2}", "\\frac{04}{8}", "\\frac{1}{0}", "\\frac12", "\\frac {1}{2}", "\\frac{ 1}{2}", "\\frac{1}{2}.", "\\frac{1}{2}x",
+            "- \\frac{1}{2}", "+\\frac{1}{2}", "\\frac{1.5}{2}", "\\frac{-1}{2}", "\\frac{1}{2}{3}", "\\frac{1}{2", "\\frac{1000000000000000000}{3}", "\\cfrac{1}{2}", "",
+        ] {
+            assert!(Answer::parse_plain_fraction(s).is_none(), "{s}");
         }
     }
 
