@@ -441,21 +441,23 @@ impl AnchorSearch<'_> {
             if self.options.skip_problem_values && problem.is_some_and(|p| p.values().contains(&candidate.text)) {
                 continue;
             }
-            // The complexity bound is read off the text: test it before parsing anything.
-            let admissible: Vec<bool> = match self.options.max_extra_complexity {
-                Some(extra) => {
-                    let own = complexity(&candidate.text);
-                    complexities.iter().map(|&allowed| own <= allowed + extra).collect()
-                }
-                None => vec![true; references.len()],
-            };
-            if !admissible.contains(&true) {
-                continue;
-            }
-            // Traces restate the same expressions again and again: decide each text once.
+            // Traces restate the same expressions again and again: decide each text once. A
+            // text is remembered only once it passed the complexity bound, which depends on
+            // the text alone: a remembered one needs no new test.
             let verdict = match memo.get(&candidate.text) {
                 Some(&v) => v,
                 None => {
+                    // The complexity bound is read off the text: test it before parsing anything.
+                    let admissible: Vec<bool> = match self.options.max_extra_complexity {
+                        Some(extra) => {
+                            let own = complexity(&candidate.text);
+                            complexities.iter().map(|&allowed| own <= allowed + extra).collect()
+                        }
+                        None => vec![true; references.len()],
+                    };
+                    if !admissible.contains(&true) {
+                        continue;
+                    }
                     let parsed = Answer::parse(&candidate.text);
                     let mut verdict = Verdict::NotEqual;
                     let mut own_forms = None;
