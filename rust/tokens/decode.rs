@@ -102,7 +102,7 @@ impl Vocabulary {
         // The tokens whose piece alone is not UTF-8 (its flag), with the byte where it starts:
         // without any, the text is UTF-8 unchecked; with some, it is checked, and the ends
         // before a piece that starts inside a character move back to that character's start.
-        let mut inside: Vec<(usize, usize)> = Vec::new();
+        let mut partial: Vec<(usize, usize)> = Vec::new();
         // The tokens before this one have a slot PREFETCH_DISTANCE ids ahead.
         let prefetched = n.saturating_sub(PREFETCH_DISTANCE);
         let mut index = 0;
@@ -130,7 +130,7 @@ impl Vocabulary {
                 } else {
                     // SAFETY: the bytes below `len` are initialized (copied pieces).
                     unsafe { raw.set_len(len) };
-                    self.rare_token::<SKIP_SPECIAL>(index, id, slot.flags(), &mut raw, &mut inside).map_err(|()| index)?;
+                    self.rare_token::<SKIP_SPECIAL>(index, id, slot.flags(), &mut raw, &mut partial).map_err(|()| index)?;
                     raw.reserve(16 * (run_end - index));
                     len = raw.len();
                     out = raw.as_mut_ptr();
@@ -146,20 +146,20 @@ impl Vocabulary {
         // SAFETY: the loop ran over every id (an unknown one returned early) and wrote each of
         // the first `n` elements; the capacity is `n`.
         unsafe { ends.set_len(n) };
-        if !runs_are_utf8(&raw, &ends, &inside) {
+        if !runs_are_utf8(&raw, &ends, &partial) {
             let text = lossy_slow(&raw, &mut ends);
             return Ok(Decoded { text, token_ends: ends });
         }
         debug_assert!(std::str::from_utf8(&raw).is_ok());
         // SAFETY: `runs_are_utf8` holds: the pieces between those runs are UTF-8 alone.
         let text = unsafe { String::from_utf8_unchecked(raw) };
-        floor_ends_inside(text.as_bytes(), &mut ends, &inside);
+        floor_ends_inside(text.as_bytes(), &mut ends, &partial);
         Ok(Decoded { text, token_ends: ends })
     }
 
     /// A token [`Self::decode_byte_level`]'s common path does not take: an id the vocabulary
     /// lacks (the error), a skipped special token (nothing), or a piece to append that is long
-    /// or not UTF-8 alone (then recorded in `inside` with the byte where it starts).
+    /// or not UTF-8 alone (then recorded in `partial` with the byte where it starts).
     #[cold]
     #[inline(never)]
     fn rare_token<const SKIP_SPECIAL: bool>(
@@ -168,7 +168,7 @@ impl Vocabulary {
         id: u32,
         flags: u8,
         raw: &mut Vec<u8>,
-        inside: &mut Vec<(usize, usize)>,
+        partial: &mut Vec<(usize, usize)>,
     ) -> Result<(), ()> {
         if flags & PRESENT == 0 {
             return Err(());
@@ -177,7 +177,7 @@ impl Vocabulary {
             return Ok(());
         }
         if flags & NOT_UTF8 != 0 {
-            inside.push((index, raw.len()));
+            partial.push((index, raw.len()));
         }
         raw.extend_from_slice(self.piece(id));
         Ok(())
@@ -304,19 +304,19 @@ fn apply_strip(strip: Strip, text: &mut String, ends: &mut [usize]) {
 }
 
 /// Whether `raw`, pieces concatenated (`ends`: where each token's piece ends), is UTF-8, when
-/// `inside` lists every piece that is not UTF-8 alone (token index, byte where it starts;
+/// `partial` lists every piece that is not UTF-8 alone (token index, byte where it starts;
 /// ascending): each other piece starts and ends at a character's edge, so the text is UTF-8
 /// exactly when each run of such pieces that touch (only empty pieces between) is UTF-8 alone.
 /// Checking those runs instead of the text saves most of a check that costs about 1.5% of the
 /// reward from token ids.
-fn runs_are_utf8(raw: &[u8], ends: &[usize], inside: &[(usize, usize)]) -> bool {
+fn runs_are_utf8(raw: &[u8], ends: &[usize], partial: &[(usize, usize)]) -> bool {
     let mut k = 0;
-    while k < inside.len() {
-        let start = inside[k].1;
-        let mut end = ends[inside[k].0];
+    while k < partial.len() {
+        let start = partial[k].1;
+        let mut end = ends[partial[k].0];
         k += 1;
-        while k < inside.len() && inside[k].1 == end {
-            end = ends[inside[k].0];
+        while k < partial.len() && partial[k].1 == end {
+            end = ends[partial[k].0];
             k += 1;
         }
         if std::str::from_utf8(&raw[start..end]).is_err() {
@@ -329,14 +329,14 @@ fn runs_are_utf8(raw: &[u8], ends: &[usize], inside: &[(usize, usize)]) -> bool 
 /// Moves each of `ends` (token ends of a byte-level decoding, into its text `bytes`, valid
 /// UTF-8) that falls inside a character back to that character's start, so that a character
 /// belongs to the token holding its last byte. An end lies inside a character only where the
-/// next piece with bytes starts with a continuation byte; `inside` lists those pieces among
+/// next piece with bytes starts with a continuation byte; `partial` lists those pieces among
 /// the others that are not UTF-8 alone (ascending), by token index and the byte where the
 /// piece starts (the decoding loop records them from a flag of the id's slot): each moves
 /// the ends before its token that lie in its character (none for a piece that starts at a
 /// character's start), and no other end is read. Scanning all the text for continuation bytes instead,
 /// and stepping over every end, cost about 2.5% of the reward from token ids.
-fn floor_ends_inside(bytes: &[u8], ends: &mut [usize], inside: &[(usize, usize)]) {
-    for &(token, start) in inside {
+fn floor_ends_inside(bytes: &[u8], ends: &mut [usize], partial: &[(usize, usize)]) {
+    for &(token, start) in partial {
         let char_start = floor_char_boundary(bytes, start);
         for end in ends[..token].iter_mut().rev() {
             if *end <= char_start {
@@ -421,10 +421,10 @@ mod tests {
             ends.sort_unstable();
             ends.push(bytes.len());
             // As the decoding loop records them: every piece that is not UTF-8 alone.
-            let inside = not_utf8_pieces(bytes, &ends);
-            prop_assert!(runs_are_utf8(bytes, &ends, &inside));
+            let partial = not_utf8_pieces(bytes, &ends);
+            prop_assert!(runs_are_utf8(bytes, &ends, &partial));
             let expected: Vec<usize> = ends.iter().map(|&e| floor_char_boundary(bytes, e)).collect();
-            floor_ends_inside(bytes, &mut ends, &inside);
+            floor_ends_inside(bytes, &mut ends, &partial);
             prop_assert_eq!(ends, expected);
         }
 
@@ -445,21 +445,21 @@ mod tests {
             let mut ends: Vec<usize> = cuts.iter().map(|&c| c % (bytes.len() + 1)).collect();
             ends.sort_unstable();
             ends.push(bytes.len());
-            let inside = not_utf8_pieces(&bytes, &ends);
-            prop_assert_eq!(runs_are_utf8(&bytes, &ends, &inside), std::str::from_utf8(&bytes).is_ok());
+            let partial = not_utf8_pieces(&bytes, &ends);
+            prop_assert_eq!(runs_are_utf8(&bytes, &ends, &partial), std::str::from_utf8(&bytes).is_ok());
         }
     }
 
     /// The pieces of `bytes` cut at `ends` that are not UTF-8 alone: (token, start).
     fn not_utf8_pieces(bytes: &[u8], ends: &[usize]) -> Vec<(usize, usize)> {
-        let mut inside = Vec::new();
+        let mut partial = Vec::new();
         let mut start = 0;
         for (token, &end) in ends.iter().enumerate() {
             if std::str::from_utf8(&bytes[start..end]).is_err() {
-                inside.push((token, start));
+                partial.push((token, start));
             }
             start = end;
         }
-        inside
+        partial
     }
 }
