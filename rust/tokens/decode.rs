@@ -21,6 +21,9 @@ const PREFETCH_DISTANCE: usize = 16;
 /// Tokens per reservation of output room in the byte-level loop (16 bytes each).
 const RESERVE_RUN: usize = 64;
 
+/// Tokens the byte-level loop decodes at a time with AVX2 ([`wide::common_blocks`]).
+const BLOCK: usize = 8;
+
 /// Decoded text with per-token offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded {
@@ -86,6 +89,9 @@ impl Vocabulary {
     /// [`Slot`] lookup and one fixed 16-byte copy (a short piece is inline in its slot); the
     /// index of the first unknown id is the error.
     ///
+    /// With AVX2, blocks of eight common tokens are decoded at once ([`wide::common_blocks`])
+    /// and the loop below takes only a block holding another token.
+    ///
     /// The loop is the reward's hottest (a few nanoseconds per token): one test of a slot's
     /// flags sends the common token (present, not skipped, its piece inline and UTF-8 alone)
     /// down a path that only copies and records its end, and any other to [`Self::rare_token`];
@@ -105,9 +111,23 @@ impl Vocabulary {
         let mut partial: Vec<(usize, usize)> = Vec::new();
         // The tokens before this one have a slot PREFETCH_DISTANCE ids ahead.
         let prefetched = n.saturating_sub(PREFETCH_DISTANCE);
+        #[cfg(target_arch = "x86_64")]
+        let wide = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let wide = false;
+        // With AVX2, the scalar loop takes one block (the one the vector loop stopped at).
+        let scalar_run = if wide { BLOCK } else { RESERVE_RUN };
         let mut index = 0;
         while index < n {
-            let run_end = (index + RESERVE_RUN).min(n);
+            #[cfg(target_arch = "x86_64")]
+            if wide {
+                // SAFETY: AVX2 is present; `ends` has capacity `n`, written below `index`.
+                index = unsafe { wide::common_blocks(slots, ids, common, &mut raw, ends.as_mut_ptr(), index) };
+                if index == n {
+                    break;
+                }
+            }
+            let run_end = (index + scalar_run).min(n);
             raw.reserve(16 * (run_end - index));
             let mut len = raw.len();
             let mut out = raw.as_mut_ptr();
@@ -401,6 +421,87 @@ fn lossy_slow(raw: &[u8], ends: &mut [usize]) -> String {
         *e = text.len();
     }
     text
+}
+
+/// The byte-level loop's common path for blocks of [`BLOCK`] tokens, with AVX2.
+#[cfg(target_arch = "x86_64")]
+mod wide {
+    use std::arch::x86_64::*;
+
+    use super::super::vocabulary::{Slot, LEN_AT, FLAGS_AT, PRESENT};
+    use super::{BLOCK, RESERVE_RUN};
+
+    /// Decodes `ids` from `index` on, a block of [`BLOCK`] at a time, while every token of a
+    /// block takes the common path (`flags & common == PRESENT`: known, kept, inline, UTF-8
+    /// alone): appends their pieces to `raw` and writes their ends to `ends[index..]`. Returns
+    /// where it stopped: the first block with another token (the scalar loop takes it), or
+    /// the last ids, fewer than a block.
+    ///
+    /// A block's ids are loaded at once and checked against the table's length; then each
+    /// slot is loaded (16 bytes: the piece, its length and the flags), the slots' last four
+    /// bytes are gathered into one vector by unpacking (no gather instruction: slow on some
+    /// CPUs) and the flags of all eight are tested at once. The slots already loaded are then
+    /// stored, each at the end of the one before, and each end is that plus the slot's length
+    /// byte. About 9 instructions per token against the scalar loop's 27, and 1.35 ns per
+    /// token on the real traces against 1.9 (a prefix sum of the lengths in a vector was
+    /// slower: its ends, stored as a vector and read back one by one, wait on the store; a
+    /// prefetch of the slots ahead, as the scalar loop has, gained nothing).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `ends` must have room for `ids.len()` elements.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn common_blocks(slots: &[Slot], ids: &[u32], common: u8, raw: &mut Vec<u8>, ends: *mut usize, mut index: usize) -> usize {
+        const _: () = assert!(FLAGS_AT == 15, "a slot's last byte holds the flags");
+        let n = ids.len();
+        if slots.is_empty() || slots.len() > i32::MAX as usize {
+            return index;
+        }
+        let last_id = _mm256_set1_epi32((slots.len() - 1) as i32);
+        // The flags are the top byte of a slot's last dword.
+        let flags = _mm256_set1_epi32(((common as u32) << 24) as i32);
+        let present = _mm256_set1_epi32(((PRESENT as u32) << 24) as i32);
+        let table = slots.as_ptr();
+        let mut len = raw.len();
+        while n - index >= BLOCK {
+            // Room for a block: each token writes 16 bytes from its start, at most 14 past
+            // the last.
+            if raw.capacity() - len < 16 * BLOCK {
+                raw.set_len(len);
+                raw.reserve(16 * RESERVE_RUN);
+            }
+            let block = ids.as_ptr().add(index);
+            let v = _mm256_loadu_si256(block as *const __m256i);
+            // Every id within the table (unsigned), else the scalar loop reports the unknown one.
+            if _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(v, last_id), last_id)) != -1 {
+                break;
+            }
+            let mut slot = [_mm_setzero_si128(); BLOCK];
+            for (j, s) in slot.iter_mut().enumerate() {
+                *s = _mm_loadu_si128(table.add(*block.add(j) as usize) as *const __m128i);
+            }
+            // The last dword of each slot, in order: unpacking the high dwords of two slots
+            // gives [a2, b2, a3, b3]; of two such pairs' high halves, [a3, b3, c3, d3].
+            let quad = |a: __m128i, b: __m128i, c: __m128i, d: __m128i| _mm_unpackhi_epi64(_mm_unpackhi_epi32(a, b), _mm_unpackhi_epi32(c, d));
+            let words = _mm256_set_m128i(quad(slot[4], slot[5], slot[6], slot[7]), quad(slot[0], slot[1], slot[2], slot[3]));
+            if _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(words, flags), present)) != -1 {
+                break;
+            }
+            // Each slot's 16 bytes at the end of the token before (the next overwrites what
+            // lies past the piece), and the token's end.
+            let out = raw.as_mut_ptr();
+            let at = ends.add(index);
+            let mut end = len;
+            for (j, &s) in slot.iter().enumerate() {
+                _mm_storeu_si128(out.add(end) as *mut __m128i, s);
+                end += _mm_extract_epi8::<{ LEN_AT as i32 }>(s) as usize;
+                *at.add(j) = end;
+            }
+            len = end;
+            index += BLOCK;
+        }
+        raw.set_len(len);
+        index
+    }
 }
 
 #[cfg(test)]

@@ -443,6 +443,30 @@ fn holes_in_the_id_space_are_unknown() {
 
 // ---- properties -----------------------------------------------------------------------------
 
+
+/// `d`, the decode of `ids` by the byte-level `v`: its text is the kept pieces' bytes read
+/// lossily, its offsets are well formed, and on valid UTF-8 every end is the kept pieces'
+/// running length, floored to a character boundary.
+fn check_against_the_kept_pieces(v: &Vocabulary, ids: &[u32], skip: bool, d: Decoded) {
+    let kept = |id: u32| !(skip && v.is_special(id));
+    let raw: Vec<u8> = ids.iter().copied().filter(|&id| kept(id)).flat_map(|id| v.piece(id).to_vec()).collect();
+    assert_eq!(d.text, String::from_utf8_lossy(&raw).into_owned());
+    assert_offsets_well_formed(&d, ids.len());
+    if std::str::from_utf8(&raw).is_ok() {
+        let mut total = 0;
+        for (k, &id) in ids.iter().enumerate() {
+            if kept(id) {
+                total += v.piece(id).len();
+            }
+            let mut floor = total;
+            while !d.text.is_char_boundary(floor) {
+                floor -= 1;
+            }
+            assert_eq!(d.token_ends[k], floor);
+        }
+    }
+}
+
 fn assert_offsets_well_formed(d: &Decoded, n_ids: usize) {
     assert_eq!(d.token_ends.len(), n_ids);
     let mut prev = 0;
@@ -540,25 +564,25 @@ proptest! {
         1 => prop::sample::select(vec![0xC2u32, 0xB2, 0xE2, 0x82, 0xAC]),
     ], 0..400), skip in any::<bool>()) {
         let v = byte_level_with_long_pieces();
-        let d = v.decode_with_offsets(&ids, skip).unwrap();
-        let kept = |id: u32| !(skip && v.is_special(id));
-        let raw: Vec<u8> = ids.iter().copied().filter(|&id| kept(id)).flat_map(|id| v.piece(id).to_vec()).collect();
-        prop_assert_eq!(&d.text, &String::from_utf8_lossy(&raw).into_owned());
-        assert_offsets_well_formed(&d, ids.len());
-        if std::str::from_utf8(&raw).is_ok() {
-            // On valid UTF-8 every end is the kept pieces' running length, floored to a
-            // character boundary.
-            let mut total = 0;
-            for (k, &id) in ids.iter().enumerate() {
-                if kept(id) {
-                    total += v.piece(id).len();
-                }
-                let mut floor = total;
-                while !d.text.is_char_boundary(floor) {
-                    floor -= 1;
-                }
-                prop_assert_eq!(d.token_ends[k], floor);
-            }
+        check_against_the_kept_pieces(&v, &ids, skip, v.decode_with_offsets(&ids, skip).unwrap());
+    }
+
+    /// Long runs of common tokens (decoded a block of eight at a time with AVX2) with now and
+    /// then one that is not (added, special, long, part of a character) or an id the
+    /// vocabulary lacks, anywhere in a block: the text and ends as the kept pieces give
+    /// them, or the first unknown id's index as the error.
+    #[test]
+    fn byte_level_blocks_with_a_rare_token_anywhere(ids in prop::collection::vec(prop_oneof![
+        80 => 0u32..128,
+        2 => 256u32..263,
+        2 => prop::sample::select(vec![0xC2u32, 0xB2, 0xE2, 0x82, 0xAC]),
+        1 => prop::sample::select(vec![263u32, 1 << 20, u32::MAX]),
+    ], 0..400), skip in any::<bool>()) {
+        let v = byte_level_with_long_pieces();
+        let decoded = v.decode_with_offsets(&ids, skip);
+        match ids.iter().position(|&id| id >= 263) {
+            Some(index) => prop_assert_eq!(decoded, Err(DecodeError::UnknownId { index, id: ids[index], vocab_len: v.len() })),
+            None => check_against_the_kept_pieces(&v, &ids, skip, decoded.unwrap()),
         }
     }
 

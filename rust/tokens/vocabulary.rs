@@ -139,8 +139,8 @@ pub(crate) const INLINE_BYTES: usize = 14;
 /// [`Slot::len`] of a piece longer than [`INLINE_BYTES`] (read from `pieces` instead).
 const LONG_PIECE: u8 = u8::MAX;
 /// Where a [`Slot`] keeps the piece's length and the id's flags.
-const LEN_AT: usize = INLINE_BYTES;
-const FLAGS_AT: usize = INLINE_BYTES + 1;
+pub(crate) const LEN_AT: usize = INLINE_BYTES;
+pub(crate) const FLAGS_AT: usize = INLINE_BYTES + 1;
 
 /// One id's decoding facts in 16 bytes, so that decoding a token reads one cache line: the
 /// piece inline when it is short (nearly all are), its length, and its flags.
