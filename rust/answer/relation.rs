@@ -16,7 +16,7 @@ use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{RelOp, Relation};
 use super::numeric::{self, certain_sign, compare_balls, Ball, BallOrder, PointValues};
 use super::policy::Policy;
-use super::scalar::{on_one_branch, real_point_value, Scalar, Values, REAL_POINTS};
+use super::scalar::{on_one_branch, real_point_value, Scalar, REAL_POINTS};
 
 /// `<` and `<=` after moving everything left; `>`/`>=` flip the sign of the difference.
 fn normal_form(op: RelOp) -> (RelOp, bool) {
@@ -56,14 +56,11 @@ pub fn compare(a: &Relation, b: &Relation, policy: &Policy) -> Option<Judgement>
     })))
 }
 
-fn at(values: &Values, k: usize) -> Option<Ball> {
-    if values.real_points.is_empty() { values.ball } else { values.real_points[k] }
-}
 
 /// Is `a = k·b` (k constant, non-zero; positive when `positive` — after negating b if `negate`)?
 fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, positive: bool, policy: &Policy) -> Judgement {
     let (a, b) = (da.values(readings), db.values(readings));
-    if a.real_points.is_empty() && b.real_points.is_empty() {
+    if !a.has_points() && !b.has_points() {
         // Relations between constants (`2 = 2`) are statements, not answers worth deciding.
         return Judgement::unknown(Reason::EvaluationFailed);
     }
@@ -71,7 +68,7 @@ fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, posi
     let (mut defined, mut differs, mut undecided) = (0, false, false);
     let mut ratios: Vec<(usize, Ball)> = Vec::with_capacity(REAL_POINTS);
     for k in 0..REAL_POINTS {
-        let (Some(x), Some(y)) = (at(a, k), at(b, k)) else { continue };
+        let (Some(x), Some(y)) = (a.real_point(k, &da.expr), b.real_point(k, &db.expr)) else { continue };
         let y = if negate { y.neg() } else { y };
         let Some(q) = x.div(y).filter(|_| !x.contains_zero()) else {
             // A point on one relation's boundary: no ratio here.

@@ -103,8 +103,16 @@ pub struct Values {
     pub exact: Exact,
     /// The certified numeric value (constants only).
     pub ball: Option<Ball>,
-    /// Values at the real points (expressions with free variables only).
-    pub real_points: Vec<Option<Ball>>,
+    /// Whether the expression has free variables: then it has values at the points, and no
+    /// exact or numeric value of its own.
+    has_points: bool,
+    /// The reading these values are of.
+    readings: Readings,
+    /// Values at the real points (expressions with free variables only), each computed on first
+    /// use ([`Values::real_point`]): a comparison stops at the first point that differs, and
+    /// most candidates of an anchor search that have variables differ from the reference at
+    /// the first.
+    real_points: [OnceLock<Option<Ball>>; REAL_POINTS],
     /// Values at the integer points (expressions with free variables only), each computed on
     /// first use ([`Values::integer_point`]): exact evaluation is costly, only needed once the
     /// real points disagree, and usually the first integer point already shows a difference.
@@ -121,10 +129,33 @@ impl Values {
                 Ok(r) => Ball::from_rational(r).or_else(|| numeric::evaluate(expr, readings, &RealPoint(0))),
                 Err(_) => numeric::evaluate(expr, readings, &RealPoint(0)),
             };
-            return Values { exact, ball, real_points: Vec::new(), integer_points: Default::default(), percent_scaled: false };
+            return Values { exact, ball, has_points: false, readings, real_points: Default::default(), integer_points: Default::default(), percent_scaled: false };
         }
-        let real_points = (0..REAL_POINTS).map(|k| numeric::evaluate(expr, readings, &RealPoint(k))).collect();
-        Values { exact: Err(ExactError::Symbolic), ball: None, real_points, integer_points: Default::default(), percent_scaled: false }
+        Values {
+            exact: Err(ExactError::Symbolic),
+            ball: None,
+            has_points: true,
+            readings,
+            real_points: Default::default(),
+            integer_points: Default::default(),
+            percent_scaled: false,
+        }
+    }
+
+    /// The value at real point `k` of `expr` (the expression these values are of); a constant
+    /// has its own value at every point.
+    pub(super) fn real_point(&self, k: usize, expr: &Expr) -> Option<Ball> {
+        if !self.has_points {
+            return self.ball;
+        }
+        *self.real_points[k].get_or_init(|| {
+            let value = numeric::evaluate(expr, self.readings, &RealPoint(k));
+            if self.percent_scaled {
+                value.and_then(|b| b.div(Ball::exact_real(100.0)))
+            } else {
+                value
+            }
+        })
     }
 
     /// The value at integer point `k` of `expr` (the expression these values are of) under
@@ -150,8 +181,8 @@ impl Values {
         }))
     }
 
-    fn has_points(&self) -> bool {
-        !self.real_points.is_empty()
+    pub(super) fn has_points(&self) -> bool {
+        self.has_points
     }
 
     /// The value divided by 100 (a percentage read as a fraction).
@@ -161,7 +192,10 @@ impl Values {
         Values {
             exact: self.exact.clone().map(|r| r / &hundred),
             ball: self.ball.and_then(scale),
-            real_points: self.real_points.iter().map(|p| p.and_then(scale)).collect(),
+            has_points: self.has_points,
+            readings: self.readings,
+            // Each point is scaled when it is computed.
+            real_points: Default::default(),
             integer_points: Default::default(),
             percent_scaled: true,
         }
@@ -517,24 +551,19 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     if takes_a_complex_part(expr_a) || takes_a_complex_part(expr_b) {
         return Judgement::unknown(Reason::AmbiguousNotation);
     }
-    let at_real = |v: &Values, k: usize| if v.has_points() { v.real_points[k] } else { v.ball };
     let mut defined = 0;
-    let mut differs = false;
     let mut undecided = false;
     for k in 0..REAL_POINTS {
-        let (Some(x), Some(y)) = (at_real(a, k), at_real(b, k)) else { continue };
+        let (Some(x), Some(y)) = (a.real_point(k, expr_a), b.real_point(k, expr_b)) else { continue };
         defined += 1;
         match compare_balls(&x, &y, policy.rel_tol) {
             BallOrder::Close => {}
-            BallOrder::Apart => differs = true,
+            // One point that differs decides, whatever the others show: the later points are
+            // not computed.
+            BallOrder::Apart if !policy.prove_not_equal => return Judgement::unknown(Reason::DiffersOnReals),
+            BallOrder::Apart => return compare_at_integer_points(a, b, policy, sources),
             BallOrder::Undecided => undecided = true,
         }
-    }
-    if differs {
-        if !policy.prove_not_equal {
-            return Judgement::unknown(Reason::DiffersOnReals);
-        }
-        return compare_at_integer_points(a, b, policy, sources);
     }
     if undecided {
         return Judgement::unknown(Reason::TooClose);
@@ -556,8 +585,8 @@ fn compare_at_points(a: &Values, b: &Values, policy: &Policy, sources: Sources<'
     if !(steps_a || steps_b) {
         return Judgement::equal(Method::Numeric, Reason::RandomPoints);
     }
-    let constant = |v: &Values| one_value((0..REAL_POINTS).filter_map(|k| at_real(v, k)), policy);
-    if (steps_a && constant(a)) || (steps_b && constant(b)) {
+    let constant = |v: &Values, expr: &Expr| one_value((0..REAL_POINTS).filter_map(|k| v.real_point(k, expr)), policy);
+    if (steps_a && constant(a, expr_a)) || (steps_b && constant(b, expr_b)) {
         return Judgement::unknown(Reason::StepFunction);
     }
     // Step functions can also differ exactly where real points never land: at the jumps, which
