@@ -103,22 +103,27 @@ pub struct Values {
     pub exact: Exact,
     /// The certified numeric value (constants only).
     pub ball: Option<Ball>,
-    /// Whether the expression has free variables: then it has values at the points, and no
-    /// exact or numeric value of its own.
-    has_points: bool,
     /// The reading these values are of.
     readings: Readings,
-    /// Values at the real points (expressions with free variables only), each computed on first
-    /// use ([`Values::real_point`]): a comparison stops at the first point that differs, and
-    /// most candidates of an anchor search that have variables differ from the reference at
-    /// the first.
-    real_points: [OnceLock<Option<Ball>>; REAL_POINTS],
-    /// Values at the integer points (expressions with free variables only), each computed on
-    /// first use ([`Values::integer_point`]): exact evaluation is costly, only needed once the
-    /// real points disagree, and usually the first integer point already shows a difference.
-    integer_points: [OnceLock<PointValue>; INTEGER_POINTS],
-    /// Divided by 100 (a percentage read as a fraction): applies to the integer points too.
+    /// The values at the evaluation points: expressions with free variables only (a constant
+    /// has its own value at every point), out of line so that the many constants stay small.
+    points: Option<Box<Points>>,
+    /// Divided by 100 (a percentage read as a fraction): applies to the points too.
     percent_scaled: bool,
+}
+
+/// The values of an expression with free variables at the evaluation points, each computed on
+/// first use.
+#[derive(Debug, Clone, Default)]
+struct Points {
+    /// At the real points ([`Values::real_point`]): a comparison stops at the first point that
+    /// differs, and most candidates of an anchor search that have variables differ from the
+    /// reference at the first.
+    real: [OnceLock<Option<Ball>>; REAL_POINTS],
+    /// At the integer points ([`Values::integer_point`]): exact evaluation is costly, only needed
+    /// once the real points disagree, and usually the first integer point already shows a
+    /// difference.
+    integer: [OnceLock<PointValue>; INTEGER_POINTS],
 }
 
 impl Values {
@@ -129,26 +134,15 @@ impl Values {
                 Ok(r) => Ball::from_rational(r).or_else(|| numeric::evaluate(expr, readings, &RealPoint(0))),
                 Err(_) => numeric::evaluate(expr, readings, &RealPoint(0)),
             };
-            return Values { exact, ball, has_points: false, readings, real_points: Default::default(), integer_points: Default::default(), percent_scaled: false };
+            return Values { exact, ball, readings, points: None, percent_scaled: false };
         }
-        Values {
-            exact: Err(ExactError::Symbolic),
-            ball: None,
-            has_points: true,
-            readings,
-            real_points: Default::default(),
-            integer_points: Default::default(),
-            percent_scaled: false,
-        }
+        Values { exact: Err(ExactError::Symbolic), ball: None, readings, points: Some(Box::default()), percent_scaled: false }
     }
 
-    /// The value at real point `k` of `expr` (the expression these values are of); a constant
-    /// has its own value at every point.
+    /// The value at real point `k` of `expr` (the expression these values are of).
     pub(super) fn real_point(&self, k: usize, expr: &Expr) -> Option<Ball> {
-        if !self.has_points {
-            return self.ball;
-        }
-        *self.real_points[k].get_or_init(|| {
+        let Some(points) = &self.points else { return self.ball };
+        *points.real[k].get_or_init(|| {
             let value = numeric::evaluate(expr, self.readings, &RealPoint(k));
             if self.percent_scaled {
                 value.and_then(|b| b.div(Ball::exact_real(100.0)))
@@ -161,10 +155,8 @@ impl Values {
     /// The value at integer point `k` of `expr` (the expression these values are of) under
     /// `readings`; `None` for constants.
     fn integer_point(&self, k: usize, expr: &Expr, readings: Readings) -> Option<&PointValue> {
-        if !self.has_points() {
-            return None;
-        }
-        Some(self.integer_points[k].get_or_init(|| {
+        let points = self.points.as_ref()?;
+        Some(points.integer[k].get_or_init(|| {
             let value = match exact::evaluate(expr, readings, &IntegerPoint(k)) {
                 Ok(r) => PointValue::Exact(r),
                 Err(ExactError::Undefined) => PointValue::Undefined,
@@ -182,7 +174,7 @@ impl Values {
     }
 
     pub(super) fn has_points(&self) -> bool {
-        self.has_points
+        self.points.is_some()
     }
 
     /// The value divided by 100 (a percentage read as a fraction).
@@ -192,11 +184,9 @@ impl Values {
         Values {
             exact: self.exact.clone().map(|r| r / &hundred),
             ball: self.ball.and_then(scale),
-            has_points: self.has_points,
             readings: self.readings,
             // Each point is scaled when it is computed.
-            real_points: Default::default(),
-            integer_points: Default::default(),
+            points: self.points.as_ref().map(|_| Box::default()),
             percent_scaled: true,
         }
     }
