@@ -274,12 +274,11 @@ impl AnchorSearch<'_> {
                 .skip_unreduced_forms
                 .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect()),
             prefilters: self.prefilters(references),
-            scale_words: ScaleWords::of(thinking),
-        };
-        let holds_needle = |i: usize| {
-            let sentence = &sentences[i];
-            targets.may_match(text_of(i), || targets.scale_words.in_range(sentence.start, sentence.content_end))
-        };
+            scale_words: ScaleWords::default(),
+            digits_at: Vec::new(),
+        }
+        .found_in(thinking);
+        let holds_needle = |i: usize| targets.sentence_may_match(thinking, &sentences[i]);
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
@@ -516,11 +515,16 @@ struct Targets<'r> {
     prefilters: Option<Vec<Prefilter>>,
     /// Where the thinking holds a scale word's stem ([`SCALE_WORD_STEMS`]): a sentence holds
     /// one when one of these offsets falls inside it (one search per thinking, not per
-    /// sentence).
+    /// sentence). Only a digits prefilter asks: empty without one.
     scale_words: ScaleWords,
+    /// For each prefilter, where the thinking holds its digits when it is
+    /// [`Prefilter::Digits`] (one search per thinking, not per sentence); empty without
+    /// prefilters.
+    digits_at: Vec<Option<DigitsAt>>,
 }
 
 /// Where one thinking holds a scale word's stem ([`Targets::scale_words`]).
+#[derive(Default)]
 struct ScaleWords {
     /// Byte offsets, in order.
     at: Vec<usize>,
@@ -548,6 +552,39 @@ impl ScaleWords {
 }
 
 impl Targets<'_> {
+    /// These targets with what their sentence tests look for found in `thinking` once.
+    fn found_in(mut self, thinking: &str) -> Self {
+        let Some(prefilters) = &self.prefilters else { return self };
+        let bytes = thinking.as_bytes();
+        self.digits_at = prefilters
+            .iter()
+            .map(|f| match f {
+                Prefilter::Digits(digits) => Some(digits.occurrences(bytes)),
+                _ => None,
+            })
+            .collect();
+        if self.digits_at.iter().any(Option::is_some) {
+            self.scale_words = ScaleWords::of(thinking);
+        }
+        self
+    }
+
+    /// [`Self::may_match`] for the content of `sentence` of `thinking` (the text these
+    /// targets were [found in](Self::found_in)): the same verdict, from the occurrences found
+    /// once instead of a search of the sentence.
+    fn sentence_may_match(&self, thinking: &str, sentence: &Sentence) -> bool {
+        let Some(prefilters) = &self.prefilters else { return true };
+        let (start, end) = (sentence.start, sentence.content_end);
+        let text = &thinking[start..end];
+        prefilters.iter().zip(&self.digits_at).any(|(f, at)| match (f, at) {
+            (Prefilter::Digits(digits), Some(at)) => {
+                digits.stated_at(text.as_bytes(), at.within(start, end, digits.len()), at.groups_within(start, end))
+                    || self.scale_words.in_range(start, end)
+            }
+            _ => f.may_match(text),
+        })
+    }
+
     /// Whether `text` (whose [`unreduced_forms`] `own` holds once counted) is written less
     /// reduced than reference `k`; never without `skip_unreduced_forms`.
     fn less_reduced(&self, k: usize, text: &str, own: &mut Option<usize>) -> bool {
@@ -972,6 +1009,24 @@ impl Digits {
     /// or more may also be written in groups (`15,625`): then its last group ends the number
     /// the same way and follows a separator, not a digit.
     fn stated_in(&self, text: &[u8]) -> bool {
+        let groups = self.last_group.iter().flat_map(|group| group.find_iter(text));
+        self.stated_at(text, self.finder.find_iter(text), groups)
+    }
+
+    /// The number of digits.
+    fn len(&self) -> usize {
+        self.finder.needle().len()
+    }
+
+    /// Where `text` holds the digits and their last group.
+    fn occurrences(&self, text: &[u8]) -> DigitsAt {
+        let groups = self.last_group.iter().flat_map(|group| group.find_iter(text));
+        DigitsAt { whole: self.finder.find_iter(text).collect(), groups: groups.collect() }
+    }
+
+    /// [`Self::stated_in`] given where `text` holds the digits (`whole`, ascending, as a
+    /// search from `text`'s start finds them) and their last group (`groups`).
+    fn stated_at(&self, text: &[u8], whole: impl IntoIterator<Item = usize>, groups: impl IntoIterator<Item = usize>) -> bool {
         let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
         // Nothing after `end` continues the number but zeros after a decimal point.
         let ends_number = |end: usize| {
@@ -987,8 +1042,8 @@ impl Digits {
             }
             true
         };
-        let len = self.finder.needle().len();
-        let whole = self.finder.find_iter(text).any(|at| {
+        let len = self.len();
+        let whole = whole.into_iter().any(|at| {
             let mut start = at;
             while start > 0 && text[start - 1] == b'0' {
                 start -= 1;
@@ -998,10 +1053,31 @@ impl Digits {
             let after_point = start > 1 && text[start - 1] == b'.' && digit(start - 2);
             !(digit_before || after_point) && ends_number(at + len)
         });
-        whole
-            || self.last_group.as_ref().is_some_and(|group| {
-                group.find_iter(text).any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
-            })
+        whole || groups.into_iter().any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
+    }
+}
+
+/// Where a text holds an integer's digits and their last group ([`Digits::occurrences`]),
+/// byte offsets in order.
+struct DigitsAt {
+    whole: Vec<usize>,
+    groups: Vec<usize>,
+}
+
+impl DigitsAt {
+    /// The occurrences of `len` digits inside `start..end`, as offsets from `start`. They are
+    /// the ones a search of that part alone finds: a sentence starts after a byte that is no
+    /// ASCII digit and its content ends before one, so no run of digits crosses its edges
+    /// and a search of the whole text takes the same steps inside it.
+    fn within(&self, start: usize, end: usize, len: usize) -> impl Iterator<Item = usize> + '_ {
+        let first = self.whole.partition_point(|&p| p < start);
+        self.whole[first..].iter().take_while(move |&&p| p + len <= end).map(move |&p| p - start)
+    }
+
+    /// The occurrences of the last group inside `start..end`, as offsets from `start`.
+    fn groups_within(&self, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+        let first = self.groups.partition_point(|&p| p < start);
+        self.groups[first..].iter().take_while(move |&&p| p + 3 <= end).map(move |&p| p - start)
     }
 }
 
@@ -1709,6 +1785,40 @@ mod tests {
                     proptest::prop_assert!(filter.may_match(&c.text), "{:?} in {:?}", c.text, text);
                     proptest::prop_assert!(filter.may_match(&text), "{:?}", text);
                 }
+            }
+        }
+
+        /// A sentence's test from the occurrences found once in the whole thinking gives the
+        /// verdict of the test of the sentence alone, for every sentence of any thinking.
+        #[test]
+        fn the_sentence_test_from_the_whole_thinking_is_the_sentence_alone_s(
+            n in proptest::sample::select(vec![0u32, 1, 5, 7, 10, 11, 100, 111, 625, 1000, 15625, 20000]),
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "0", "1", "5", "6", "2", "25", "11", "7", ".", ". ", "! ", "? ", "\n", "\n\n", ",", " ", "-",
+                "x = ", "$", "{,}", "\\,", "So ", "e.g. ", "1. ", "。", "答案", " million", "thousand", "15,625",
+                "0.5", ".0", "3.", "$$", "\\boxed{", "}",
+            ]), 0..40),
+        ) {
+            let text = pieces.concat();
+            let reference = Answer::parse(&n.to_string());
+            let references = [reference];
+            let options = AnchorMode::Default.options();
+            let search = AnchorSearch { options: &options, policy: &Policy::default() };
+            let targets = Targets {
+                answers: &references,
+                complexities: vec![1],
+                unreduced: None,
+                prefilters: search.prefilters(&references),
+                scale_words: ScaleWords::default(),
+                digits_at: Vec::new(),
+            }
+            .found_in(&text);
+            proptest::prop_assert!(targets.prefilters.is_some());
+            let sentences = split_sentences(&text, &SplitOptions::default());
+            for s in &sentences {
+                let alone = &text[s.start..s.content_end];
+                let expected = targets.may_match(alone, || has_scale_word(alone.as_bytes()));
+                proptest::prop_assert_eq!(targets.sentence_may_match(&text, s), expected, "{:?} in {:?}", alone, text);
             }
         }
     }
