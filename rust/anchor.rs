@@ -266,18 +266,11 @@ impl AnchorSearch<'_> {
             }
             *flags[i].get_or_insert_with(|| cues.sentence_flags(&thinking[sentences[i].start..sentences[i].end]))
         };
-        let targets = Targets {
-            answers: references,
-            complexities: references.iter().map(|r| complexity(r.canonical())).collect(),
-            unreduced: self
-                .options
-                .skip_unreduced_forms
-                .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect()),
-            prefilters: self.prefilters(references),
-            scale_words: ScaleWords::default(),
-            digits_at: Vec::new(),
-        }
-        .found_in(thinking);
+        let unreduced = self
+            .options
+            .skip_unreduced_forms
+            .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect());
+        let targets = Targets::new(references, unreduced, self.prefilters(references), thinking);
         let holds_needle = |i: usize| targets.sentence_may_match(thinking, &sentences[i]);
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
@@ -552,26 +545,32 @@ impl ScaleWords {
 }
 
 impl Targets<'_> {
-    /// These targets with what their sentence tests look for found in `thinking` once.
-    fn found_in(mut self, thinking: &str) -> Self {
-        let Some(prefilters) = &self.prefilters else { return self };
+    /// The targets of a search in `thinking` for `answers`, with what the sentence tests of
+    /// `prefilters` look for found in `thinking` once.
+    fn new<'r>(answers: &'r [Answer], unreduced: Option<Vec<usize>>, prefilters: Option<Vec<Prefilter>>, thinking: &str) -> Targets<'r> {
         let bytes = thinking.as_bytes();
-        self.digits_at = prefilters
+        let digits_at: Vec<Option<DigitsAt>> = prefilters
             .iter()
+            .flatten()
             .map(|f| match f {
                 Prefilter::Digits(digits) => Some(digits.occurrences(bytes)),
                 _ => None,
             })
             .collect();
-        if self.digits_at.iter().any(Option::is_some) {
-            self.scale_words = ScaleWords::of(thinking);
+        let scale_words = if digits_at.iter().any(Option::is_some) { ScaleWords::of(thinking) } else { ScaleWords::default() };
+        Targets {
+            answers,
+            complexities: answers.iter().map(|r| complexity(r.canonical())).collect(),
+            unreduced,
+            prefilters,
+            scale_words,
+            digits_at,
         }
-        self
     }
 
     /// [`Self::may_match`] for the content of `sentence` of `thinking` (the text these
-    /// targets were [found in](Self::found_in)): the same verdict, from the occurrences found
-    /// once instead of a search of the sentence.
+    /// targets were made for): the same verdict, from the occurrences found once instead of a
+    /// search of the sentence.
     fn sentence_may_match(&self, thinking: &str, sentence: &Sentence) -> bool {
         let Some(prefilters) = &self.prefilters else { return true };
         let (start, end) = (sentence.start, sentence.content_end);
@@ -1791,7 +1790,7 @@ mod tests {
         /// A sentence's test from the occurrences found once in the whole thinking gives the
         /// verdict of the test of the sentence alone, for every sentence of any thinking.
         #[test]
-        fn the_sentence_test_from_the_whole_thinking_is_the_sentence_alone_s(
+        fn a_sentence_test_from_the_whole_thinking_gives_the_sentence_alone_s_verdict(
             n in proptest::sample::select(vec![0u32, 1, 5, 7, 10, 11, 100, 111, 625, 1000, 15625, 20000]),
             pieces in proptest::collection::vec(proptest::sample::select(vec![
                 "0", "1", "5", "6", "2", "25", "11", "7", ".", ". ", "! ", "? ", "\n", "\n\n", ",", " ", "-",
@@ -1804,15 +1803,7 @@ mod tests {
             let references = [reference];
             let options = AnchorMode::Default.options();
             let search = AnchorSearch { options: &options, policy: &Policy::default() };
-            let targets = Targets {
-                answers: &references,
-                complexities: vec![1],
-                unreduced: None,
-                prefilters: search.prefilters(&references),
-                scale_words: ScaleWords::default(),
-                digits_at: Vec::new(),
-            }
-            .found_in(&text);
+            let targets = Targets::new(&references, None, search.prefilters(&references), &text);
             proptest::prop_assert!(targets.prefilters.is_some());
             let sentences = split_sentences(&text, &SplitOptions::default());
             for s in &sentences {

@@ -56,7 +56,6 @@ pub fn compare(a: &Relation, b: &Relation, policy: &Policy) -> Option<Judgement>
     })))
 }
 
-
 /// Is `a = k·b` (k constant, non-zero; positive when `positive` — after negating b if `negate`)?
 fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, positive: bool, policy: &Policy) -> Judgement {
     let (a, b) = (da.values(readings), db.values(readings));
