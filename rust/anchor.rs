@@ -577,7 +577,8 @@ impl Targets<'_> {
         let text = &thinking[start..end];
         prefilters.iter().zip(&self.digits_at).any(|(f, at)| match (f, at) {
             (Prefilter::Digits(digits), Some(at)) => {
-                digits.stated_at(text.as_bytes(), at.within(start, end, digits.len()), at.groups_within(start, end))
+                let (whole, groups) = at.within(start, end, digits.len());
+                digits.stated_at(text.as_bytes(), whole, groups)
                     || self.scale_words.in_range(start, end)
             }
             _ => f.may_match(text),
@@ -1008,8 +1009,12 @@ impl Digits {
     /// or more may also be written in groups (`15,625`): then its last group ends the number
     /// the same way and follows a separator, not a digit.
     fn stated_in(&self, text: &[u8]) -> bool {
-        let groups = self.last_group.iter().flat_map(|group| group.find_iter(text));
-        self.stated_at(text, self.finder.find_iter(text), groups)
+        self.stated_at(text, self.finder.find_iter(text), self.groups_in(text))
+    }
+
+    /// Where `text` holds the last group of three digits (none below 1000).
+    fn groups_in<'a>(&'a self, text: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+        self.last_group.iter().flat_map(move |group| group.find_iter(text))
     }
 
     /// The number of digits.
@@ -1019,8 +1024,7 @@ impl Digits {
 
     /// Where `text` holds the digits and their last group.
     fn occurrences(&self, text: &[u8]) -> DigitsAt {
-        let groups = self.last_group.iter().flat_map(|group| group.find_iter(text));
-        DigitsAt { whole: self.finder.find_iter(text).collect(), groups: groups.collect() }
+        DigitsAt { whole: self.finder.find_iter(text).collect(), groups: self.groups_in(text).collect() }
     }
 
     /// [`Self::stated_in`] given where `text` holds the digits (`whole`, ascending, as a
@@ -1064,20 +1068,20 @@ struct DigitsAt {
 }
 
 impl DigitsAt {
-    /// The occurrences of `len` digits inside `start..end`, as offsets from `start`. They are
-    /// the ones a search of that part alone finds: a sentence starts after a byte that is no
-    /// ASCII digit and its content ends before one, so no run of digits crosses its edges
-    /// and a search of the whole text takes the same steps inside it.
-    fn within(&self, start: usize, end: usize, len: usize) -> impl Iterator<Item = usize> + '_ {
-        let first = self.whole.partition_point(|&p| p < start);
-        self.whole[first..].iter().take_while(move |&&p| p + len <= end).map(move |&p| p - start)
+    /// The occurrences of the digits (`len` of them) and of their last group inside
+    /// `start..end`, as offsets from `start`. They are the ones a search of that part alone
+    /// finds: a sentence starts after a byte that is no ASCII digit and its content ends before
+    /// one, so no run of digits crosses its edges and a search of the whole text takes the
+    /// same steps inside it.
+    fn within(&self, start: usize, end: usize, len: usize) -> (impl Iterator<Item = usize> + '_, impl Iterator<Item = usize> + '_) {
+        (offsets_inside(&self.whole, start, end, len), offsets_inside(&self.groups, start, end, 3))
     }
+}
 
-    /// The occurrences of the last group inside `start..end`, as offsets from `start`.
-    fn groups_within(&self, start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
-        let first = self.groups.partition_point(|&p| p < start);
-        self.groups[first..].iter().take_while(move |&&p| p + 3 <= end).map(move |&p| p - start)
-    }
+/// The offsets of `at` (ascending) of matches of `len` bytes inside `start..end`, from `start`.
+fn offsets_inside(at: &[usize], start: usize, end: usize, len: usize) -> impl Iterator<Item = usize> + '_ {
+    let first = at.partition_point(|&p| p < start);
+    at[first..].iter().take_while(move |&&p| p + len <= end).map(move |&p| p - start)
 }
 
 impl PartialEq for Digits {

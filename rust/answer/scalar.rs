@@ -145,7 +145,7 @@ impl Values {
         *points.real[k].get_or_init(|| {
             let value = numeric::evaluate(expr, self.readings, &RealPoint(k));
             if self.percent_scaled {
-                value.and_then(|b| b.div(Ball::exact_real(100.0)))
+                value.and_then(hundredth)
             } else {
                 value
             }
@@ -167,7 +167,7 @@ impl Values {
             }
             match value {
                 PointValue::Exact(r) => PointValue::Exact(r / BigRational::from_integer(BigInt::from(100))),
-                PointValue::Approx(b) => b.div(Ball::exact_real(100.0)).map_or(PointValue::Undefined, PointValue::Approx),
+                PointValue::Approx(b) => hundredth(b).map_or(PointValue::Undefined, PointValue::Approx),
                 PointValue::Undefined => PointValue::Undefined,
             }
         }))
@@ -180,16 +180,20 @@ impl Values {
     /// The value divided by 100 (a percentage read as a fraction).
     fn percent_of(&self) -> Values {
         let hundred = BigRational::from_integer(BigInt::from(100));
-        let scale = |b: Ball| b.div(Ball::exact_real(100.0));
         Values {
             exact: self.exact.clone().map(|r| r / &hundred),
-            ball: self.ball.and_then(scale),
+            ball: self.ball.and_then(hundredth),
             readings: self.readings,
             // Each point is scaled when it is computed.
             points: self.points.as_ref().map(|_| Box::default()),
             percent_scaled: true,
         }
     }
+}
+
+/// A numeric value divided by 100 (a percentage read as a fraction).
+fn hundredth(b: Ball) -> Option<Ball> {
+    b.div(Ball::exact_real(100.0))
 }
 
 /// One scalar value of an answer with its notation-level attributes.

@@ -298,19 +298,20 @@ impl IdsArg<'_> {
 fn narrow(values: &[i64], what: &dyn Display) -> Result<Vec<u32>, String> {
     let mut ids: Vec<u32> = Vec::with_capacity(values.len());
     #[cfg(target_arch = "x86_64")]
-    let (done, all) = if std::is_x86_feature_detected!("avx2") {
+    let (done, mut all) = if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2; `ids` has room for every value.
         unsafe { narrow_avx2(values, ids.as_mut_ptr()) }
     } else {
         (0, 0)
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let (done, all) = (0, 0);
+    let (done, mut all) = (0, 0);
     // SAFETY: the first `done` elements were written.
     unsafe { ids.set_len(done) };
-    let rest = &values[done..];
-    ids.extend(rest.iter().map(|&v| v as u32));
-    let all = rest.iter().fold(all, |all, &v| all | v as u64);
+    ids.extend(values[done..].iter().map(|&v| {
+        all |= v as u64;
+        v as u32
+    }));
     if all >> 32 != 0 {
         let (i, v) = values.iter().enumerate().find(|(_, &v)| (v as u64) >> 32 != 0).expect("a value with a high bit set");
         return Err(format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"));
