@@ -23,6 +23,7 @@ use crate::extract::{
     cardinal, extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
 };
 use crate::hash::FastMap;
+use crate::text::byte_sets::{any_hit, has_ascii_digit};
 use crate::text::cues::CueMatcher;
 use crate::text::sentences::Sentence;
 use crate::text::restatements::{
@@ -1094,7 +1095,7 @@ impl Eq for Digits {}
 
 /// Whether `text` holds a numeral: an ASCII digit, or a numeric character such as `²` or `½`.
 fn has_numeral(text: &str) -> bool {
-    text.bytes().any(|b| b.is_ascii_digit()) || (!text.is_ascii() && text.chars().any(char::is_numeric))
+    has_ascii_digit(text.as_bytes()) || (!text.is_ascii() && text.chars().any(char::is_numeric))
 }
 
 /// Marks outside ASCII that write a non-integer rational (their first bytes are 0xC2, 0xC3
@@ -1103,13 +1104,14 @@ const NON_ASCII_RATIONAL_MARKS: &[&str] = &["÷", "∕", "½", "⅓", "⅔", "¼
 
 /// Whether `text` shows a mark of a non-integer rational: `/`, `^`, `%`, `frac`, `\div`,
 /// `\over`, a decimal point before a digit or a period (`0.75`, `.5`, `0.\overline{3}`), an
-/// e-notation (`1e-10`) or one of [`NON_ASCII_RATIONAL_MARKS`]. One pass over the bytes: most
-/// sentences show none.
+/// e-notation (`1e-10`) or one of [`NON_ASCII_RATIONAL_MARKS`]. Only the bytes that may start
+/// one are looked at: most sentences show none.
 fn has_rational_mark(text: &str) -> bool {
     let bytes = text.as_bytes();
     let digit_at = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
     let rest_starts = |i: usize, s: &[u8]| bytes.get(i..).is_some_and(|r| r.starts_with(s));
-    (0..bytes.len()).any(|i| match bytes[i] {
+    let starts = [b'/', b'^', b'%', b'.', b'e', b'E', b'f', b'\\', 0xC2, 0xC3, 0xE2];
+    any_hit(bytes, starts, |i| match bytes[i] {
         b'/' | b'^' | b'%' => true,
         b'.' => digit_at(i + 1) || rest_starts(i + 1, b"\\overline") || rest_starts(i + 1, b"\\dot"),
         b'e' | b'E' => i > 0 && digit_at(i - 1) && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2))),
