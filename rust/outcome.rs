@@ -117,18 +117,18 @@ pub fn judge_outcome<'a>(
 /// rule stays per rollout ([`outcome_of`]).
 #[derive(Debug, Default)]
 pub struct OutcomeMemo {
-    judged: std::sync::Mutex<FastMap<String, Vec<Judgement>>>,
+    judged: std::sync::Mutex<FastMap<Vec<u8>, Vec<Judgement>>>,
 }
 
 impl OutcomeMemo {
     /// The judgements of `final_text` against `ground_truth`, made by `judge` the first time
     /// this pair is asked for (outside the lock, so threads judge different pairs at once).
     pub fn judgements(&self, final_text: &str, ground_truth: &[&str], judge: impl FnOnce() -> Vec<Judgement>) -> Vec<Judgement> {
-        // One key string, each text preceded by its length: no two pairs share a key.
-        let mut key = String::with_capacity(final_text.len() + ground_truth.iter().map(|g| g.len() + 8).sum::<usize>() + 8);
+        // One key, each text preceded by its length (eight bytes): no two pairs share a key.
+        let mut key = Vec::with_capacity(final_text.len() + ground_truth.iter().map(|g| g.len() + 8).sum::<usize>() + 8);
         for text in std::iter::once(&final_text).chain(ground_truth) {
-            use std::fmt::Write;
-            let _ = write!(key, "{}:{text}", text.len());
+            key.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            key.extend_from_slice(text.as_bytes());
         }
         let lock = || self.judged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(known) = lock().get(&key) {
