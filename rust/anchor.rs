@@ -1141,16 +1141,14 @@ impl Prefilter {
     fn may_match_with(&self, text: &str, mut scale_words: impl FnMut() -> bool) -> bool {
         match self {
             Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()) || scale_words(),
-            other => other.may_match(text),
-        }
-    }
-
-    fn may_match(&self, text: &str) -> bool {
-        match self {
-            Prefilter::Digits(digits) => digits.stated_in(text.as_bytes()) || has_scale_word(text.as_bytes()),
             Prefilter::RationalMarks => has_rational_mark(text),
             Prefilter::Numerals => has_numeral(text),
         }
+    }
+
+    /// [`Self::may_match_with`], searching `text` for a scale word when asked.
+    fn may_match(&self, text: &str) -> bool {
+        self.may_match_with(text, || has_scale_word(text.as_bytes()))
     }
 }
 

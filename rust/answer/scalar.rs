@@ -152,15 +152,15 @@ impl Values {
         })
     }
 
-    /// The value at integer point `k` of `expr` (the expression these values are of) under
-    /// `readings`; `None` for constants.
-    fn integer_point(&self, k: usize, expr: &Expr, readings: Readings) -> Option<&PointValue> {
+    /// The value at integer point `k` of `expr` (the expression these values are of); `None`
+    /// for constants.
+    fn integer_point(&self, k: usize, expr: &Expr) -> Option<&PointValue> {
         let points = self.points.as_ref()?;
         Some(points.integer[k].get_or_init(|| {
-            let value = match exact::evaluate(expr, readings, &IntegerPoint(k)) {
+            let value = match exact::evaluate(expr, self.readings, &IntegerPoint(k)) {
                 Ok(r) => PointValue::Exact(r),
                 Err(ExactError::Undefined) => PointValue::Undefined,
-                Err(_) => numeric::evaluate(expr, readings, &IntegerPoint(k)).map_or(PointValue::Undefined, PointValue::Approx),
+                Err(_) => numeric::evaluate(expr, self.readings, &IntegerPoint(k)).map_or(PointValue::Undefined, PointValue::Approx),
             };
             if !self.percent_scaled {
                 return value;
@@ -667,9 +667,9 @@ fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings, policy: &Polic
     }
 }
 
-fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy, (expr_a, expr_b, readings): Sources<'_>) -> Judgement {
+fn compare_at_integer_points(a: &Values, b: &Values, policy: &Policy, (expr_a, expr_b, _): Sources<'_>) -> Judgement {
     let at = |v: &Values, expr: &Expr, k: usize| -> PointValue {
-        match v.integer_point(k, expr, readings) {
+        match v.integer_point(k, expr) {
             Some(point) => point.clone(),
             None => match (&v.exact, v.ball) {
                 (Ok(r), _) => PointValue::Exact(r.clone()),

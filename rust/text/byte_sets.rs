@@ -61,25 +61,29 @@ fn set_mask<const N: usize>(chunk: &[u8; 16], set: &[u8; N]) -> u32 {
     set_mask_portable(chunk, set)
 }
 
+/// # Safety
+/// The CPU must have SSE2 (every x86-64 CPU has).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn digit_mask_sse2(chunk: &[u8; 16]) -> u32 {
+unsafe fn digit_mask_sse2(chunk: &[u8; 16]) -> u32 {
     use std::arch::x86_64::{__m128i, _mm_add_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
-    // SAFETY: the chunk is 16 readable bytes; the load is unaligned.
-    let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
+    // The chunk is 16 readable bytes; the load is unaligned.
+    let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
     // Unsigned `b - '0' < 10` as a signed compare: shift the range to start at -128.
     let digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((0x80 - b'0') as i8)), _mm_set1_epi8((0x80u8 + 10) as i8));
     _mm_movemask_epi8(digit) as u32 & 0xFFFF
 }
 
+/// # Safety
+/// The CPU must have SSE2 (every x86-64 CPU has).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[target_feature(enable = "sse2")]
 #[inline]
-fn set_mask_sse2<const N: usize>(chunk: &[u8; 16], set: &[u8; N]) -> u32 {
+unsafe fn set_mask_sse2<const N: usize>(chunk: &[u8; 16], set: &[u8; N]) -> u32 {
     use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128};
-    // SAFETY: the chunk is 16 readable bytes; the load is unaligned.
-    let v = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
+    // The chunk is 16 readable bytes; the load is unaligned.
+    let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
     let mut any = _mm_setzero_si128();
     for &b in set {
         any = _mm_or_si128(any, _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)));

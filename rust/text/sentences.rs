@@ -157,19 +157,21 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
 /// Why blocks rather than `memchr3` from each candidate to the next: a trace has a candidate
 /// every 16 bytes or so, and each search paid a call and a short-haystack start-up (about 40
 /// instructions) plus two more searches for the rarer bytes; a block's mask costs a few dozen
-/// instructions for 64 bytes, whatever it holds (AVX2 compares where the CPU has them, else
-/// SSE2, packed by `pmovmskb`).
+/// instructions for 64 bytes, whatever it holds (AVX2 compares where the CPU has them).
 struct StopFinder<'t> {
     bytes: &'t [u8],
     /// Offset of the block held (a multiple of 64).
     base: usize,
     /// Candidates of that block not yet passed: bit `k` is byte `base + k`.
     mask: u64,
+    /// Whether the CPU has AVX2, asked once per text ([`cpu_has_avx2`]).
+    avx2: bool,
 }
 
 impl<'t> StopFinder<'t> {
     fn new(bytes: &'t [u8]) -> Self {
-        StopFinder { bytes, base: 0, mask: stop_mask(bytes, 0) }
+        let avx2 = cpu_has_avx2();
+        StopFinder { bytes, base: 0, mask: stop_mask(bytes, 0, avx2), avx2 }
     }
 
     /// First candidate at or after `from` (`from` must not decrease from one call to the next).
@@ -183,7 +185,7 @@ impl<'t> StopFinder<'t> {
                     return None;
                 }
                 self.base = from & !63;
-                self.mask = stop_mask(self.bytes, self.base);
+                self.mask = stop_mask(self.bytes, self.base, self.avx2);
             }
             self.mask &= u64::MAX << (from - self.base);
         }
@@ -192,74 +194,68 @@ impl<'t> StopFinder<'t> {
             if self.base >= n {
                 return None;
             }
-            self.mask = stop_mask(self.bytes, self.base);
+            self.mask = stop_mask(self.bytes, self.base, self.avx2);
         }
         Some(self.base + self.mask.trailing_zeros() as usize)
     }
 }
 
+/// Whether the CPU has AVX2 (never outside x86-64).
+fn cpu_has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Bit `k` set when byte `base + k` is `.`, `!`, `?`, `\n`, `\r` or at least 0xE3, for the 64
-/// bytes from `base` (fewer at the end of the text; the rest count as NUL).
+/// bytes from `base` (fewer at the end of the text; the rest count as NUL). `avx2` (only
+/// where [`cpu_has_avx2`]) takes the AVX2 compares.
 #[inline]
-fn stop_mask(bytes: &[u8], base: usize) -> u64 {
+fn stop_mask(bytes: &[u8], base: usize, avx2: bool) -> u64 {
     match bytes.get(base..base + 64).and_then(|b| <&[u8; 64]>::try_from(b).ok()) {
-        Some(block) => block_stop_mask(block),
+        Some(block) => block_stop_mask(block, avx2),
         None => {
             let tail = &bytes[base.min(bytes.len())..];
             let mut block = [0u8; 64];
             block[..tail.len()].copy_from_slice(tail);
-            block_stop_mask(&block)
+            block_stop_mask(&block, avx2)
         }
     }
 }
 
 #[inline(always)]
-fn block_stop_mask(block: &[u8; 64]) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 was just detected.
-            return unsafe { block_stop_mask_avx2(block) };
-        }
-        // SAFETY: the only requirement of `block_stop_mask_sse2` is SSE2, which this build
-        // enables (the `cfg` above; every x86-64 target has it).
-        unsafe { block_stop_mask_sse2(block) }
+fn block_stop_mask(block: &[u8; 64], avx2: bool) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is true only when the CPU has AVX2 (`stop_mask`'s contract).
+        return unsafe { block_stop_mask_avx2(block) };
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = avx2;
     block_stop_mask_portable(block)
 }
 
-/// [`block_stop_mask`] with SSE2: five compares and an unsigned maximum per 16 bytes, and
-/// `pmovmskb` packs them into 16 bits (the portable version packs eight flag lanes and
-/// transposes them).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[target_feature(enable = "sse2")]
-#[inline]
-fn block_stop_mask_sse2(block: &[u8; 64]) -> u64 {
-    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
-    let mut mask = 0u64;
-    for j in 0..4 {
-        // SAFETY: bytes 16j..16j+16 lie inside the 64-byte block; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(block.as_ptr().add(16 * j).cast::<__m128i>()) };
-        let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-        // `max(v, 0xE3) == v` exactly when `v >= 0xE3` (unsigned).
-        let high = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0xE3u8 as i8)), v);
-        let stop = _mm_or_si128(_mm_or_si128(_mm_or_si128(is(b'.'), is(b'!')), _mm_or_si128(is(b'?'), is(b'\n'))), _mm_or_si128(is(b'\r'), high));
-        mask |= u64::from(_mm_movemask_epi8(stop) as u16) << (16 * j);
-    }
-    mask
-}
-
-/// [`block_stop_mask`] with AVX2: the same compares, 32 bytes at a time.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// [`block_stop_mask`] with AVX2: five compares and an unsigned maximum per 32 bytes, packed
+/// into 32 bits by `vpmovmskb` (the portable version packs eight flag lanes and transposes
+/// them).
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn block_stop_mask_avx2(block: &[u8; 64]) -> u64 {
+unsafe fn block_stop_mask_avx2(block: &[u8; 64]) -> u64 {
     use std::arch::x86_64::{__m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8};
     let mut mask = 0u64;
     for j in 0..2 {
-        // SAFETY: bytes 32j..32j+32 lie inside the 64-byte block; the load is unaligned.
-        let v = unsafe { _mm256_loadu_si256(block.as_ptr().add(32 * j).cast::<__m256i>()) };
+        // Bytes 32j..32j+32 lie inside the 64-byte block; the load is unaligned.
+        let v = _mm256_loadu_si256(block.as_ptr().add(32 * j).cast::<__m256i>());
         let is = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+        // `max(v, 0xE3) == v` exactly when `v >= 0xE3` (unsigned).
         let high = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0xE3u8 as i8)), v);
         let stop = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(is(b'.'), is(b'!')), _mm256_or_si256(is(b'?'), is(b'\n'))), _mm256_or_si256(is(b'\r'), high));
         mask |= u64::from(_mm256_movemask_epi8(stop) as u32) << (32 * j);
@@ -267,9 +263,11 @@ fn block_stop_mask_avx2(block: &[u8; 64]) -> u64 {
     mask
 }
 
-/// [`block_stop_mask`] without SIMD intrinsics.
-#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
-#[inline(always)]
+/// [`block_stop_mask`] without SIMD intrinsics. On x86-64 it is the fallback for a CPU without
+/// AVX2 and stays out of the splitting loop, whose registers it would crowd (inlined there it
+/// cost the AVX2 path 2.5k instructions per trace); elsewhere it is the only version.
+#[cfg_attr(target_arch = "x86_64", inline(never))]
+#[cfg_attr(not(target_arch = "x86_64"), inline(always))]
 fn block_stop_mask_portable(block: &[u8; 64]) -> u64 {
     // A loop the compiler vectorises: byte `8j + k` puts its flag in bit `j` of flags[8j + k]...
     let mut flags = [0u8; 64];
@@ -291,7 +289,6 @@ fn block_stop_mask_portable(block: &[u8; 64]) -> u64 {
 
 /// Transposes the 8x8 bit matrix held in `x` (row `r` is byte `r`): bit `8r + c` goes to bit
 /// `8c + r`. Three rounds of swapping off-diagonal blocks (Hacker's Delight, 7-3).
-#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn transpose8(x: u64) -> u64 {
     let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
@@ -605,15 +602,9 @@ mod tests {
             let want = bytes[base..].iter().take(64).enumerate().fold(0u64, |m, (k, &b)| {
                 m | u64::from(matches!(b, b'.' | b'!' | b'?' | b'\n' | b'\r' | 0xE3..=0xFF)) << k
             });
-            assert_eq!(stop_mask(&bytes, base), want, "{base}");
-            let mut block = [0u8; 64];
-            let tail = &bytes[base..bytes.len().min(base + 64)];
-            block[..tail.len()].copy_from_slice(tail);
-            assert_eq!(block_stop_mask_portable(&block), want, "{base}");
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            {
-                // SAFETY: SSE2 is enabled in this build (the `cfg` above).
-                assert_eq!(unsafe { block_stop_mask_sse2(&block) }, want, "{base}");
+            assert_eq!(stop_mask(&bytes, base, false), want, "{base}");
+            if cpu_has_avx2() {
+                assert_eq!(stop_mask(&bytes, base, true), want, "{base}");
             }
         }
         for (k, x) in [1u64, 1 << 9, 1 << 63, 0x0123_4567_89AB_CDEF].into_iter().enumerate() {
