@@ -18,6 +18,10 @@
 
 use std::ops::Range;
 
+mod figures;
+
+use figures::Figures;
+
 use crate::answer::{compare, matching_brace, superscript_digit, unreduced_forms, Answer, Policy, Reason, Verdict};
 use crate::extract::{
     cardinal, extract_candidates_with, states_verbatim, Candidate, CandidateKind, ProblemValues, WordValues,
@@ -107,6 +111,14 @@ pub struct AnchorOptions {
     /// "The answer would be:") puts the sentence after it in context: the value stated on the
     /// next line. Other colons ("So, Equation 2 becomes:") introduce steps.
     pub colon_carries_cue: bool,
+    /// A candidate equal to a reference that is no plain integer shows one of the reference's
+    /// figures ([`Figures`]): one of its numerals, the leading digits of its value, or a
+    /// decimal coefficient of one of its fractions (`5/36`, `0.25`, `0.25\pi`); one that
+    /// writes the value with other numbers computes it (`60/0.7` for `600/7`). Tested on
+    /// sentences before their candidates are extracted, like the digits of an integer
+    /// reference; only with `max_extra_complexity == Some(0)`, `skip_unreduced_forms` and
+    /// without `number_words` (what makes the figures a necessary condition).
+    pub reference_figures: bool,
 }
 
 impl AnchorOptions {
@@ -155,6 +167,7 @@ impl AnchorMode {
                 inequality_sides: true,
                 skip_unreduced_forms: false,
                 colon_carries_cue: false,
+                reference_figures: false,
             },
             AnchorMode::Default => AnchorOptions {
                 context: ContextRule::Paper,
@@ -172,6 +185,7 @@ impl AnchorMode {
                 inequality_sides: false,
                 skip_unreduced_forms: true,
                 colon_carries_cue: true,
+                reference_figures: true,
             },
         }
     }
@@ -271,7 +285,7 @@ impl AnchorSearch<'_> {
             .options
             .skip_unreduced_forms
             .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect());
-        let targets = Targets::new(references, unreduced, self.prefilters(references), thinking);
+        let targets = Targets::new(references, unreduced, self.prefilters(references), self.figures(references), thinking);
         let holds_needle = |i: usize| targets.sentence_may_match(thinking, &sentences[i]);
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
@@ -297,7 +311,7 @@ impl AnchorSearch<'_> {
                             || (self.options.colon_carries_cue && i > 0 && announces_answer(text_of(i - 1)))
                     }
                 };
-                if !in_context {
+                if !in_context || !targets.sentence_shows_figures(text) {
                     continue;
                 }
                 if let Some(m) = search.first_match(text, &targets, problem, &mut memo, &mut undecided) {
@@ -308,7 +322,7 @@ impl AnchorSearch<'_> {
         }
         // The thinking's last sentence ends it: with backtracking, a value stated there is
         // a match even without a cue, and the walk back starts from it.
-        if found.is_none() && self.options.backtrack && n > 0 && holds_needle(n - 1) {
+        if found.is_none() && self.options.backtrack && n > 0 && holds_needle(n - 1) && targets.sentence_shows_figures(text_of(n - 1)) {
             found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
         }
         let Some((mut k, mut matched)) = found else {
@@ -343,7 +357,7 @@ impl AnchorSearch<'_> {
                 if is_answer_heading(text) {
                     continue;
                 }
-                let m = if holds_needle(i) {
+                let m = if holds_needle(i) && targets.sentence_shows_figures(text) {
                     search.first_match(text, &targets, problem, &mut memo, &mut undecided)
                 } else {
                     None
@@ -398,6 +412,26 @@ impl AnchorSearch<'_> {
             return None;
         }
         references.iter().map(Prefilter::of).collect()
+    }
+
+    /// The figures every candidate equal to each reference shows ([`Figures`], see
+    /// [`AnchorOptions::reference_figures`]), `None` for an integer reference (its prefilter
+    /// asks for its digits) or one whose value is not known well enough to name its digits;
+    /// empty without the option or its conditions.
+    fn figures(&self, references: &[Answer]) -> Vec<Option<Figures>> {
+        let o = self.options;
+        if !o.reference_figures || o.max_extra_complexity != Some(0) || o.number_words || !o.skip_unreduced_forms {
+            return Vec::new();
+        }
+        references
+            .iter()
+            .map(|r| {
+                if !r.is_mathematical() || r.plain_rational().is_some_and(|v| v.is_integer()) {
+                    return None;
+                }
+                Figures::new(r.canonical(), &r.real_values()?)
+            })
+            .collect()
     }
 
     /// The first candidate of `text` (one sentence) equivalent to a reference, as its span in
@@ -507,6 +541,8 @@ struct Targets<'r> {
     unreduced: Option<Vec<usize>>,
     /// See [`AnchorSearch::prefilters`].
     prefilters: Option<Vec<Prefilter>>,
+    /// See [`AnchorSearch::figures`]: per reference, or empty.
+    figures: Vec<Option<Figures>>,
     /// Where the thinking holds a scale word's stem ([`SCALE_WORD_STEMS`]): a sentence holds
     /// one when one of these offsets falls inside it (one search per thinking, not per
     /// sentence). Only a digits prefilter asks: empty without one.
@@ -548,7 +584,13 @@ impl ScaleWords {
 impl Targets<'_> {
     /// The targets of a search in `thinking` for `answers`, with what the sentence tests of
     /// `prefilters` look for found in `thinking` once.
-    fn new<'r>(answers: &'r [Answer], unreduced: Option<Vec<usize>>, prefilters: Option<Vec<Prefilter>>, thinking: &str) -> Targets<'r> {
+    fn new<'r>(
+        answers: &'r [Answer],
+        unreduced: Option<Vec<usize>>,
+        prefilters: Option<Vec<Prefilter>>,
+        figures: Vec<Option<Figures>>,
+        thinking: &str,
+    ) -> Targets<'r> {
         let bytes = thinking.as_bytes();
         let digits_at: Vec<Option<DigitsAt>> = prefilters
             .iter()
@@ -564,6 +606,7 @@ impl Targets<'_> {
             complexities: answers.iter().map(|r| complexity(r.canonical())).collect(),
             unreduced,
             prefilters,
+            figures,
             scale_words,
             digits_at,
         }
@@ -586,6 +629,19 @@ impl Targets<'_> {
         })
     }
 
+    /// Whether `text` shows the figures of reference `k` ([`Figures::shown_in`]); true when
+    /// there are none to show.
+    fn shows_figures(&self, k: usize, text: &str) -> bool {
+        self.figures.get(k).and_then(Option::as_ref).map_or(true, |f| f.shown_in(text))
+    }
+
+    /// Whether a sentence (its content `text`) may show a candidate equal to some reference by
+    /// its figures ([`Self::shows_figures`]), asked after its cheaper tests: of prefilters and
+    /// context ([`Self::sentence_may_match`] asks for the digits of an integer reference).
+    fn sentence_shows_figures(&self, text: &str) -> bool {
+        self.prefilters.is_none() || self.figures.is_empty() || (0..self.figures.len()).any(|k| self.shows_figures(k, text))
+    }
+
     /// Whether `text` (whose [`unreduced_forms`] `own` holds once counted) is written less
     /// reduced than reference `k`; never without `skip_unreduced_forms`.
     fn less_reduced(&self, k: usize, text: &str, own: &mut Option<usize>) -> bool {
@@ -597,7 +653,9 @@ impl Targets<'_> {
     fn may_match(&self, text: &str, scale_word: impl Fn() -> bool) -> bool {
         self.prefilters.as_ref().map_or(true, |fs| {
             let mut holds = None;
-            fs.iter().any(|f| f.may_match_with(text, || *holds.get_or_insert_with(&scale_word)))
+            fs.iter()
+                .enumerate()
+                .any(|(k, f)| f.may_match_with(text, || *holds.get_or_insert_with(&scale_word)) && self.shows_figures(k, text))
         })
     }
 }
@@ -1551,6 +1609,33 @@ mod tests {
     }
 
     #[test]
+    fn a_value_written_with_other_numbers_is_computed_not_stated() {
+        // From a real trace: `60 / 0.7` equals 600/7 and is no more complex, but shows none of
+        // its figures; the next statement does.
+        let t = "So, v = 60 / 0.7. Let me simplify that. So v = 600 / 7.";
+        let reference = "\\dfrac{600}{7}";
+        let found = locate(t, reference, AnchorMode::Default);
+        assert_eq!((found.sentence, found.matched.map(|(_, text)| text)), (Some(2), Some("v = 600 / 7".to_string())));
+        let off = paper_with(|o| {
+            *o = AnchorMode::Default.options();
+            o.reference_figures = false;
+        });
+        assert_eq!(locate_with(t, reference, &off, None).sentence, Some(0));
+        // The value's own digits, or a decimal coefficient of the reference's fraction, count.
+        let t = "Thus the probability is 0.25. So it is 1/4.";
+        assert_eq!(locate(t, "\\frac{1}{4}", AnchorMode::Default).sentence, Some(0));
+        let t = "Hence the angle is 0.25\\pi. Therefore it is \\frac{\\pi}{4}.";
+        assert_eq!(locate(t, "\\frac{\\pi}{4}", AnchorMode::Default).sentence, Some(0));
+        // An integer reference keeps its digits prefilter; the paper's mode reads every value.
+        assert!(AnchorSearch { options: &AnchorMode::Default.options(), policy: &Policy::default() }
+            .figures(&[Answer::parse("17")])
+            .iter()
+            .all(Option::is_none));
+        let t = "So, v = 60 / 0.7. So v = 600 / 7.";
+        assert_eq!(locate(t, reference, AnchorMode::Paper).sentence, Some(0));
+    }
+
+    #[test]
     fn answer_headings_do_not_interrupt_backtracking() {
         let t = "Sum: 1 + 4 + 9 + 9 = 23\n**Final Answer**\nThe sum is \\boxed{23}.";
         assert_eq!(locate(t, "23", AnchorMode::Default).sentence, Some(0));
@@ -1807,7 +1892,7 @@ mod tests {
             let references = [reference];
             let options = AnchorMode::Default.options();
             let search = AnchorSearch { options: &options, policy: &Policy::default() };
-            let targets = Targets::new(&references, None, search.prefilters(&references), &text);
+            let targets = Targets::new(&references, None, search.prefilters(&references), search.figures(&references), &text);
             proptest::prop_assert!(targets.prefilters.is_some());
             let sentences = split_sentences(&text, &SplitOptions::default());
             for s in &sentences {

@@ -229,6 +229,21 @@ def test_a_colon_that_announces_the_answer_puts_the_next_line_in_context() -> No
     assert apr_fast.score(response, "\\arcsin(1.3 \\sin x)", config=RewardConfig(anchor_options=off)).anchor_sentence == 4
 
 
+def test_a_value_written_with_other_numbers_does_not_anchor() -> None:
+    # From a real trace: 60 / 0.7 equals 600/7 but shows none of its figures (its numerals,
+    # its value's leading digits); the next sentence states the value.
+    response = "So, v = 60 / 0.7.\nSo v = 600 / 7.\nLet me check.</think>\\boxed{\\dfrac{600}{7}}"
+    assert apr_fast.score(response, "\\dfrac{600}{7}").anchor_sentence == 1
+    off = AnchorOptions.of_mode("default").replace(reference_figures=False)
+    assert apr_fast.score(response, "\\dfrac{600}{7}", config=RewardConfig(anchor_options=off)).anchor_sentence == 0
+    assert AnchorOptions.of_mode("default").reference_figures
+    assert not AnchorOptions.of_mode("paper").reference_figures
+    # A flag list of the wrong length is a configuration error, not a crash.
+    with pytest.raises(apr_fast.ConfigError, match="13 flags"):
+        apr_fast._core.NativeScorer(5e-4, None, "default", "final_answer", "strict", "strict", 6, 1e-9, [], [], True,
+                                    None, ("paper", 0, None, [True] * 12), False, False, None)
+
+
 def test_values_the_sentence_describes_do_not_anchor() -> None:
     # "8 is 4*2" takes the value apart; "284 is an even number" describes the problem's 284.
     factored = "But 8 is 4*2, so sqrt(8) = 2*sqrt(2).\nSo m + n = 8.\nLet me check.</think>\\boxed{8}"

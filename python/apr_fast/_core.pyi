@@ -19,8 +19,9 @@ def default_threads() -> int: ...
 # Ids: a list/tuple of int, or a 1-D C-contiguous native int64 numpy array (any object with
 # such an ``__array_struct__`` or ``__array_interface__``), read in place.
 _Ids = list[int] | tuple[int, ...] | Any
-# AnchorOptions.FLAGS, in order (12 of them; the native side checks the count).
-_OptionFlags = tuple[bool, ...]
+# AnchorOptions.FLAGS, in order (13 of them; the native side checks the count). Returned as a
+# list, accepted as any sequence.
+_OptionFlags = tuple[bool, ...] | list[bool]
 
 def token_ends_from_offsets(offsets: list[tuple[int, int]] | list[list[int]]) -> list[int]: ...
 

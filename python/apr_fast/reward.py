@@ -111,6 +111,13 @@ class AnchorOptions:
     "Since 4 is a power of 2"; this part needs the problem text).
     ``skip_trial_values``: an assignment tried as an input never anchors, nor its value
     (``n=1`` in "So, if n=1, how many sequences are there?", ``y = 0`` in "What if I set y = 0?").
+    ``reference_figures``: a candidate equal to a reference that is no plain integer shows one
+    of the reference's figures: one of its numerals (``5`` or ``36`` of ``\\frac{5}{36}``), the
+    leading digits of its value (``0.25`` for ``\\frac{1}{4}``, ``36`` for ``40_{9}``) or a
+    decimal coefficient of one of its fractions (``0.25\\pi`` for ``\\frac{\\pi}{4}``); one
+    that writes the value with other numbers computes it (``60/0.7`` for ``600/7``). Sentences
+    without any are skipped before their candidates are extracted. Acts only with
+    ``max_extra_complexity=0`` and ``skip_unreduced_forms``, without ``number_words``.
     """
 
     context: Literal["paper", "loose", "none"] = "paper"
@@ -128,6 +135,7 @@ class AnchorOptions:
     colon_carries_cue: bool = False
     skip_described_values: bool = False
     skip_trial_values: bool = False
+    reference_figures: bool = False
 
     def __post_init__(self) -> None:
         if self.context not in ("paper", "loose", "none"):
@@ -151,7 +159,7 @@ class AnchorOptions:
         "skip_problem_values", "backtrack", "number_words", "boxed_is_conclusion", "list_items",
         "inequality_sides", "skip_task_statements", "skip_problem_arguments",
         "skip_unreduced_forms", "colon_carries_cue", "skip_described_values",
-        "skip_trial_values",
+        "skip_trial_values", "reference_figures",
     )
 
     @classmethod
@@ -175,8 +183,8 @@ class AnchorOptions:
             raise ValueError(f"unknown anchor options {unknown}; valid: {list(self.names())}")
         return replace(self, **changes)
 
-    def _native(self) -> tuple[str, int, Optional[int], tuple[bool, ...]]:
-        flags = tuple(getattr(self, name) for name in self.FLAGS)
+    def _native(self) -> tuple[str, int, Optional[int], list[bool]]:
+        flags = [getattr(self, name) for name in self.FLAGS]
         return (self.context, self.backtrack_gap, self.max_extra_complexity, flags)
 
 

@@ -149,6 +149,34 @@ impl Answer {
         scalar.exact()
     }
 
+    /// The real values of a constant scalar answer under each of its readings, for a test of
+    /// how its value may be written: `Some([])` for a scalar with free variables or for an
+    /// answer that is no scalar (a tuple, a set, a relation: no one value), `None` when a value
+    /// is not a known real number to f64 precision (complex, too imprecise, out of f64's range)
+    /// or the scalar carries a percent sign or a unit (whose values a policy may scale).
+    pub fn real_values(&self) -> Option<Vec<f64>> {
+        let Node::Scalar(scalar) = &self.root else { return Some(Vec::new()) };
+        if scalar.percent || scalar.unit.is_some() {
+            return None;
+        }
+        if !scalar.is_constant() {
+            return Some(Vec::new());
+        }
+        let mut values = Vec::new();
+        for readings in 0..=super::expr::ALL_READINGS {
+            if readings & !scalar.info.readings != 0 {
+                continue;
+            }
+            let ball = scalar.values(readings).ball?;
+            let precise = ball.rad <= ball.re.abs() * 1e-9;
+            if !(ball.real || ball.im == 0.0) || !ball.re.is_finite() || !precise {
+                return None;
+            }
+            values.push(ball.re);
+        }
+        Some(values)
+    }
+
     /// The canonical string ([`super::normalize`]).
     pub fn canonical(&self) -> &str {
         &self.canonical

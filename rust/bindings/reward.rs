@@ -271,7 +271,11 @@ fn char_ends_to_bytes(text: &str, char_ends: &[usize]) -> Vec<usize> {
 /// The on/off refinements of `AnchorOptions`, in the order of `apr_fast.AnchorOptions.FLAGS`
 /// (a nested tuple: PyO3 converts tuples of at most 12 items, so this one is full and a 13th
 /// flag needs another level).
-type OptionFlags = (bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool);
+/// The on/off options, in the order of `apr_fast.reward.AnchorOptions.FLAGS`.
+type OptionFlags = Vec<bool>;
+
+/// How many on/off options there are (the count a Python caller's flags must have).
+const OPTION_FLAGS: usize = 13;
 /// `AnchorOptions` as Python sees it: (context, backtrack_gap, max_extra_complexity, flags).
 type OptionsTuple = (&'static str, usize, Option<usize>, OptionFlags);
 type OptionsArg<'a> = (&'a str, usize, Option<usize>, OptionFlags);
@@ -286,7 +290,7 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
         context,
         a.backtrack_gap,
         a.max_extra_complexity,
-        (
+        vec![
             a.skip_problem_values,
             a.backtrack,
             a.number_words,
@@ -299,7 +303,8 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
             a.colon_carries_cue,
             a.skip_described_values,
             a.skip_trial_values,
-        ),
+            a.reference_figures,
+        ],
     )
 }
 
@@ -368,26 +373,27 @@ impl NativeScorer {
         config.reject_problem_echo = reject_problem_echo;
         config.require_answer_after_think = require_answer_after_think;
         config.think = think_tags_of(think_tags)?;
-        if let Some((
-            context,
-            backtrack_gap,
-            max_extra_complexity,
-            (
-                skip_problem_values,
-                backtrack,
-                number_words,
-                boxed,
-                list_items,
-                inequality_sides,
-                skip_task_statements,
-                skip_problem_arguments,
-                skip_unreduced_forms,
-                colon_carries_cue,
-                skip_described_values,
-                skip_trial_values,
-            ),
-        )) = anchor_options
-        {
+        if let Some((context, backtrack_gap, max_extra_complexity, flags)) = anchor_options {
+            let Ok::<[bool; OPTION_FLAGS], _>(
+                [
+                    skip_problem_values,
+                    backtrack,
+                    number_words,
+                    boxed,
+                    list_items,
+                    inequality_sides,
+                    skip_task_statements,
+                    skip_problem_arguments,
+                    skip_unreduced_forms,
+                    colon_carries_cue,
+                    skip_described_values,
+                    skip_trial_values,
+                    reference_figures,
+                ],
+            ) = flags.as_slice().try_into()
+            else {
+                return Err(config_error(format!("anchor options need {OPTION_FLAGS} flags, got {}", flags.len())));
+            };
             let context = match context {
                 "paper" => ContextRule::Paper,
                 "loose" => ContextRule::Loose,
@@ -410,6 +416,7 @@ impl NativeScorer {
                 inequality_sides,
                 skip_unreduced_forms,
                 colon_carries_cue,
+                reference_figures,
             };
         }
         if let Some(v) = vocabulary {

@@ -1,0 +1,387 @@
+//! The figures a reference answer is written with, and whether a text shows one of them: the
+//! anchor search's sentence and candidate test for references that are not plain integers
+//! (see [`crate::anchor::AnchorOptions::reference_figures`]).
+//!
+//! A stated value is written with the reference's own numbers: `\frac{5}{36}` as `5/36`,
+//! `26+13\sqrt{3}` as `13\sqrt{3}+26` or `13(2+\sqrt{3})`, `(-3, 1)` as `x=-3, y=1`; or, when
+//! it has a value, with that value's digits: `0.25` for `\frac{1}{4}`, `36` for `40_{9}`,
+//! `300 million` for `3\cdot10^{8}`; or with a decimal coefficient of the reference's numbers
+//! (`0.25\pi` for `\frac{\pi}{4}`). A text that shows none of these can only state the value by
+//! computing it from other numbers (`60/0.7` for `\frac{600}{7}`, `\sqrt{\sqrt[3]{1/27}}` for
+//! `\frac{\sqrt{3}}{3}`), which is a step of the work, not a statement of its result.
+
+use crate::text::byte_sets::has_ascii_digit;
+
+/// The most numerals of a fraction's numerator or denominator whose ratios are taken as
+/// coefficients (pairs grow with the square).
+const MAX_COEFFICIENT_NUMERALS: usize = 8;
+
+/// What a text must show to state a reference ([`Figures::shown_in`]).
+#[derive(Debug, Clone)]
+pub(super) struct Figures {
+    /// The reference's numerals (maximal runs of digits, a decimal point between digits
+    /// included), each to be found whole in a text: not inside a longer number.
+    numerals: Vec<memchr::memmem::Finder<'static>>,
+    /// Digit strings to be found among a text's digits, separators dropped ([`digit_view`]):
+    /// the significant digits of the numerals that a text may write otherwise (`.25` for
+    /// `0.25`, `2.50` for `2.5`, `15,625` for `15625`), the first significant digits of each
+    /// value of the reference (truncated and rounded to two), and those of the finite decimal
+    /// ratios of the integers of a fraction's numerator (1 when it has none) and denominator
+    /// (`25` for `\frac{\pi}{4}`, written `0.25\pi`; `25` for `\frac{5\sqrt{2}}{2}`).
+    digit_strings: Vec<memchr::memmem::Finder<'static>>,
+}
+
+fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
+    memchr::memmem::Finder::new(needle).into_owned()
+}
+
+impl Figures {
+    /// The figures of a reference with canonical text `canonical` and real values `values`
+    /// ([`crate::answer::Answer::real_values`]; empty when it has none); `None` when it is
+    /// written without an ASCII numeral (nothing to look for).
+    pub(super) fn new(canonical: &str, values: &[f64]) -> Option<Figures> {
+        let own = numerals(canonical.as_bytes());
+        if own.is_empty() {
+            return None;
+        }
+        let mut digit_strings = Vec::new();
+        for n in &own {
+            if n.contains(&b'.') || n.len() >= 4 {
+                digit_strings.push(significant_digits(n));
+            }
+        }
+        for &v in values {
+            digit_strings.extend(leading_digits(v));
+        }
+        for (numerator, denominator) in fractions(canonical.as_bytes()) {
+            let integers = |group: &[u8]| -> Vec<u64> {
+                self::numerals(group)
+                    .iter()
+                    .filter(|n| !n.contains(&b'.') && n.len() <= 9)
+                    .filter_map(|n| std::str::from_utf8(n).ok()?.parse().ok())
+                    .take(MAX_COEFFICIENT_NUMERALS)
+                    .collect()
+            };
+            let (ps, qs) = (integers(numerator), integers(denominator));
+            let ps = if ps.is_empty() { vec![1] } else { ps };
+            for &q in &qs {
+                for &p in &ps {
+                    digit_strings.extend(finite_decimal_digits(p, q));
+                }
+            }
+        }
+        digit_strings.retain(|d| !d.is_empty());
+        digit_strings.sort_unstable();
+        digit_strings.dedup();
+        Some(Figures { numerals: own.iter().map(|n| finder(n)).collect(), digit_strings: digit_strings.iter().map(|d| finder(d)).collect() })
+    }
+
+    /// Whether `text` shows a figure: a numeral whole, or a digit string among its digits.
+    /// Superscript, subscript and full-width digits count as the digits they are, and a
+    /// vulgar fraction as its numerator and denominator (`½` as `1/2`); a text with any other
+    /// numeral outside ASCII (`Ⅳ`, `①`) shows the figures, as this does not read them.
+    pub(super) fn shown_in(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let ascii_numerals = match bytes.iter().position(|&b| b >= 0x80) {
+            None => true,
+            Some(k) => !text[k..].chars().any(|c| !c.is_ascii() && c.is_numeric()),
+        };
+        if ascii_numerals {
+            return has_ascii_digit(bytes) && self.shown_in_ascii(bytes);
+        }
+        let mut spelled = String::with_capacity(text.len() + 8);
+        for c in text.chars() {
+            match ascii_digits_of(c) {
+                Some(digits) => spelled.push_str(digits),
+                None if c.is_numeric() && !c.is_ascii() => return true,
+                None => spelled.push(c),
+            }
+        }
+        has_ascii_digit(spelled.as_bytes()) && self.shown_in_ascii(spelled.as_bytes())
+    }
+
+    /// [`Self::shown_in`] of a text whose numerals are ASCII digits.
+    fn shown_in_ascii(&self, bytes: &[u8]) -> bool {
+        if self.numerals.iter().any(|n| stated_whole(bytes, n)) {
+            return true;
+        }
+        if self.digit_strings.is_empty() {
+            return false;
+        }
+        let digits = digit_view(bytes);
+        self.digit_strings.iter().any(|d| d.find(&digits).is_some())
+    }
+}
+
+/// The numerals of `text`: maximal runs of ASCII digits, with a `.` between two digits, each
+/// once, in order of first appearance.
+fn numerals(text: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !text[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && (text[i].is_ascii_digit() || (text[i] == b'.' && text.get(i + 1).is_some_and(u8::is_ascii_digit))) {
+            i += 1;
+        }
+        let numeral = text[start..i].to_vec();
+        if !out.contains(&numeral) {
+            out.push(numeral);
+        }
+    }
+    out
+}
+
+/// A numeral's significant digits: without its decimal point, its leading zeros and the zeros
+/// that end its fraction (`0.250` gives `25`, `15625` itself, `0` for zero).
+fn significant_digits(numeral: &[u8]) -> Vec<u8> {
+    let mut digits: Vec<u8> = numeral.to_vec();
+    if digits.contains(&b'.') {
+        while digits.last() == Some(&b'0') {
+            digits.pop();
+        }
+        digits.retain(|&b| b != b'.');
+    }
+    let first = digits.iter().position(|&b| b != b'0');
+    match first {
+        Some(k) => digits[k..].to_vec(),
+        None => b"0".to_vec(),
+    }
+}
+
+/// Whether `numeral` stands in `text` as a whole number: no digit (or a decimal point after a
+/// digit) right before it, no digit right after it. `3.0` shows `3`; `13`, `0.3` and `34` do
+/// not.
+fn stated_whole(text: &[u8], numeral: &memchr::memmem::Finder<'_>) -> bool {
+    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+    let len = numeral.needle().len();
+    numeral.find_iter(text).any(|at| {
+        let before = at > 0 && (digit(at - 1) || (text[at - 1] == b'.' && at > 1 && digit(at - 2)));
+        !before && !digit(at + len)
+    })
+}
+
+/// `text` with what writes one number in pieces dropped: decimal points and the group
+/// separators `,`, `{,}` and `\,` (`15{,}625.5` reads `156255`). A space stays: it separates
+/// numbers more often than it groups digits.
+fn digit_view(text: &[u8]) -> Vec<u8> {
+    text.iter().copied().filter(|&b| !matches!(b, b'.' | b',' | b'{' | b'}' | b'\\')).collect()
+}
+
+/// The ASCII spelling of a superscript, subscript or full-width digit, or of a vulgar
+/// fraction (`½` is `1/2`); `None` for any other character.
+fn ascii_digits_of(c: char) -> Option<&'static str> {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    let digit = |k: u32| Some(DIGITS[k as usize]);
+    match c {
+        '⁰' => digit(0),
+        '¹' => digit(1),
+        '²' => digit(2),
+        '³' => digit(3),
+        '⁴'..='⁹' => digit(c as u32 - '⁴' as u32 + 4),
+        '₀'..='₉' => digit(c as u32 - '₀' as u32),
+        '０'..='９' => digit(c as u32 - '０' as u32),
+        '½' => Some("1/2"),
+        '⅓' => Some("1/3"),
+        '⅔' => Some("2/3"),
+        '¼' => Some("1/4"),
+        '¾' => Some("3/4"),
+        '⅕' => Some("1/5"),
+        '⅖' => Some("2/5"),
+        '⅗' => Some("3/5"),
+        '⅘' => Some("4/5"),
+        '⅙' => Some("1/6"),
+        '⅚' => Some("5/6"),
+        '⅛' => Some("1/8"),
+        '⅜' => Some("3/8"),
+        '⅝' => Some("5/8"),
+        '⅞' => Some("7/8"),
+        _ => None,
+    }
+}
+
+/// The first two significant digits of `|v|`, truncated and rounded, each without the zeros
+/// that end it (`0.25` gives `25`, `0.1996` gives `19` and `2`, `300` gives `3`, zero `0`).
+fn leading_digits(v: f64) -> Vec<Vec<u8>> {
+    if v == 0.0 {
+        return vec![b"0".to_vec()];
+    }
+    let first_two = |s: String| {
+        // `d.ddd…e±k`: the digits before the exponent, the point dropped.
+        let mantissa: Vec<u8> = s.bytes().take_while(|&b| b != b'e').filter(|&b| b != b'.').take(2).collect();
+        let mut digits = mantissa;
+        while digits.len() > 1 && digits.last() == Some(&b'0') {
+            digits.pop();
+        }
+        digits
+    };
+    let truncated = first_two(format!("{:.15e}", v.abs()));
+    let rounded = first_two(format!("{:.1e}", v.abs()));
+    if truncated == rounded {
+        vec![truncated]
+    } else {
+        vec![truncated, rounded]
+    }
+}
+
+/// The numerator and denominator groups of every `\frac{..}{..}` of `text` (canonical: braced
+/// arguments), outer ones before the fractions inside them.
+fn fractions(text: &[u8]) -> Vec<(&[u8], &[u8])> {
+    let group_end = |open: usize| -> Option<usize> {
+        let mut depth = 0usize;
+        for (k, &b) in text.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(text, b"\\frac{") {
+        let open = at + 5;
+        let Some(close) = group_end(open) else { continue };
+        if text.get(close + 1) != Some(&b'{') {
+            continue;
+        }
+        let Some(end) = group_end(close + 1) else { continue };
+        out.push((&text[open + 1..close], &text[close + 2..end]));
+    }
+    out
+}
+
+/// The significant digits of `p / q` when it is a finite decimal (`q` a power of two times a
+/// power of five after reduction; not for `q` 0 or 1).
+fn finite_decimal_digits(p: u64, q: u64) -> Option<Vec<u8>> {
+    if q <= 1 || p == 0 {
+        return None;
+    }
+    let g = gcd(p, q);
+    let (mut p, mut q) = (p / g, q / g);
+    if q == 1 {
+        return None;
+    }
+    // Scale to p' / 10^k.
+    let (mut twos, mut fives) = (0u32, 0u32);
+    while q % 2 == 0 {
+        q /= 2;
+        twos += 1;
+    }
+    while q % 5 == 0 {
+        q /= 5;
+        fives += 1;
+    }
+    if q != 1 {
+        return None;
+    }
+    let k = twos.max(fives);
+    p = p.checked_mul(2u64.checked_pow(k - twos)?)?.checked_mul(5u64.checked_pow(k - fives)?)?;
+    let digits = p.to_string().into_bytes();
+    let mut digits: Vec<u8> = digits.into_iter().skip_while(|&b| b == b'0').collect();
+    while digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    Some(digits)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figures(canonical: &str, values: &[f64]) -> Figures {
+        Figures::new(canonical, values).expect("a reference with numerals")
+    }
+
+    #[test]
+    fn the_numerals_of_a_reference_are_found_whole() {
+        let f = figures("26+13\\sqrt{3}", &[48.516_660_498_395_4]);
+        assert!(f.shown_in("so the area is 13(2+\\sqrt{3})"));
+        assert!(f.shown_in("which gives 13\\sqrt3 + 26."));
+        assert!(!f.shown_in("then 128 and 0.26 and 1.3 follow"));
+        // The value's digits: a decimal approximation.
+        assert!(f.shown_in("about 48.5"));
+    }
+
+    #[test]
+    fn a_value_written_with_its_own_digits() {
+        let quarter = figures("\\frac{1}{4}", &[0.25]);
+        assert!(quarter.shown_in("so p = 0.25"));
+        assert!(quarter.shown_in("or 25%"));
+        assert!(quarter.shown_in("that is 4^{-1}"));
+        assert!(!quarter.shown_in("then 3 and 7"));
+        // Three hundred million, and zero.
+        assert!(figures("3\\cdot10^{8}", &[3e8]).shown_in("300,000,000 m/s"));
+        assert!(figures("0.0", &[0.0]).shown_in("0.000 days"));
+        // Rounded: 0.1996 may be written 0.200 under a lenient decimal policy.
+        assert_eq!(leading_digits(0.1996), vec![b"19".to_vec(), b"2".to_vec()]);
+        assert_eq!(leading_digits(-12.6), vec![b"12".to_vec(), b"13".to_vec()]);
+        assert_eq!(leading_digits(300.0), vec![b"3".to_vec()]);
+    }
+
+    #[test]
+    fn numerals_written_otherwise() {
+        let f = figures("2.50", &[2.5]);
+        assert!(f.shown_in("x = 2.5"));
+        assert!(figures("0.25", &[0.25]).shown_in("p = .25"));
+        assert!(figures("15625", &[15625.0]).shown_in("15{,}625 ways"));
+        assert!(figures("15625", &[15625.0]).shown_in("15\\,625 ways"));
+        assert!(!figures("57.5", &[57.5]).shown_in("5 7 5"));
+        assert!(figures("90.00^{\\circ}", &[90.0]).shown_in("θ=90 degrees"));
+    }
+
+    #[test]
+    fn decimal_coefficients_of_the_numerals() {
+        let f = figures("\\frac{\\pi}{4}", &[std::f64::consts::FRAC_PI_4]);
+        assert!(f.shown_in("the angle is 0.25\\pi"));
+        assert!(figures("\\frac{5\\sqrt{2}}{2}", &[3.535_533_905_932_737_6]).shown_in("r = 2.5\\sqrt{2}"));
+        assert!(!figures("26+13\\sqrt{3}", &[48.516_660_498_395_4]).shown_in("a 5 and a 7"));
+        assert_eq!(fractions(b"\\frac{3\\pi}{4}+\\frac{1}{\\frac{2}{5}}"), vec![(&b"3\\pi"[..], &b"4"[..]), (&b"1"[..], &b"\\frac{2}{5}"[..]), (&b"2"[..], &b"5"[..])]);
+        assert_eq!(finite_decimal_digits(1, 8), Some(b"125".to_vec()));
+        assert_eq!(finite_decimal_digits(6, 4), Some(b"15".to_vec()));
+        assert_eq!(finite_decimal_digits(1, 3), None);
+        assert_eq!(finite_decimal_digits(4, 2), None);
+    }
+
+    #[test]
+    fn numerals_outside_ascii_pass() {
+        let f = figures("\\frac{1}{2}", &[0.5]);
+        assert!(f.shown_in("so ½ of them"));
+        assert!(figures("BD^{2}", &[]).shown_in("less than BD² for all"));
+        assert!(!f.shown_in("no numbers here"));
+        // Read as digits: x₁² shows 1 and 2, not 3.
+        assert!(!figures("\\frac{3}{7}", &[3.0 / 7.0]).shown_in("so x₁² + y₁² = 0.5"));
+        assert!(figures("\\frac{3}{7}", &[3.0 / 7.0]).shown_in("so x = ３/７"));
+        assert!(figures("\\frac{3}{7}", &[3.0 / 7.0]).shown_in("chapter Ⅳ"));
+    }
+
+    #[test]
+    fn computations_from_other_numbers_do_not_show_the_reference() {
+        assert!(!figures("\\frac{600}{7}", &[600.0 / 7.0]).shown_in("So, v = 60 / 0.7"));
+        assert!(Figures::new("\\pi", &[std::f64::consts::PI]).is_none());
+    }
+
+    #[test]
+    fn significant_digits_of_numerals() {
+        assert_eq!(significant_digits(b"0.250"), b"25");
+        assert_eq!(significant_digits(b"15625"), b"15625");
+        assert_eq!(significant_digits(b"0.000"), b"0");
+        assert_eq!(numerals(b"2.5x+3.0-2.5"), vec![b"2.5".to_vec(), b"3.0".to_vec()]);
+    }
+}
