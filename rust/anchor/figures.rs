@@ -82,12 +82,13 @@ impl Figures {
     /// numeral outside ASCII (`Ⅳ`, `①`) shows the figures, as this does not read them.
     pub(super) fn shown_in(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
-        let ascii_numerals = match bytes.iter().position(|&b| b >= 0x80) {
-            None => true,
-            Some(k) => !text[k..].chars().any(|c| !c.is_ascii() && c.is_numeric()),
-        };
-        if ascii_numerals {
-            return has_ascii_digit(bytes) && self.shown_in_ascii(bytes);
+        // Its ASCII digits first: spelling other numerals out only adds digits.
+        if has_ascii_digit(bytes) && self.shown_in_ascii(bytes) {
+            return true;
+        }
+        let Some(first) = bytes.iter().position(|&b| b >= 0x80) else { return false };
+        if !text[first..].chars().any(|c| !c.is_ascii() && c.is_numeric()) {
+            return false;
         }
         let mut spelled = String::with_capacity(text.len() + 8);
         for c in text.chars() {
@@ -97,7 +98,7 @@ impl Figures {
                 None => spelled.push(c),
             }
         }
-        has_ascii_digit(spelled.as_bytes()) && self.shown_in_ascii(spelled.as_bytes())
+        self.shown_in_ascii(spelled.as_bytes())
     }
 
     /// [`Self::shown_in`] of a text whose numerals are ASCII digits.
