@@ -294,10 +294,10 @@ impl AnchorSearch<'_> {
         let mut memo: FastMap<String, Verdict> = FastMap::default();
         let mut found = None;
         if !references.is_empty() {
-            for i in 0..n {
+            let mut visit = |i: usize| {
                 let text = text_of(i);
                 if !holds_needle(i) {
-                    continue;
+                    return None;
                 }
                 let in_context = match self.options.context {
                     ContextRule::None => true,
@@ -312,13 +312,15 @@ impl AnchorSearch<'_> {
                     }
                 };
                 if !in_context || !targets.sentence_shows_figures(text) {
-                    continue;
+                    return None;
                 }
-                if let Some(m) = search.first_match(text, &targets, problem, &mut memo, &mut undecided) {
-                    found = Some((i, m));
-                    break;
-                }
-            }
+                search.first_match(text, &targets, problem, &mut memo, &mut undecided).map(|m| (i, m))
+            };
+            // The sentences in order; only those the digits of integer references point to.
+            found = match targets.sentences_to_read(sentences) {
+                Some(listed) => listed.into_iter().find_map(&mut visit),
+                None => (0..n).find_map(&mut visit),
+            };
         }
         // The thinking's last sentence ends it: with backtracking, a value stated there is
         // a match even without a cue, and the walk back starts from it.
@@ -627,6 +629,34 @@ impl Targets<'_> {
             }
             _ => f.may_match(text),
         })
+    }
+
+    /// The sentences that may hold a match, in order, when the references are all integers:
+    /// those holding an occurrence of their digits, of the digits' last group or of a scale
+    /// word, found once in the thinking ([`Self::sentence_may_match`] passes no other
+    /// sentence). `None` when the prefilters do not tell (any sentence may then match).
+    fn sentences_to_read(&self, sentences: &[Sentence]) -> Option<Vec<usize>> {
+        self.prefilters.as_ref()?;
+        if self.digits_at.is_empty() || self.digits_at.iter().any(Option::is_none) {
+            return None;
+        }
+        let mut at: Vec<usize> = self
+            .digits_at
+            .iter()
+            .flatten()
+            .flat_map(|d| d.whole.iter().chain(&d.groups))
+            .chain(&self.scale_words.at)
+            .copied()
+            .collect();
+        at.sort_unstable();
+        let mut listed: Vec<usize> = Vec::new();
+        for p in at {
+            let i = sentences.partition_point(|s| s.end <= p);
+            if i < sentences.len() && listed.last() != Some(&i) {
+                listed.push(i);
+            }
+        }
+        Some(listed)
     }
 
     /// Whether `text` shows the figures of reference `k` ([`Figures::shown_in`]); true when
@@ -1895,10 +1925,14 @@ mod tests {
             let targets = Targets::new(&references, None, search.prefilters(&references), search.figures(&references), &text);
             proptest::prop_assert!(targets.prefilters.is_some());
             let sentences = split_sentences(&text, &SplitOptions::default());
-            for s in &sentences {
+            // The sentences the occurrences point to, in order, hold every one that passes.
+            let listed = targets.sentences_to_read(&sentences).expect("an integer reference lists its sentences");
+            proptest::prop_assert!(listed.windows(2).all(|w| w[0] < w[1]), "{:?}", listed);
+            for (i, s) in sentences.iter().enumerate() {
                 let alone = &text[s.start..s.content_end];
                 let expected = targets.may_match(alone, || has_scale_word(alone.as_bytes()));
                 proptest::prop_assert_eq!(targets.sentence_may_match(&text, s), expected, "{:?} in {:?}", alone, text);
+                proptest::prop_assert!(!expected || listed.contains(&i), "{:?} not listed in {:?}", alone, text);
             }
         }
     }
