@@ -10,6 +10,7 @@
 //! computing it from other numbers (`60/0.7` for `\frac{600}{7}`, `\sqrt{\sqrt[3]{1/27}}` for
 //! `\frac{\sqrt{3}}{3}`), which is a step of the work, not a statement of its result.
 
+use crate::answer::matching_brace;
 use crate::text::byte_sets::has_ascii_digit;
 
 /// The most numerals of a fraction's numerator or denominator whose ratios are taken as
@@ -55,7 +56,7 @@ impl Figures {
         }
         for (numerator, denominator) in fractions(canonical.as_bytes()) {
             let integers = |group: &[u8]| -> Vec<u64> {
-                self::numerals(group)
+                numerals(group)
                     .iter()
                     .filter(|n| !n.contains(&b'.') && n.len() <= 9)
                     .filter_map(|n| std::str::from_utf8(n).ok()?.parse().ok())
@@ -231,30 +232,14 @@ fn leading_digits(v: f64) -> Vec<Vec<u8>> {
 /// The numerator and denominator groups of every `\frac{..}{..}` of `text` (canonical: braced
 /// arguments), outer ones before the fractions inside them.
 fn fractions(text: &[u8]) -> Vec<(&[u8], &[u8])> {
-    let group_end = |open: usize| -> Option<usize> {
-        let mut depth = 0usize;
-        for (k, &b) in text.iter().enumerate().skip(open) {
-            match b {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(k);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    };
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(text, b"\\frac{") {
         let open = at + 5;
-        let Some(close) = group_end(open) else { continue };
+        let Some(close) = matching_brace(text, open) else { continue };
         if text.get(close + 1) != Some(&b'{') {
             continue;
         }
-        let Some(end) = group_end(close + 1) else { continue };
+        let Some(end) = matching_brace(text, close + 1) else { continue };
         out.push((&text[open + 1..close], &text[close + 2..end]));
     }
     out
