@@ -179,9 +179,8 @@ pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &(impl std::fmt::Displ
 pub(crate) struct TextReader<'py> {
     /// `str.isascii` (a flag test in CPython).
     isascii: &'py PyAny,
-    /// The thread's code-point buffer, taken for the reader's life and given back on drop
-    /// with the two below ([`ReaderBuffers`]), so that one call per text (an evaluation
-    /// loop's `is_correct`) or per training step does not allocate them anew.
+    /// The thread's code-point buffer, taken for the reader's life and given back on drop, so
+    /// that one call per text (an evaluation loop's `is_correct`) does not allocate it anew.
     code_points: Vec<u32>,
     /// The UTF-8 of the texts of the part read last that are not ASCII.
     part: Vec<u8>,
@@ -189,38 +188,17 @@ pub(crate) struct TextReader<'py> {
     end: Vec<u8>,
 }
 
-/// The buffers of a [`TextReader`], kept by its thread between readers: a batch's first part
-/// then fills memory that the last batch grew and touched, instead of growing a new buffer
-/// by reallocation (copying what it holds each time) into fresh pages. The code points are
-/// at most [`MAX_CODE_POINTS_AT_ONCE`] (a longer text is read in slices); a part buffer that
-/// grew past [`MAX_KEPT_PART_BYTES`] is let go.
-#[derive(Default)]
-struct ReaderBuffers {
-    code_points: Vec<u32>,
-    part: Vec<u8>,
-    end: Vec<u8>,
-}
-
-/// The largest part buffer a thread keeps for its next [`TextReader`] (a part of
-/// `extract::READ_PART` responses of 100 KB each, the longest that 32k-token rollouts get,
-/// is about 26 MB).
-const MAX_KEPT_PART_BYTES: usize = 64 << 20;
-
 thread_local! {
-    /// The buffers of the thread's last [`TextReader`].
-    static BUFFERS: std::cell::Cell<ReaderBuffers> =
-        const { std::cell::Cell::new(ReaderBuffers { code_points: Vec::new(), part: Vec::new(), end: Vec::new() }) };
+    /// The code-point buffer of the thread's last [`TextReader`] (at most
+    /// [`MAX_CODE_POINTS_AT_ONCE`] code points: a longer text is read in slices).
+    static CODE_POINTS: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl Drop for TextReader<'_> {
     fn drop(&mut self) {
-        let mut part = std::mem::take(&mut self.part);
-        if part.capacity() > MAX_KEPT_PART_BYTES {
-            part = Vec::new();
-        }
-        let buffers = ReaderBuffers { code_points: std::mem::take(&mut self.code_points), part, end: std::mem::take(&mut self.end) };
-        // A thread being torn down has no place to keep them.
-        let _ = BUFFERS.try_with(|cell| cell.set(buffers));
+        let buffer = std::mem::take(&mut self.code_points);
+        // A thread being torn down has no buffer to keep it in.
+        let _ = CODE_POINTS.try_with(|cell| cell.set(buffer));
     }
 }
 
@@ -234,8 +212,8 @@ impl<'py> TextReader<'py> {
                 ISASCII.get_or_init(py, || f)
             }
         };
-        let ReaderBuffers { code_points, part, end } = BUFFERS.try_with(|cell| cell.take()).unwrap_or_default();
-        Ok(TextReader { isascii: isascii.as_ref(py), code_points, part, end })
+        let code_points = CODE_POINTS.try_with(|cell| cell.take()).unwrap_or_default();
+        Ok(TextReader { isascii: isascii.as_ref(py), code_points, part: Vec::new(), end: Vec::new() })
     }
 
     /// `obj`'s text when it is an ASCII `str` (borrowed); else None, after its UTF-8 is
