@@ -363,6 +363,25 @@ mod tests {
         assert!(Figures::new("\\pi", &[std::f64::consts::PI]).is_none());
     }
 
+    proptest::proptest! {
+        /// Any text is read without a panic, and a text that writes the reference as the
+        /// reference is written shows its figures, whatever surrounds it.
+        #[test]
+        fn the_reference_written_out_shows_its_figures(
+            before in "(\\PC|[0-9.,{} ²½₁]|\\\\)*",
+            after in "(\\PC|[0-9.,{} ²½₁]|\\\\)*",
+            k in 0usize..6,
+        ) {
+            let references = [("\\frac{5}{36}", 5.0 / 36.0), ("26+13\\sqrt{3}", 48.516_660_498_395_4), ("0.25", 0.25),
+                ("(-3, 1)", f64::NAN), ("\\frac{\\pi}{4}", std::f64::consts::FRAC_PI_4), ("15625", 15625.0)];
+            let (canonical, value) = references[k];
+            let values: Vec<f64> = if value.is_nan() { Vec::new() } else { vec![value] };
+            let f = figures(canonical, &values);
+            let _ = f.shown_in(&before);
+            proptest::prop_assert!(f.shown_in(&format!("{before} {canonical} {after}")), "{before:?} {canonical} {after:?}");
+        }
+    }
+
     #[test]
     fn significant_digits_of_numerals() {
         assert_eq!(significant_digits(b"0.250"), b"25");
