@@ -285,8 +285,12 @@ impl AnchorSearch<'_> {
             .options
             .skip_unreduced_forms
             .then(|| references.iter().map(|r| unreduced_forms(r.canonical())).collect());
-        let targets = Targets::new(references, unreduced, self.prefilters(references), self.figures(references), thinking);
+        let prefilters = self.prefilters(references);
+        let figures = self.figures(references, prefilters.as_deref());
+        let targets = Targets::new(references, unreduced, prefilters, figures, thinking);
         let holds_needle = |i: usize| targets.sentence_may_match(thinking, &sentences[i]);
+        // Both sentence tests, for a sentence asked out of the search's order.
+        let may_state = |i: usize| holds_needle(i) && targets.sentence_shows_figures(text_of(i));
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
@@ -324,7 +328,7 @@ impl AnchorSearch<'_> {
         }
         // The thinking's last sentence ends it: with backtracking, a value stated there is
         // a match even without a cue, and the walk back starts from it.
-        if found.is_none() && self.options.backtrack && n > 0 && holds_needle(n - 1) && targets.sentence_shows_figures(text_of(n - 1)) {
+        if found.is_none() && self.options.backtrack && n > 0 && may_state(n - 1) {
             found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
         }
         let Some((mut k, mut matched)) = found else {
@@ -359,7 +363,7 @@ impl AnchorSearch<'_> {
                 if is_answer_heading(text) {
                     continue;
                 }
-                let m = if holds_needle(i) && targets.sentence_shows_figures(text) {
+                let m = if may_state(i) {
                     search.first_match(text, &targets, problem, &mut memo, &mut undecided)
                 } else {
                     None
@@ -417,21 +421,22 @@ impl AnchorSearch<'_> {
     }
 
     /// The figures every candidate equal to each reference shows ([`Figures`], see
-    /// [`AnchorOptions::reference_figures`]), `None` for an integer reference (its prefilter
-    /// asks for its digits) or one whose value is not known well enough to name its digits;
-    /// empty without the option or its conditions.
-    fn figures(&self, references: &[Answer]) -> Vec<Option<Figures>> {
-        let o = self.options;
-        if !o.reference_figures || o.max_extra_complexity != Some(0) || o.number_words || !o.skip_unreduced_forms {
+    /// [`AnchorOptions::reference_figures`]), given the references' `prefilters`
+    /// ([`Self::prefilters`], whose conditions the figures need too): `None` for an integer
+    /// reference (its prefilter asks for its digits) or one whose value is not known well
+    /// enough to name its digits; empty without the option, `skip_unreduced_forms` or
+    /// prefilters.
+    fn figures(&self, references: &[Answer], prefilters: Option<&[Prefilter]>) -> Vec<Option<Figures>> {
+        let Some(prefilters) = prefilters.filter(|_| self.options.reference_figures && self.options.skip_unreduced_forms) else {
             return Vec::new();
-        }
+        };
         references
             .iter()
-            .map(|r| {
-                if !r.is_mathematical() || r.plain_rational().is_some_and(|v| v.is_integer()) {
-                    return None;
-                }
-                Figures::new(r.canonical(), &r.real_values()?)
+            .zip(prefilters)
+            .map(|(r, f)| match f {
+                Prefilter::Digits(_) => None,
+                _ if r.plain_rational().is_some_and(|v| v.is_integer()) => None,
+                _ => Figures::new(r.canonical(), &r.real_values()?),
             })
             .collect()
     }
@@ -636,7 +641,7 @@ impl Targets<'_> {
     /// word, found once in the thinking ([`Self::sentence_may_match`] passes no other
     /// sentence). `None` when the prefilters do not tell (any sentence may then match).
     fn sentences_to_read(&self, sentences: &[Sentence]) -> Option<Vec<usize>> {
-        self.prefilters.as_ref()?;
+        // One entry per prefilter, none without prefilters.
         if self.digits_at.is_empty() || self.digits_at.iter().any(Option::is_none) {
             return None;
         }
@@ -669,7 +674,7 @@ impl Targets<'_> {
     /// its figures ([`Self::shows_figures`]), asked after its cheaper tests: of prefilters and
     /// context ([`Self::sentence_may_match`] asks for the digits of an integer reference).
     fn sentence_shows_figures(&self, text: &str) -> bool {
-        self.prefilters.is_none() || self.figures.is_empty() || (0..self.figures.len()).any(|k| self.shows_figures(k, text))
+        self.figures.is_empty() || (0..self.figures.len()).any(|k| self.shows_figures(k, text))
     }
 
     /// Whether `text` (whose [`unreduced_forms`] `own` holds once counted) is written less
@@ -1077,15 +1082,14 @@ const SCALE_WORD_STEMS: [&str; 3] = ["illion", "undred", "housand"];
 /// Whether `text` holds a scale word's stem ([`SCALE_WORD_STEMS`]).
 fn has_scale_word(text: &[u8]) -> bool {
     static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
-    let finders = FINDERS.get_or_init(|| SCALE_WORD_STEMS.iter().map(|s| memchr::memmem::Finder::new(s.as_bytes()).into_owned()).collect());
+    let finders = FINDERS.get_or_init(|| SCALE_WORD_STEMS.iter().map(|s| finder(s.as_bytes())).collect());
     finders.iter().any(|f| f.find(text).is_some())
 }
 
 impl Digits {
     fn new(digits: &str) -> Digits {
-        let finder = |s: &str| memchr::memmem::Finder::new(s.as_bytes()).into_owned();
-        let last_group = (digits.len() > 3).then(|| finder(&digits[digits.len() - 3..]));
-        Digits { finder: finder(digits), last_group }
+        let last_group = (digits.len() > 3).then(|| finder(&digits.as_bytes()[digits.len() - 3..]));
+        Digits { finder: finder(digits.as_bytes()), last_group }
     }
 
     /// Whether `text` writes the integer itself somewhere: its digits, not inside a longer
@@ -1140,13 +1144,22 @@ impl Digits {
             while start > 0 && text[start - 1] == b'0' {
                 start -= 1;
             }
-            // Not inside a longer number: no digit right before it, nor a decimal point after one.
-            let digit_before = start > 0 && digit(start - 1);
-            let after_point = start > 1 && text[start - 1] == b'.' && digit(start - 2);
-            !(digit_before || after_point) && ends_number(at + len)
+            !continues_a_number(text, start) && ends_number(at + len)
         });
         whole || groups.into_iter().any(|at| at > 0 && !digit(at - 1) && ends_number(at + 3))
     }
+}
+
+/// Whether the digits at `start` of `text` continue a number begun before them: a digit right
+/// before them, or a decimal point after a digit (`13`, `0.3` for `3`).
+fn continues_a_number(text: &[u8], start: usize) -> bool {
+    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+    (start > 0 && digit(start - 1)) || (start > 1 && text[start - 1] == b'.' && digit(start - 2))
+}
+
+/// An owned substring searcher for `needle`.
+fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
+    memchr::memmem::Finder::new(needle).into_owned()
 }
 
 /// Where a text holds an integer's digits and their last group ([`Digits::occurrences`]),
@@ -1658,7 +1671,7 @@ mod tests {
         assert_eq!(locate(t, "\\frac{\\pi}{4}", AnchorMode::Default).sentence, Some(0));
         // An integer reference keeps its digits prefilter; the paper's mode reads every value.
         assert!(AnchorSearch { options: &AnchorMode::Default.options(), policy: &Policy::default() }
-            .figures(&[Answer::parse("17")])
+            .figures(&[Answer::parse("17")], Some(&[Prefilter::of(&Answer::parse("17")).expect("an integer")]))
             .iter()
             .all(Option::is_none));
         let t = "So, v = 60 / 0.7. So v = 600 / 7.";
@@ -1922,7 +1935,9 @@ mod tests {
             let references = [reference];
             let options = AnchorMode::Default.options();
             let search = AnchorSearch { options: &options, policy: &Policy::default() };
-            let targets = Targets::new(&references, None, search.prefilters(&references), search.figures(&references), &text);
+            let prefilters = search.prefilters(&references);
+            let figures = search.figures(&references, prefilters.as_deref());
+            let targets = Targets::new(&references, None, prefilters, figures, &text);
             proptest::prop_assert!(targets.prefilters.is_some());
             let sentences = split_sentences(&text, &SplitOptions::default());
             // The sentences the occurrences point to, in order, hold every one that passes.

@@ -10,6 +10,7 @@
 //! computing it from other numbers (`60/0.7` for `\frac{600}{7}`, `\sqrt{\sqrt[3]{1/27}}` for
 //! `\frac{\sqrt{3}}{3}`), which is a step of the work, not a statement of its result.
 
+use super::{continues_a_number, finder};
 use crate::answer::matching_brace;
 use crate::text::byte_sets::has_ascii_digit;
 
@@ -30,10 +31,6 @@ pub(super) struct Figures {
     /// ratios of the integers of a fraction's numerator (1 when it has none) and denominator
     /// (`25` for `\frac{\pi}{4}`, written `0.25\pi`; `25` for `\frac{5\sqrt{2}}{2}`).
     digit_strings: Vec<memchr::memmem::Finder<'static>>,
-}
-
-fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
-    memchr::memmem::Finder::new(needle).into_owned()
 }
 
 impl Figures {
@@ -158,12 +155,8 @@ fn significant_digits(numeral: &[u8]) -> Vec<u8> {
 /// digit) right before it, no digit right after it. `3.0` shows `3`; `13`, `0.3` and `34` do
 /// not.
 fn stated_whole(text: &[u8], numeral: &memchr::memmem::Finder<'_>) -> bool {
-    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
     let len = numeral.needle().len();
-    numeral.find_iter(text).any(|at| {
-        let before = at > 0 && (digit(at - 1) || (text[at - 1] == b'.' && at > 1 && digit(at - 2)));
-        !before && !digit(at + len)
-    })
+    numeral.find_iter(text).any(|at| !continues_a_number(text, at) && !text.get(at + len).is_some_and(u8::is_ascii_digit))
 }
 
 /// `text` with what writes one number in pieces dropped: decimal points and the group
