@@ -325,11 +325,13 @@ impl AnchorSearch<'_> {
                 Some(listed) => listed.into_iter().find_map(&mut visit),
                 None => (0..n).find_map(&mut visit),
             };
-        }
-        // The thinking's last sentence ends it: with backtracking, a value stated there is
-        // a match even without a cue, and the walk back starts from it.
-        if found.is_none() && self.options.backtrack && n > 0 && may_state(n - 1) {
-            found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
+            // The thinking's last sentence ends it: with backtracking, a value stated there is
+            // a match even without a cue, and the walk back starts from it. (Without a
+            // reference nothing can match: a response without a final answer, mostly a
+            // truncated one, whose last "sentence" can be a long run without a stop.)
+            if found.is_none() && self.options.backtrack && n > 0 && may_state(n - 1) {
+                found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
+            }
         }
         let Some((mut k, mut matched)) = found else {
             return match sentences.last() {
