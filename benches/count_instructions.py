@@ -67,6 +67,9 @@ def count(what: str, runs: int, data: Path) -> int:
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
              sys.executable, __file__, "--inner", what, str(runs), str(data)],
             capture_output=True, text=True, check=False,
+            # numpy's OpenBLAS starts worker threads that spin while idle, and valgrind counts
+            # their instructions too: up to 2k per rollout from run to run. One thread, none.
+            env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         )
     m = re.search(r"Collected : (\d+)", out.stderr)
     if out.returncode != 0 or m is None:

@@ -102,8 +102,9 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
     if n == 0 {
         return Vec::new();
     }
-    // Traces average one sentence per ~40 bytes: reserve enough to rarely grow.
-    let mut out = Vec::with_capacity(n / 32 + 1);
+    // Traces average one sentence per ~42 bytes, and the long ones that end truncated (often
+    // in short repeated lines) one per ~29: reserve enough to rarely grow.
+    let mut out = Vec::with_capacity(n / 24 + 1);
     let mut start = 0;
     // Breaks inside the leading whitespace would leave the first sentence without content.
     let mut i = skip_space(text, 0);
