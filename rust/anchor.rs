@@ -254,6 +254,11 @@ impl<'p> Problem<'p> {
 pub struct AnchorSearch<'a> {
     pub options: &'a AnchorOptions,
     pub policy: &'a Policy,
+    /// The references are the response's own final answer, written as the model writes (the
+    /// reward's default), not a ground truth from a dataset, which may use another notation:
+    /// with [`AnchorOptions::reference_figures`], a candidate must then show every numeral of
+    /// a reference that is not a plain rational ([`Figures`]).
+    pub own_answer: bool,
 }
 
 impl AnchorSearch<'_> {
@@ -294,7 +299,7 @@ impl AnchorSearch<'_> {
         let mut undecided = 0;
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
-        let search = AnchorSearch { options: self.options, policy: &policy };
+        let search = AnchorSearch { options: self.options, policy: &policy, own_answer: self.own_answer };
         let mut memo: FastMap<String, Verdict> = FastMap::default();
         let mut found = None;
         if !references.is_empty() {
@@ -438,7 +443,7 @@ impl AnchorSearch<'_> {
             .map(|(r, f)| match f {
                 Prefilter::Digits(_) => None,
                 _ if r.plain_rational().is_some_and(|v| v.is_integer()) => None,
-                _ => Figures::new(r.canonical(), &r.real_values()?),
+                _ => Figures::new(r.canonical(), &r.real_values()?, self.own_answer && r.plain_rational().is_none()),
             })
             .collect()
     }
@@ -1347,7 +1352,7 @@ mod tests {
         let sentences = split_sentences(thinking, &SplitOptions::default());
         let policy = Policy::default();
         let problem = problem.map(Problem::new);
-        AnchorSearch { options, policy: &policy }.locate(
+        AnchorSearch { options, policy: &policy, own_answer: true }.locate(
             thinking,
             &sentences,
             &cues,
@@ -1672,7 +1677,7 @@ mod tests {
         let t = "Hence the angle is 0.25\\pi. Therefore it is \\frac{\\pi}{4}.";
         assert_eq!(locate(t, "\\frac{\\pi}{4}", AnchorMode::Default).sentence, Some(0));
         // An integer reference keeps its digits prefilter; the paper's mode reads every value.
-        assert!(AnchorSearch { options: &AnchorMode::Default.options(), policy: &Policy::default() }
+        assert!(AnchorSearch { options: &AnchorMode::Default.options(), policy: &Policy::default(), own_answer: true }
             .figures(&[Answer::parse("17")], Some(&[Prefilter::of(&Answer::parse("17")).expect("an integer")]))
             .iter()
             .all(Option::is_none));
@@ -1848,7 +1853,7 @@ mod tests {
         let options = AnchorMode::Paper.options();
         let policy = Policy::default();
         let refs = [Answer::parse("6630.65"), Answer::parse("6630")];
-        let a = AnchorSearch { options: &options, policy: &policy }.locate(t, &sentences, &cues, &refs, None);
+        let a = AnchorSearch { options: &options, policy: &policy, own_answer: true }.locate(t, &sentences, &cues, &refs, None);
         assert!(a.found);
     }
 
@@ -1936,7 +1941,7 @@ mod tests {
             let reference = Answer::parse(&n.to_string());
             let references = [reference];
             let options = AnchorMode::Default.options();
-            let search = AnchorSearch { options: &options, policy: &Policy::default() };
+            let search = AnchorSearch { options: &options, policy: &Policy::default(), own_answer: true };
             let prefilters = search.prefilters(&references);
             let figures = search.figures(&references, prefilters.as_deref());
             let targets = Targets::new(&references, None, prefilters, figures, &text);

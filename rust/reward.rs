@@ -318,7 +318,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     let options = &config.anchor;
     let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
     let sentences = split_sentences(thinking_text, &config.split);
-    let anchor: Anchor = AnchorSearch { options, policy: &config.policy }.locate(
+    let anchor: Anchor = AnchorSearch { options, policy: &config.policy, own_answer: config.reference == ReferenceChoice::FinalAnswer }.locate(
         thinking_text,
         &sentences,
         &config.cues,

@@ -1,14 +1,25 @@
-//! The figures a reference answer is written with, and whether a text shows one of them: the
-//! anchor search's sentence and candidate test for references that are not plain integers
-//! (see [`crate::anchor::AnchorOptions::reference_figures`]).
+//! The figures a reference answer is written with, and whether a text shows them: the anchor
+//! search's sentence and candidate test for references that are not plain integers (see
+//! [`crate::anchor::AnchorOptions::reference_figures`]).
 //!
 //! A stated value is written with the reference's own numbers: `\frac{5}{36}` as `5/36`,
-//! `26+13\sqrt{3}` as `13\sqrt{3}+26` or `13(2+\sqrt{3})`, `(-3, 1)` as `x=-3, y=1`; or, when
-//! it has a value, with that value's digits: `0.25` for `\frac{1}{4}`, `36` for `40_{9}`,
-//! `300 million` for `3\cdot10^{8}`; or with a decimal coefficient of the reference's numbers
-//! (`0.25\pi` for `\frac{\pi}{4}`). A text that shows none of these can only state the value by
-//! computing it from other numbers (`60/0.7` for `\frac{600}{7}`, `\sqrt{\sqrt[3]{1/27}}` for
+//! `26+13\sqrt{3}` as `13\sqrt{3}+26`, `(-3, 1)` as `x=-3, y=1`; or, when it has a value, with
+//! that value's digits: `0.25` for `\frac{1}{4}`, `36` for `40_{9}`, `300 million` for
+//! `3\cdot10^{8}`; or with a decimal coefficient of the reference's numbers (`0.25\pi` for
+//! `\frac{\pi}{4}`). A text that shows none of these can only state the value by computing it
+//! from other numbers (`60/0.7` for `\frac{600}{7}`, `\sqrt{\sqrt[3]{1/27}}` for
 //! `\frac{\sqrt{3}}{3}`), which is a step of the work, not a statement of its result.
+//!
+//! A reference that is the response's own final answer ([`crate::anchor::AnchorSearch::own_answer`],
+//! the reward's default) and no plain rational (an expression, a tuple, an equation) is shown
+//! by all of its numerals together, or by one of the other figures: the model writes its terms
+//! and coordinates with their own numbers, and a form that drops some of them is another form
+//! of the expression, factored or expanded (`13(2+\sqrt{3})` for `26+13\sqrt{3}`,
+//! `11\sqrt{5}+11` for `11(1+\sqrt{5})`), a step before the answer as it is finally written.
+//! Any one numeral is enough for a plain rational (`\frac{5}{36}`, `0.25`), which a mixed
+//! number (`1\frac{1}{2}` for `\frac{3}{2}`) or a repeating decimal (`0.\overline{3}` for
+//! `\frac{1}{3}`) writes only in part, and for a ground truth from a dataset, whose notation
+//! may not be the model's (`10^{2}\sqrt{p}` for the model's `100\sqrt{p}`).
 
 use super::{continues_a_number, finder};
 use crate::answer::matching_brace;
@@ -24,6 +35,8 @@ pub(super) struct Figures {
     /// The reference's numerals (maximal runs of digits, a decimal point between digits
     /// included), each to be found whole in a text: not inside a longer number.
     numerals: Vec<memchr::memmem::Finder<'static>>,
+    /// Whether a text must show every numeral or one is enough (see the module documentation).
+    every_numeral: bool,
     /// Digit strings to be found among a text's digits, separators dropped ([`digit_view`]):
     /// the significant digits of the numerals that a text may write otherwise (`.25` for
     /// `0.25`, `2.50` for `2.5`, `15,625` for `15625`), the first significant digits of each
@@ -35,9 +48,10 @@ pub(super) struct Figures {
 
 impl Figures {
     /// The figures of a reference with canonical text `canonical` and real values `values`
-    /// ([`crate::answer::Answer::real_values`]; empty when it has none); `None` when it is
-    /// written without an ASCII numeral (nothing to look for).
-    pub(super) fn new(canonical: &str, values: &[f64]) -> Option<Figures> {
+    /// ([`crate::answer::Answer::real_values`]; empty when it has none); `every_numeral`: a
+    /// text must show all its numerals, not one (see the module documentation). `None` when
+    /// it is written without an ASCII numeral (nothing to look for).
+    pub(super) fn new(canonical: &str, values: &[f64], every_numeral: bool) -> Option<Figures> {
         let own = numerals(canonical.as_bytes());
         if own.is_empty() {
             return None;
@@ -71,10 +85,15 @@ impl Figures {
         digit_strings.retain(|d| !d.is_empty());
         digit_strings.sort_unstable();
         digit_strings.dedup();
-        Some(Figures { numerals: own.iter().map(|n| finder(n)).collect(), digit_strings: digit_strings.iter().map(|d| finder(d)).collect() })
+        Some(Figures {
+            numerals: own.iter().map(|n| finder(n)).collect(),
+            every_numeral,
+            digit_strings: digit_strings.iter().map(|d| finder(d)).collect(),
+        })
     }
 
-    /// Whether `text` shows a figure: a numeral whole, or a digit string among its digits.
+    /// Whether `text` shows the figures: its numerals whole (every one, or any one for a plain
+    /// rational), or a digit string among its digits.
     /// Superscript, subscript and full-width digits count as the digits they are, and a
     /// vulgar fraction as its numerator and denominator (`½` as `1/2`); a text with any other
     /// numeral outside ASCII (`Ⅳ`, `①`) shows the figures, as this does not read them.
@@ -101,7 +120,9 @@ impl Figures {
 
     /// [`Self::shown_in`] of a text whose numerals are ASCII digits.
     fn shown_in_ascii(&self, bytes: &[u8]) -> bool {
-        if self.numerals.iter().any(|n| stated_whole(bytes, n)) {
+        let whole = |n: &memchr::memmem::Finder<'_>| stated_whole(bytes, n);
+        let numerals_shown = if self.every_numeral { self.numerals.iter().all(whole) } else { self.numerals.iter().any(whole) };
+        if numerals_shown {
             return true;
         }
         if self.digit_strings.is_empty() {
@@ -284,18 +305,27 @@ fn gcd(a: u64, b: u64) -> u64 {
 mod tests {
     use super::*;
 
+    /// The figures of a reference that is the response's own final answer: every numeral
+    /// unless it is a plain rational as the answer parser reads it.
     fn figures(canonical: &str, values: &[f64]) -> Figures {
-        Figures::new(canonical, values).expect("a reference with numerals")
+        let rational = crate::answer::Answer::parse(canonical).plain_rational().is_some();
+        Figures::new(canonical, values, !rational).expect("a reference with numerals")
     }
 
     #[test]
     fn the_numerals_of_a_reference_are_found_whole() {
         let f = figures("26+13\\sqrt{3}", &[48.516_660_498_395_4]);
-        assert!(f.shown_in("so the area is 13(2+\\sqrt{3})"));
         assert!(f.shown_in("which gives 13\\sqrt3 + 26."));
+        // An expression's numerals together: a factored form is another form of it.
+        assert!(!f.shown_in("so the area is 13(2+\\sqrt{3})"));
+        assert!(!f.shown_in("so 26 it is"));
         assert!(!f.shown_in("then 128 and 0.26 and 1.3 follow"));
         // The value's digits: a decimal approximation.
         assert!(f.shown_in("about 48.5"));
+        // A plain rational's numerals, any one: a mixed number, a repeating decimal.
+        let f = figures("\\frac{3}{2}", &[1.5]);
+        assert!(f.shown_in("so 1\\frac{1}{2} cups") && f.shown_in("3 halves"));
+        assert!(figures("\\frac{1}{3}", &[1.0 / 3.0]).shown_in("so 0.\\overline{3} it is"));
     }
 
     #[test]
@@ -353,7 +383,7 @@ mod tests {
     #[test]
     fn computations_from_other_numbers_do_not_show_the_reference() {
         assert!(!figures("\\frac{600}{7}", &[600.0 / 7.0]).shown_in("So, v = 60 / 0.7"));
-        assert!(Figures::new("\\pi", &[std::f64::consts::PI]).is_none());
+        assert!(Figures::new("\\pi", &[std::f64::consts::PI], false).is_none());
     }
 
     proptest::proptest! {
