@@ -117,7 +117,10 @@ pub struct AnchorOptions {
     /// writes the value with other numbers computes it (`60/0.7` for `600/7`). Tested on
     /// sentences before their candidates are extracted, like the digits of an integer
     /// reference; only with `max_extra_complexity == Some(0)`, `skip_unreduced_forms` and
-    /// without `number_words` (what makes the figures a necessary condition).
+    /// without `number_words` (what makes the figures a necessary condition). When the
+    /// reference is the response's own final answer ([`AnchorSearch::own_answer`]) and no
+    /// plain rational, all of its numerals together (`11\sqrt{5}+11` does not state
+    /// `11(1+\sqrt{5})`: it is another form of it).
     pub reference_figures: bool,
 }
 
@@ -1683,6 +1686,23 @@ mod tests {
             .all(Option::is_none));
         let t = "So, v = 60 / 0.7. So v = 600 / 7.";
         assert_eq!(locate(t, reference, AnchorMode::Paper).sentence, Some(0));
+    }
+
+    #[test]
+    fn the_model_s_own_expression_is_stated_with_all_its_numerals() {
+        // From a real trace: the expanded form equals the final answer and is no more complex,
+        // but drops its `1`; the answer as finally written comes later.
+        let t = "So the sum is 11 sqrt(5) + 11. Let me write it nicely. So it is 11(1 + \\sqrt{5}).";
+        let (options, policy, cues) = (AnchorMode::Default.options(), Policy::default(), CueMatcher::paper());
+        let sentences = split_sentences(t, &SplitOptions::default());
+        let refs = [Answer::parse("11(1 + \\sqrt{5})")];
+        let search = |own_answer| AnchorSearch { options: &options, policy: &policy, own_answer }.locate(t, &sentences, &cues, &refs, None);
+        assert_eq!(search(true).sentence, Some(2));
+        // A ground truth may be written in another notation than the model's: any numeral.
+        assert_eq!(search(false).sentence, Some(0));
+        // A plain rational keeps any numeral: a repeating decimal writes only some.
+        let t = "So 0.\\overline{3} it is. Thus 1/3.";
+        assert_eq!(locate(t, "\\frac{1}{3}", AnchorMode::Default).sentence, Some(0));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! Any one numeral is enough for a plain rational (`\frac{5}{36}`, `0.25`), which a mixed
 //! number (`1\frac{1}{2}` for `\frac{3}{2}`) or a repeating decimal (`0.\overline{3}` for
 //! `\frac{1}{3}`) writes only in part, and for a ground truth from a dataset, whose notation
-//! may not be the model's (`10^{2}\sqrt{p}` for the model's `100\sqrt{p}`).
+//! may not be the model's (`100p^{\frac{1}{2}}` for the model's `100\sqrt{p}`).
 
 use super::{continues_a_number, finder};
 use crate::answer::matching_brace;
@@ -92,8 +92,8 @@ impl Figures {
         })
     }
 
-    /// Whether `text` shows the figures: its numerals whole (every one, or any one for a plain
-    /// rational), or a digit string among its digits.
+    /// Whether `text` shows the figures: its numerals whole (every one, or any one, as
+    /// [`Self::new`] was told), or a digit string among its digits.
     /// Superscript, subscript and full-width digits count as the digits they are, and a
     /// vulgar fraction as its numerator and denominator (`½` as `1/2`); a text with any other
     /// numeral outside ASCII (`Ⅳ`, `①`) shows the figures, as this does not read them.
@@ -326,6 +326,9 @@ mod tests {
         let f = figures("\\frac{3}{2}", &[1.5]);
         assert!(f.shown_in("so 1\\frac{1}{2} cups") && f.shown_in("3 halves"));
         assert!(figures("\\frac{1}{3}", &[1.0 / 3.0]).shown_in("so 0.\\overline{3} it is"));
+        // A ground truth's notation may not be the model's: any one numeral.
+        let gold = Figures::new("26+13\\sqrt{3}", &[48.516_660_498_395_4], false).expect("numerals");
+        assert!(gold.shown_in("so the area is 13(2+\\sqrt{3})"));
     }
 
     #[test]
