@@ -443,10 +443,13 @@ impl AnchorSearch<'_> {
         references
             .iter()
             .zip(prefilters)
-            .map(|(r, f)| match f {
-                Prefilter::Digits(_) => None,
-                _ if r.plain_rational().is_some_and(|v| v.is_integer()) => None,
-                _ => Figures::new(r.canonical(), &r.real_values()?, self.own_answer && r.plain_rational().is_none()),
+            .map(|(r, f)| {
+                let rational = r.plain_rational();
+                match f {
+                    Prefilter::Digits(_) => None,
+                    _ if rational.is_some_and(|v| v.is_integer()) => None,
+                    _ => Figures::new(r.canonical(), &r.real_values()?, self.own_answer && rational.is_none()),
+                }
             })
             .collect()
     }
