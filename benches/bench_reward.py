@@ -6,7 +6,8 @@
   (the string path: text in, counted in that tokenizer's tokens), in the paper's mode and in the
   default mode. The string path encodes natively (``apr_fast.encoding``, the same tokens) and,
   in its own rows, with ``tokenizers`` itself (``native_encoding=False``: offsets from
-  ``encode_batch``);
+  ``encode_batch``); and the token-id path with ``anchors="rewarded"``, the training setting
+  that searches only the rollouts whose reward depends on their anchor (the same rewards);
 * the same rule-based search written directly in Python, the way a researcher would write it
   today: sentences and cues with the ``regex`` package (``apr_fast._reference.segmentation``,
   the rules of the native engine), the final answer and every candidate sentence parsed and
@@ -126,6 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         by_hf_text = apr_fast.APRScorer(config, tokenizer=hf, native_encoding=False)
         timed[f"apr-fast APR reward, {mode} mode, text, encoded by HF tokenizers"] = (
             lambda s=by_hf_text: s.score_batch(fresh.texts, gts, threads=1), n)
+    # The training setting that searches only the rollouts whose reward depends on the anchor
+    # (the same rewards; L_AST and rho of the others not reported).
+    rewarded = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, cas=False, anchors="rewarded"), vocabulary=vocabulary)
+    timed['apr-fast APR reward, default mode, token ids, anchors="rewarded" (only rollouts whose reward needs it)'] = (
+        lambda: rewarded.score_token_ids(ids, gts, threads=1), n)
     # verl's custom_reward_function path: one call per decoded sample, lengths in characters, or
     # in tokens with `reward_kwargs.tokenizer` (encoded natively).
     from apr_fast.verl.compute_score import compute_score

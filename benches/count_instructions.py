@@ -12,6 +12,7 @@ batch comes (reading the responses' text is part of the count).
 
     .venv/bin/python benches/count_instructions.py outcome   # is_correct_batch, CAS off, 1 thread
     .venv/bin/python benches/count_instructions.py reward    # APRScorer.score_token_ids, default mode
+    .venv/bin/python benches/count_instructions.py reward-rewarded   # the same, anchors="rewarded"
 
 Needs valgrind (``apt-get install valgrind``). Compare two builds by running this once in each
 (``PYTHONPATH`` pointing at the other build's ``python/`` directory selects it). Takes about a
@@ -51,7 +52,8 @@ def inner(what: str, runs: int, data: Path) -> None:
             return [c.correct for c in apr_fast.is_correct_batch(copies.pop(), gts, cas=False, threads=1)]
     else:
         vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
-        scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False), vocabulary=vocabulary)
+        anchors = "rewarded" if what == "reward-rewarded" else "all"
+        scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False, anchors=anchors), vocabulary=vocabulary)
 
         def call() -> object:
             return scorer.score_token_ids(ids, gts, threads=1)
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         inner(argv[1], int(argv[2]), Path(argv[3]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("outcome", "reward"))
+    parser.add_argument("what", choices=("outcome", "reward", "reward-rewarded"))
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind not found: apt-get install valgrind", file=sys.stderr)
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = load_traces()
     responses, gts = responses_and_truths(rows)
-    ids = token_id_arrays(responses) if args.what == "reward" else None
+    ids = token_id_arrays(responses) if args.what != "outcome" else None
     with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
         pickle.dump((responses, gts, ids), f)
         data = Path(f.name)

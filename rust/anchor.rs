@@ -215,6 +215,20 @@ pub struct Anchor {
     pub undecided: usize,
 }
 
+impl Anchor {
+    /// No anchor and no sentence: the anchor of a thinking without any sentence, and what a
+    /// caller reports for a thinking it did not search.
+    pub const NO_SENTENCE: Anchor = Anchor {
+        sentence: None,
+        found: false,
+        num_sentences: 0,
+        sentence_span: 0..0,
+        content_end: 0,
+        matched: None,
+        undecided: 0,
+    };
+}
+
 /// The problem statement of one search. Its values ([`ProblemValues`]) are read the first time
 /// a rule asks for them, which most searches never do.
 pub struct Problem<'p> {
@@ -352,15 +366,7 @@ impl AnchorSearch<'_> {
                     matched: None,
                     undecided,
                 },
-                None => Anchor {
-                    sentence: None,
-                    found: false,
-                    num_sentences: 0,
-                    sentence_span: 0..0,
-                    content_end: 0,
-                    matched: None,
-                    undecided,
-                },
+                None => Anchor { undecided, ..Anchor::NO_SENTENCE },
             };
         };
         if self.options.backtrack {

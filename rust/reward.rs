@@ -46,6 +46,33 @@ impl ReferenceChoice {
     }
 }
 
+/// Which rollouts the anchor search reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AnchorScope {
+    /// Every rollout: its L_AST and ρ are reported whatever its reward (the redundancy study
+    /// reads them; VeRL's validation logs them).
+    All,
+    /// Only rollouts whose reward depends on the anchor: correct and complete ones, and those
+    /// whose correctness the Python layer sends to the CAS ([`Status::CorrectnessUnknown`]).
+    /// The others (incorrect, truncated, without a final answer) have reward 0 whatever their
+    /// anchor: they are reported with [`RolloutScore::anchor_searched`] false, no anchor
+    /// sentence and L_AST 0. The rewards are those of [`AnchorScope::All`].
+    Rewarded,
+}
+
+impl AnchorScope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnchorScope::All => "all",
+            AnchorScope::Rewarded => "rewarded",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<AnchorScope> {
+        [AnchorScope::All, AnchorScope::Rewarded].into_iter().find(|s| s.as_str() == name)
+    }
+}
+
 /// Everything that shapes the reward. Build once, share across a batch.
 #[derive(Debug, Clone)]
 pub struct RewardConfig {
@@ -69,6 +96,8 @@ pub struct RewardConfig {
     pub require_answer_after_think: bool,
     /// The tags around the thinking (`<think>` / `</think>` by default).
     pub think: ThinkTags,
+    /// Which rollouts the anchor search reads (all by default).
+    pub anchors: AnchorScope,
 }
 
 impl RewardConfig {
@@ -86,6 +115,7 @@ impl RewardConfig {
             reject_problem_echo: true,
             require_answer_after_think: false,
             think: ThinkTags::default(),
+            anchors: AnchorScope::All,
         }
     }
 
@@ -243,6 +273,9 @@ pub struct RolloutScore {
     pub has_think_close: bool,
     pub thinking: Range<usize>,
     pub anchor_found: bool,
+    /// Whether the anchor search read the thinking ([`AnchorScope`]); without it there is no
+    /// anchor sentence, `anchor_found` is false and L_AST is 0.
+    pub anchor_searched: bool,
     pub anchor_sentence: Option<usize>,
     pub num_sentences: usize,
     /// The anchor sentence (whitespace after it included).
@@ -311,40 +344,6 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     let correct = outcome.correct();
     let final_answer = outcome.final_answer;
 
-    let references: Vec<Answer> = match config.reference {
-        ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
-        ReferenceChoice::GroundTruth => parse_ground_truth(),
-    };
-    let options = &config.anchor;
-    let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
-    let sentences = split_sentences(thinking_text, &config.split);
-    let anchor: Anchor = AnchorSearch { options, policy: &config.policy, own_answer: config.reference == ReferenceChoice::FinalAnswer }.locate(
-        thinking_text,
-        &sentences,
-        &config.cues,
-        &references,
-        problem.as_ref(),
-    );
-
-    let (t_think, l_ast, anchor_token, unit) = match rollout.tokens.as_ref().filter(|t| !t.ends.is_empty()) {
-        Some(tokens) if !thinking.is_empty() => {
-            let first = tokens.at_byte(thinking.start);
-            let last = tokens.at_byte(thinking.end - 1);
-            let t_think = last + 1 - first.min(last + 1);
-            let anchor_byte = thinking.start + anchor.content_end.max(1) - 1;
-            let anchor_token = tokens.at_byte(anchor_byte).clamp(first, last);
-            let l_ast = if anchor.found { last - anchor_token } else { 0 };
-            (t_think, l_ast, Some(anchor_token), LengthUnit::Tokens)
-        }
-        Some(_) => (0, 0, None, LengthUnit::Tokens),
-        None => {
-            let t_think = count_chars(thinking_text.as_bytes());
-            let l_ast = if anchor.found { count_chars(&thinking_text.as_bytes()[anchor.content_end..]) } else { 0 };
-            (t_think, l_ast, None, LengthUnit::Chars)
-        }
-    };
-    let rho = if t_think == 0 { 0.0 } else { l_ast as f64 / t_think as f64 };
-
     let status = if !complete {
         Status::Truncated
     } else if thinking_text.trim().is_empty() {
@@ -358,6 +357,43 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
     } else {
         Status::Ok
     };
+
+    let references: Vec<Answer> = match config.reference {
+        ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
+        ReferenceChoice::GroundTruth => parse_ground_truth(),
+    };
+    let options = &config.anchor;
+    let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
+    // The reward of any other rollout is 0 whatever its anchor (the CAS decides the unknown).
+    let searched = config.anchors == AnchorScope::All || (correct && complete) || status == Status::CorrectnessUnknown;
+    let anchor: Anchor = if searched {
+        let sentences = split_sentences(thinking_text, &config.split);
+        let search = AnchorSearch { options, policy: &config.policy, own_answer: config.reference == ReferenceChoice::FinalAnswer };
+        search.locate(thinking_text, &sentences, &config.cues, &references, problem.as_ref())
+    } else {
+        Anchor::NO_SENTENCE
+    };
+
+    let (t_think, l_ast, anchor_token, unit) = match rollout.tokens.as_ref().filter(|t| !t.ends.is_empty()) {
+        Some(tokens) if !thinking.is_empty() => {
+            let first = tokens.at_byte(thinking.start);
+            let last = tokens.at_byte(thinking.end - 1);
+            let t_think = last + 1 - first.min(last + 1);
+            let anchor_byte = thinking.start + anchor.content_end.max(1) - 1;
+            let anchor_token = tokens.at_byte(anchor_byte).clamp(first, last);
+            let l_ast = if anchor.found { last - anchor_token } else { 0 };
+            // Without a search there is no anchor token to name.
+            (t_think, l_ast, searched.then_some(anchor_token), LengthUnit::Tokens)
+        }
+        Some(_) => (0, 0, None, LengthUnit::Tokens),
+        None => {
+            let t_think = count_chars(thinking_text.as_bytes());
+            let l_ast = if anchor.found { count_chars(&thinking_text.as_bytes()[anchor.content_end..]) } else { 0 };
+            (t_think, l_ast, None, LengthUnit::Chars)
+        }
+    };
+    let rho = if t_think == 0 { 0.0 } else { l_ast as f64 / t_think as f64 };
+
     let offset = |r: Range<usize>| thinking.start + r.start..thinking.start + r.end;
     RolloutScore {
         status,
@@ -368,6 +404,7 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
         has_think_close: complete,
         thinking: thinking.clone(),
         anchor_found: anchor.found,
+        anchor_searched: searched,
         anchor_sentence: anchor.sentence,
         num_sentences: anchor.num_sentences,
         anchor_span: offset(anchor.sentence_span.clone()),
@@ -394,6 +431,7 @@ pub fn failed_score(status: Status, config: &RewardConfig) -> RolloutScore {
         has_think_close: false,
         thinking: 0..0,
         anchor_found: false,
+        anchor_searched: false,
         anchor_sentence: None,
         num_sentences: 0,
         anchor_span: 0..0,
@@ -590,6 +628,39 @@ mod tests {
         assert!(!wrong.correct);
         assert_eq!(wrong.reward, 0.0);
         assert!(wrong.anchor_found, "the anchor follows the model's own answer, right or wrong");
+    }
+
+    #[test]
+    fn the_rewarded_scope_searches_only_rollouts_whose_reward_depends_on_the_anchor() {
+        let rewarded = RewardConfig { anchors: AnchorScope::Rewarded, ..RewardConfig::new(AnchorMode::Default) };
+        let all = RewardConfig::new(AnchorMode::Default);
+        let tokens = |r: &str| -> Vec<usize> { (1..=r.len()).filter(|&e| r.is_char_boundary(e)).collect() };
+        let cases = [
+            ("So it is 5. Let me check: 2 + 3 = 5.</think>\\boxed{5}", "5", true),
+            ("So it is 4. Let me check: 2 + 2 = 4.</think>\\boxed{4}", "5", false),
+            ("So it is \\boxed{5}. Let me check: 2 + 3 = 5", "5", false),
+            ("So it is 5. Let me check.</think>no box", "5", false),
+            // Undecided natively: the Python layer's CAS may make it correct, which needs its L_AST.
+            ("So it is 52. Let me check.</think>\\boxed{52}", "52_8", true),
+        ];
+        for (response, gt, searched) in cases {
+            let ends = tokens(response);
+            for spans in [None, Some(TokenSpans { ends: &ends, think_close: None })] {
+                let rollout = Rollout { response, ground_truth: &[gt], problem: None, tokens: spans };
+                let (a, r) = (score_rollout(&rollout, &all), score_rollout(&rollout, &rewarded));
+                assert!(a.anchor_searched, "{response}");
+                assert_eq!(r.anchor_searched, searched, "{response}");
+                assert_eq!((r.reward, r.status, r.correct, r.t_think), (a.reward, a.status, a.correct, a.t_think), "{response}");
+                if searched {
+                    assert_eq!(format!("{r:?}"), format!("{a:?}"));
+                } else {
+                    assert_eq!((r.anchor_found, r.anchor_sentence, r.num_sentences, r.l_ast, r.rho), (false, None, 0, 0, 0.0));
+                    assert_eq!((r.anchor_token, r.matched.is_none()), (None, true));
+                }
+            }
+        }
+        assert_eq!(AnchorScope::from_name("rewarded"), Some(AnchorScope::Rewarded));
+        assert_eq!(AnchorScope::from_name("correct"), None);
     }
 
     #[test]

@@ -58,6 +58,10 @@ def check_invariants(s: RolloutScore, response: str, config: RewardConfig) -> No
         m0, m1 = s.matched_span
         assert a0 <= m0 < m1 <= s.anchor_end
         assert s.anchor_sentence is not None and 0 <= s.anchor_sentence < s.num_sentences
+    if not s.anchor_searched:
+        # Only the "rewarded" scope leaves a rollout unsearched, and only one whose reward is 0.
+        assert config.anchors == "rewarded" and s.reward == 0.0 and s.status != "correctness_unknown"
+        assert (s.anchor_found, s.anchor_sentence, s.num_sentences, s.anchor_token) == (False, None, 0, None)
     expected = apr_reward(s.correct, s.has_think_close, s.l_ast, config.beta, config.floor)
     assert s.reward == expected
     if config.floor is not None:
@@ -241,7 +245,7 @@ def test_a_value_written_with_other_numbers_does_not_anchor() -> None:
     # A flag list of the wrong length is a configuration error, not a crash.
     with pytest.raises(apr_fast.ConfigError, match="13 flags"):
         apr_fast._core.NativeScorer(5e-4, None, "default", "final_answer", "strict", "strict", 6, 1e-9, [], [], True,
-                                    None, ("paper", 0, None, [True] * 12), False, False, None)
+                                    None, ("paper", 0, None, [True] * 12), False, False, None, "all")
 
 
 def test_values_the_sentence_describes_do_not_anchor() -> None:
@@ -558,6 +562,53 @@ def test_generated_responses_satisfy_the_invariants(body, junk, tail, gt, mode, 
     config = RewardConfig(mode=mode, floor=0.0)
     s = APRScorer(config).score(response, gt)
     check_invariants(s, response, config)
+    # Searching only the rewarded rollouts changes no reward, and no row it searches.
+    rewarded = RewardConfig(mode=mode, floor=0.0, anchors="rewarded")
+    r = APRScorer(rewarded).score(response, gt)
+    check_invariants(r, response, rewarded)
+    assert (r.reward, r.status, r.correct, r.t_think) == (s.reward, s.status, s.correct, s.t_think)
+    if r.anchor_searched:
+        assert r == s
+
+
+@needs_shared
+def test_searching_only_the_rewarded_rollouts_keeps_every_reward_on_the_real_traces(hf_tokenizer) -> None:
+    """All 2,921 real traces by token ids: the same rewards and statuses with both scopes; the
+    rows searched are the same rows; the others are the incorrect, truncated and answerless ones."""
+    rows = [json.loads(line) for line in gzip.open(TRACES, "rt", encoding="utf-8")]
+    gts = [r["ground_truth"] for r in rows]
+    ids = [e.ids for e in hf_tokenizer.encode_batch([r["completion"] for r in rows], add_special_tokens=False)]
+    vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
+    every = APRScorer(RewardConfig(beta=5e-4), vocabulary=vocabulary).score_token_ids(ids, gts)
+    rewarded = APRScorer(RewardConfig(beta=5e-4, anchors="rewarded"), vocabulary=vocabulary).score_token_ids(ids, gts)
+    skipped = 0
+    for a, r in zip(every, rewarded):
+        assert a.anchor_searched
+        assert (r.reward, r.status, r.correct, r.t_think, r.final_answer) == (a.reward, a.status, a.correct, a.t_think, a.final_answer)
+        if r.anchor_searched:
+            assert r == a
+        else:
+            skipped += 1
+            assert not (a.correct and a.has_think_close) and r.l_ast == 0 and r.anchor_sentence is None
+    # Searched too: the rollouts the native engine left undecided, whatever the CAS then said.
+    to_cas = [a.status == "correctness_unknown" or a.correctness_method in ("sympy", "timeout", "error") for a in every]
+    assert skipped == sum(not (a.correct and a.has_think_close) and not c for a, c in zip(every, to_cas)) > 1000
+    assert any(to_cas)
+
+
+def test_a_rollout_the_cas_may_make_correct_is_searched() -> None:
+    pytest.importorskip("sympy")
+    # sin(pi) = 0 only the CAS can decide; its reward then needs the anchor.
+    response = "<think>So the value is \\sin(\\pi). Let me double check that.</think>\\boxed{\\sin(\\pi)}"
+    every = apr_fast.score(response, "0", config=RewardConfig(anchors="all"))
+    rewarded = apr_fast.score(response, "0", config=RewardConfig(anchors="rewarded"))
+    assert (rewarded.correctness_method, rewarded.correct, rewarded.anchor_searched) == ("sympy", True, True)
+    assert rewarded == every and 0.0 < rewarded.reward < 1.0
+
+
+def test_the_anchor_scope_is_checked() -> None:
+    with pytest.raises(ValueError, match="anchors must be 'all' or 'rewarded'"):
+        RewardConfig(anchors="correct")  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ tokens

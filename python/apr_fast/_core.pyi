@@ -396,6 +396,7 @@ class NativeScorer:
         reject_problem_echo: bool,
         require_answer_after_think: bool,
         think_tags: str | Sequence[str] | None,
+        anchors: str,
     ) -> NativeScorer: ...
     @property
     def think_tags(self) -> tuple[str, str] | str: ...

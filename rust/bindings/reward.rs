@@ -20,7 +20,7 @@ use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::extract::{ThinkTags, AUTO_THINK_TAGS};
 use crate::reward::{
-    apr_reward as core_apr_reward, score_batch, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
+    apr_reward as core_apr_reward, score_batch, AnchorScope, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
 };
 use crate::parallel::{map_items, ItemPanic};
@@ -42,6 +42,7 @@ const SCORE_FIELDS: &[&str] = &[
     "has_think_close",
     "thinking_span",
     "anchor_found",
+    "anchor_searched",
     "anchor_sentence",
     "num_sentences",
     "anchor_span",
@@ -131,6 +132,7 @@ fn score_values(py: Python<'_>, c: CharScore) -> [PyObject; SCORE_FIELDS.len()] 
         s.has_think_close.into_py(py),
         c.thinking_span.into_py(py),
         s.anchor_found.into_py(py),
+        s.anchor_searched.into_py(py),
         s.anchor_sentence.into_py(py),
         s.num_sentences.into_py(py),
         c.anchor_span.into_py(py),
@@ -340,6 +342,7 @@ impl NativeScorer {
         reject_problem_echo: bool,
         require_answer_after_think: bool,
         think_tags: Option<&PyAny>,
+        anchors: &str,
     ) -> PyResult<Self> {
         let mode = AnchorMode::from_name(mode).ok_or_else(|| {
             let names: Vec<_> = AnchorMode::ALL.iter().map(|m| m.as_str()).collect();
@@ -348,6 +351,8 @@ impl NativeScorer {
         let reference = ReferenceChoice::from_name(reference).ok_or_else(|| {
             config_error(format!("reference must be 'final_answer' or 'ground_truth', got {reference:?}"))
         })?;
+        let anchors = AnchorScope::from_name(anchors)
+            .ok_or_else(|| config_error(format!("anchors must be 'all' or 'rewarded', got {anchors:?}")))?;
         let percent = match percent {
             "strict" => PercentPolicy::Strict,
             "as_fraction" => PercentPolicy::AsFraction,
@@ -373,6 +378,7 @@ impl NativeScorer {
         config.reject_problem_echo = reject_problem_echo;
         config.require_answer_after_think = require_answer_after_think;
         config.think = think_tags_of(think_tags)?;
+        config.anchors = anchors;
         if let Some((context, backtrack_gap, max_extra_complexity, flags)) = anchor_options {
             let Ok::<[bool; OPTION_FLAGS], _>(
                 [

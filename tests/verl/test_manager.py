@@ -147,6 +147,29 @@ def test_reward_loop_manager_matches_the_native_batch(tokenizer, rows) -> None:
     assert filtered == {u for u, accs in by_uid.items() if len(accs) == 1}
 
 
+def test_searching_only_rewarded_rollouts_gives_the_same_rewards_in_the_manager(tokenizer, rows) -> None:
+    """``reward_kwargs.anchors=rewarded``: the same reward for every sample, through a real reward
+    loop manager; the samples left unsearched report L_AST 0 and no anchor."""
+    data, _ = make_batch(tokenizer, rows)
+    outputs = {}
+    for anchors in ("all", "rewarded"):
+        manager = load_reward_manager(config(anchors=anchors), tokenizer)
+        assert manager.scorer.config.anchors == anchors
+
+        async def all_rollouts(m=manager):
+            return await asyncio.gather(*[m.run_single(data[i:i + 1]) for i in range(len(data))])
+
+        outputs[anchors] = manager.loop.run_until_complete(all_rollouts())
+    assert [o["reward_score"] for o in outputs["rewarded"]] == [o["reward_score"] for o in outputs["all"]]
+    unsearched = [(a["reward_extra_info"], r["reward_extra_info"]) for a, r in zip(outputs["all"], outputs["rewarded"])
+                  if r["reward_extra_info"] != a["reward_extra_info"]]
+    assert unsearched, "some sample is incorrect or truncated"
+    for a, r in unsearched:
+        assert a["score"] == r["score"] == 0.0 and (r["l_ast"], r["anchor_found"]) == (0.0, 0.0)
+    with pytest.raises(apr_fast.ConfigError, match="anchors must be 'all' or 'rewarded'"):
+        load_reward_manager(config(anchors="correct"), tokenizer)
+
+
 def test_gpt_oss_harmony_rollouts_score_as_think_rollouts(tokenizer, rows) -> None:
     """gpt-oss's format through verl's loader and a real DataProto: prompts end with
     ``<|start|>assistant``, responses are the analysis channel, ``<|end|>``, the final channel and

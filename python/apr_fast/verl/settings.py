@@ -62,6 +62,10 @@ class APRRewardSettings:
     ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
     ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
     trains the default mode without that refinement); ``mode`` is then only the name reported.
+    ``anchors``: ``"all"`` (the default) or ``"rewarded"``, as in :class:`apr_fast.RewardConfig`:
+    ``+reward.reward_kwargs.anchors=rewarded`` searches only the rollouts whose reward depends
+    on their anchor (the rewards are the same, a step's scoring takes less time), but the
+    ``l_ast``, ``rho`` and ``anchor_found`` that validation logs are then 0 for the others.
     ``cue_languages``: the cue lists to use, by language (``["en"]``, the paper's, by default;
     ``["en", "zh"]`` adds the Chinese ones for reasoning written in Chinese).
     ``max_batch`` / ``max_wait_ms``: micro-batching of concurrent ``run_single`` calls.
@@ -81,6 +85,7 @@ class APRRewardSettings:
     require_answer_after_think: bool = False
     think_tags: Union[str, tuple[str, ...]] = DEFAULT_THINK_TAGS
     anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
+    anchors: str = "all"
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
     max_wait_ms: float = 5.0
@@ -144,6 +149,7 @@ class APRRewardSettings:
                 require_answer_after_think=self.require_answer_after_think,
                 think_tags=self.think_tags,
                 anchor_options=dict(self.anchor_options) or None,
+                anchors=self.anchors,  # type: ignore[arg-type]
             )
         except (TypeError, ValueError) as e:
             raise ConfigError(f"invalid reward_kwargs: {e}") from e
