@@ -474,13 +474,17 @@ def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:
     ("grpo_7b.sh", ROOT / "examples" / "data" / "deepseek-r1-distill-qwen.tokenizer.json.gz"),  # bundled, gzip
 ])
 def test_training_recipe_dry_run_passes_verls_validation(recipe, tokenizer_file, tmp_path) -> None:
+    # One recipe with the default scope, one searching only the rewarded rollouts.
+    anchors = "rewarded" if recipe.startswith("grpo") else "all"
     env = dict(os.environ, APR_DRY_RUN="1", APR_DRY_RUN_TOKENIZER=str(tokenizer_file), DATA_DIR=str(tmp_path),
-               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+               **({"APR_ANCHORS": anchors} if anchors != "all" else {}))
     out = subprocess.run(["bash", str(ROOT / "train" / recipe)], capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     assert "[dry-run] OK" in out.stdout
     assert "APRRewardManager" in out.stdout
     assert "think_tags='think'" in out.stdout
+    assert f"anchors={anchors!r}" in out.stdout
 
 
 def test_gpt_oss_recipe_dry_run_reads_the_analysis_channel(tmp_path) -> None:
