@@ -118,9 +118,9 @@ pub struct AnchorOptions {
     /// sentences before their candidates are extracted, like the digits of an integer
     /// reference; only with `max_extra_complexity == Some(0)`, `skip_unreduced_forms` and
     /// without `number_words` (what makes the figures a necessary condition). When the
-    /// reference is the response's own final answer ([`AnchorSearch::own_answer`]) and no
-    /// plain rational, all of its numerals together (`11\sqrt{5}+11` does not state
-    /// `11(1+\sqrt{5})`: it is another form of it).
+    /// reference is the response's own final answer ([`AnchorSearch::own_answer`]), all of
+    /// its numerals together (`11\sqrt{5}+11` does not state `11(1+\sqrt{5})`: it is another
+    /// form of it), or for a plain rational those of its fraction or of its mixed number.
     pub reference_figures: bool,
 }
 
@@ -274,7 +274,7 @@ pub struct AnchorSearch<'a> {
     /// The references are the response's own final answer, written as the model writes (the
     /// reward's default), not a ground truth from a dataset, which may use another notation:
     /// with [`AnchorOptions::reference_figures`], a candidate must then show every numeral of
-    /// a reference that is not a plain rational ([`Figures`]).
+    /// a reference (or of another numeral set of a plain rational: [`Figures`]).
     pub own_answer: bool,
 }
 
@@ -454,7 +454,7 @@ impl AnchorSearch<'_> {
                 match f {
                     Prefilter::Digits(_) => None,
                     _ if rational.is_some_and(|v| v.is_integer()) => None,
-                    _ => Figures::new(r.canonical(), &r.real_values()?, self.own_answer && rational.is_none()),
+                    _ => Figures::new(r.canonical(), &r.real_values()?, self.own_answer, rational),
                 }
             })
             .collect()
@@ -1709,9 +1709,14 @@ mod tests {
         assert_eq!(search(true).sentence, Some(2));
         // A ground truth may be written in another notation than the model's: any numeral.
         assert_eq!(search(false).sentence, Some(0));
-        // A plain rational keeps any numeral: a repeating decimal writes only some.
+        // A plain rational: every numeral as written or of its fraction, or, for a repeating
+        // decimal, which writes only some, its value's leading digits.
         let t = "So 0.\\overline{3} it is. Thus 1/3.";
         assert_eq!(locate(t, "\\frac{1}{3}", AnchorMode::Default).sentence, Some(0));
+        let t = "Hmm, 3 apples. So it is 3/2 cups. So 1\\frac{1}{2}.";
+        assert_eq!(locate(t, "1\\frac{1}{2}", AnchorMode::Default).sentence, Some(1));
+        let t = "So 1 of 2 is it. Thus 1\\frac12 cups.";
+        assert_eq!(locate(t, "1\\frac{1}{2}", AnchorMode::Default).sentence, Some(1));
     }
 
     #[test]

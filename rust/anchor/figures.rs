@@ -11,15 +11,21 @@
 //! `\frac{\sqrt{3}}{3}`), which is a step of the work, not a statement of its result.
 //!
 //! A reference that is the response's own final answer ([`crate::anchor::AnchorSearch::own_answer`],
-//! the reward's default) and no plain rational (an expression, a tuple, an equation) is shown
-//! by all of its numerals together, or by one of the other figures: the model writes its terms
-//! and coordinates with their own numbers, and a form that drops some of them is another form
-//! of the expression, factored or expanded (`13(2+\sqrt{3})` for `26+13\sqrt{3}`,
-//! `11\sqrt{5}+11` for `11(1+\sqrt{5})`), a step before the answer as it is finally written.
-//! Any one numeral is enough for a plain rational (`\frac{5}{36}`, `0.25`), which a mixed
-//! number (`1\frac{1}{2}` for `\frac{3}{2}`) or a repeating decimal (`0.\overline{3}` for
-//! `\frac{1}{3}`) writes only in part, and for a ground truth from a dataset, whose notation
-//! may not be the model's (`100p^{\frac{1}{2}}` for the model's `100\sqrt{p}`).
+//! the reward's default) is shown by all of its numerals together, or by one of the other
+//! figures: the model writes its terms and coordinates with their own numbers, and a form that
+//! drops some of them is another form of the expression, factored or expanded
+//! (`13(2+\sqrt{3})` for `26+13\sqrt{3}`, `11\sqrt{5}+11` for `11(1+\sqrt{5})`), a step before
+//! the answer as it is finally written. A plain rational p/q may also show p and q together
+//! (`3/2` for `1\frac{1}{2}` or `1.5`), and a repeating decimal (`0.\overline{3}` for
+//! `\frac{1}{3}`) shows the value's leading digits once its repeated digits are read
+//! ([`digit_view`]); `\frac12` shows 1 and 2. (A mixed number is more complex than the improper
+//! fraction it equals, so never a candidate for it: see
+//! [`crate::anchor::AnchorOptions::max_extra_complexity`].) Any one numeral is enough for a ground truth from a
+//! dataset, whose notation may not be the model's (`100p^{\frac{1}{2}}` for the model's
+//! `100\sqrt{p}`).
+
+use num_rational::BigRational;
+use num_traits::Signed;
 
 use super::{continues_a_number, finder};
 use crate::answer::matching_brace;
@@ -37,6 +43,9 @@ pub(super) struct Figures {
     numerals: Vec<memchr::memmem::Finder<'static>>,
     /// Whether a text must show every numeral or one is enough (see the module documentation).
     every_numeral: bool,
+    /// Other numerals a text may show instead, each whole and all together: those of a plain
+    /// rational's fraction (see the module documentation).
+    other_numerals: Option<Vec<memchr::memmem::Finder<'static>>>,
     /// Digit strings to be found among a text's digits, separators dropped ([`digit_view`]):
     /// the significant digits of the numerals that a text may write otherwise (`.25` for
     /// `0.25`, `2.50` for `2.5`, `15,625` for `15625`), the first significant digits of each
@@ -47,11 +56,13 @@ pub(super) struct Figures {
 }
 
 impl Figures {
-    /// The figures of a reference with canonical text `canonical` and real values `values`
-    /// ([`crate::answer::Answer::real_values`]; empty when it has none); `every_numeral`: a
-    /// text must show all its numerals, not one (see the module documentation). `None` when
-    /// it is written without an ASCII numeral (nothing to look for).
-    pub(super) fn new(canonical: &str, values: &[f64], every_numeral: bool) -> Option<Figures> {
+    /// The figures of a reference with canonical text `canonical`, real values `values`
+    /// ([`crate::answer::Answer::real_values`]; empty when it has none) and exact value
+    /// `rational` when it is a plain rational ([`crate::answer::Answer::plain_rational`]);
+    /// `every_numeral`: a text must show all its numerals, not one (see the module
+    /// documentation). `None` when it is written without an ASCII numeral (nothing to look
+    /// for).
+    pub(super) fn new(canonical: &str, values: &[f64], every_numeral: bool, rational: Option<&BigRational>) -> Option<Figures> {
         let own = numerals(canonical.as_bytes());
         if own.is_empty() {
             return None;
@@ -85,9 +96,14 @@ impl Figures {
         digit_strings.retain(|d| !d.is_empty());
         digit_strings.sort_unstable();
         digit_strings.dedup();
+        let other_numerals = rational
+            .filter(|_| every_numeral)
+            .and_then(fraction_numerals)
+            .map(|set| set.iter().map(|n| finder(n)).collect());
         Some(Figures {
             numerals: own.iter().map(|n| finder(n)).collect(),
             every_numeral,
+            other_numerals,
             digit_strings: digit_strings.iter().map(|d| finder(d)).collect(),
         })
     }
@@ -118,11 +134,17 @@ impl Figures {
         self.shown_in_ascii(spelled.as_bytes())
     }
 
+    /// Whether `bytes` shows the numerals whole: every one (or any one, as [`Self::new`] was
+    /// told), or every one of a plain rational's fraction.
+    fn numerals_shown(&self, bytes: &[u8]) -> bool {
+        let whole = |n: &memchr::memmem::Finder<'_>| stated_whole(bytes, n);
+        let own = if self.every_numeral { self.numerals.iter().all(whole) } else { self.numerals.iter().any(whole) };
+        own || self.other_numerals.as_ref().is_some_and(|set| set.iter().all(whole))
+    }
+
     /// [`Self::shown_in`] of a text whose numerals are ASCII digits.
     fn shown_in_ascii(&self, bytes: &[u8]) -> bool {
-        let whole = |n: &memchr::memmem::Finder<'_>| stated_whole(bytes, n);
-        let numerals_shown = if self.every_numeral { self.numerals.iter().all(whole) } else { self.numerals.iter().any(whole) };
-        if numerals_shown {
+        if self.numerals_shown(bytes) || fraction_digits_apart(bytes).is_some_and(|apart| self.numerals_shown(&apart)) {
             return true;
         }
         if self.digit_strings.is_empty() {
@@ -131,6 +153,23 @@ impl Figures {
         let digits = digit_view(bytes);
         self.digit_strings.iter().any(|d| d.find(&digits).is_some())
     }
+}
+
+/// `text` with a space between the two digits of every `\frac12` (also `\dfrac`, `\tfrac`),
+/// which are its numerator and denominator; `None` when it holds none.
+fn fraction_digits_apart(text: &[u8]) -> Option<Vec<u8>> {
+    let digits_at = |at: usize| text.get(at..at + 2).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let mut apart: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    for at in memchr::memmem::find_iter(text, b"frac").map(|at| at + 4).filter(|&at| digits_at(at)) {
+        let out = apart.get_or_insert_with(|| Vec::with_capacity(text.len() + 4));
+        out.extend_from_slice(&text[copied..=at]);
+        out.push(b' ');
+        copied = at + 1;
+    }
+    let mut out = apart?;
+    out.extend_from_slice(&text[copied..]);
+    Some(out)
 }
 
 /// The numerals of `text`: maximal runs of ASCII digits, with a `.` between two digits, each
@@ -182,9 +221,42 @@ fn stated_whole(text: &[u8], numeral: &memchr::memmem::Finder<'_>) -> bool {
 
 /// `text` with what writes one number in pieces dropped: decimal points and the group
 /// separators `,`, `{,}` and `\,` (`15{,}625.5` reads `156255`). A space stays: it separates
-/// numbers more often than it groups digits.
+/// numbers more often than it groups digits. A repeating decimal's repeated digits are
+/// written twice (`0.\overline{3}` and `0.\dot{3}` read `033`, `0.1\overline{6}` reads
+/// `0166`), so that its value's leading digits are found.
 fn digit_view(text: &[u8]) -> Vec<u8> {
-    text.iter().copied().filter(|&b| !matches!(b, b'.' | b',' | b'{' | b'}' | b'\\')).collect()
+    let mut out = Vec::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b == b'\\' {
+            let command = [&b"\\overline{"[..], b"\\dot{"].into_iter().find(|c| text[i..].starts_with(c));
+            if let Some(close) = command.and_then(|c| matching_brace(text, i + c.len() - 1)) {
+                let repeated = &text[i + command.map_or(0, <[u8]>::len)..close];
+                if !repeated.is_empty() && repeated.iter().all(u8::is_ascii_digit) {
+                    out.extend_from_slice(repeated);
+                    out.extend_from_slice(repeated);
+                    i = close + 1;
+                    continue;
+                }
+            }
+        }
+        if !matches!(b, b'.' | b',' | b'{' | b'}' | b'\\') {
+            out.push(b);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The numerals of a plain rational p/q that is no integer written as a fraction: `|p|` and
+/// `q` (once each).
+fn fraction_numerals(v: &BigRational) -> Option<Vec<Vec<u8>>> {
+    if v.is_integer() {
+        return None;
+    }
+    let (p, q) = (v.numer().abs().to_string().into_bytes(), v.denom().to_string().into_bytes());
+    Some(if p == q { vec![p] } else { vec![p, q] })
 }
 
 /// The ASCII spelling of a superscript, subscript or full-width digit, or of a vulgar
@@ -305,11 +377,11 @@ fn gcd(a: u64, b: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// The figures of a reference that is the response's own final answer: every numeral
-    /// unless it is a plain rational as the answer parser reads it.
+    /// The figures of a reference that is the response's own final answer: every numeral,
+    /// with a plain rational's other numeral sets.
     fn figures(canonical: &str, values: &[f64]) -> Figures {
-        let rational = crate::answer::Answer::parse(canonical).plain_rational().is_some();
-        Figures::new(canonical, values, !rational).expect("a reference with numerals")
+        let answer = crate::answer::Answer::parse(canonical);
+        Figures::new(canonical, values, true, answer.plain_rational()).expect("a reference with numerals")
     }
 
     #[test]
@@ -322,12 +394,23 @@ mod tests {
         assert!(!f.shown_in("then 128 and 0.26 and 1.3 follow"));
         // The value's digits: a decimal approximation.
         assert!(f.shown_in("about 48.5"));
-        // A plain rational's numerals, any one: a mixed number, a repeating decimal.
+        // A plain rational: the numerals of its fraction, together, as written or reduced.
         let f = figures("\\frac{3}{2}", &[1.5]);
-        assert!(f.shown_in("so 1\\frac{1}{2} cups") && f.shown_in("3 halves"));
-        assert!(figures("\\frac{1}{3}", &[1.0 / 3.0]).shown_in("so 0.\\overline{3} it is"));
+        assert!(f.shown_in("so 3/2 cups") && f.shown_in("3 over 2") && f.shown_in("\\dfrac32 it is") && f.shown_in("so 1.5"));
+        assert!(!f.shown_in("3 halves") && !f.shown_in("so 2 and 2") && !f.shown_in("so 1\\frac{1}{3}"));
+        let mixed = figures("1\\frac{1}{2}", &[1.5]);
+        assert!(mixed.shown_in("so 3/2 cups") && mixed.shown_in("so 1\\frac12") && mixed.shown_in("so 1 1/2"));
+        assert!(!mixed.shown_in("3 of 4") && !mixed.shown_in("so 1/3 more"));
+        assert!(figures("1.5", &[1.5]).shown_in("so 3/2") && figures("-\\frac{7}{3}", &[-7.0 / 3.0]).shown_in("x = -7/3"));
+        // A repeating decimal shows its value's leading digits once its repeated digits are read.
+        let third = figures("\\frac{1}{3}", &[1.0 / 3.0]);
+        assert!(third.shown_in("so 0.\\overline{3} it is") && third.shown_in("so 0.\\dot{3}") && !third.shown_in("so 0.3 it is"));
+        assert!(figures("\\frac{1}{6}", &[1.0 / 6.0]).shown_in("so 0.1\\overline{6}"));
+        assert_eq!(digit_view(b"0.\\overline{142857}, 2.\\dot{x}"), b"0142857142857 2dotx".to_vec());
+        assert_eq!(fraction_digits_apart(b"\\frac12 + \\dfrac{1}{2} + \\tfrac345"), Some(b"\\frac1 2 + \\dfrac{1}{2} + \\tfrac3 45".to_vec()));
+        assert_eq!(fraction_digits_apart(b"\\frac{1}{2} and frac1"), None);
         // A ground truth's notation may not be the model's: any one numeral.
-        let gold = Figures::new("26+13\\sqrt{3}", &[48.516_660_498_395_4], false).expect("numerals");
+        let gold = Figures::new("26+13\\sqrt{3}", &[48.516_660_498_395_4], false, None).expect("numerals");
         assert!(gold.shown_in("so the area is 13(2+\\sqrt{3})"));
     }
 
@@ -386,7 +469,7 @@ mod tests {
     #[test]
     fn computations_from_other_numbers_do_not_show_the_reference() {
         assert!(!figures("\\frac{600}{7}", &[600.0 / 7.0]).shown_in("So, v = 60 / 0.7"));
-        assert!(Figures::new("\\pi", &[std::f64::consts::PI], false).is_none());
+        assert!(Figures::new("\\pi", &[std::f64::consts::PI], false, None).is_none());
     }
 
     proptest::proptest! {
