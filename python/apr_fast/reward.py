@@ -117,9 +117,9 @@ class AnchorOptions:
     leading digits of its value (``0.25`` for ``\\frac{1}{4}``, ``36`` for ``40_{9}``) or a
     decimal coefficient of one of its fractions (``0.25\\pi`` for ``\\frac{\\pi}{4}``); one
     that writes the value with other numbers computes it (``60/0.7`` for ``600/7``). With the
-    response's own final answer as reference, an answer that is no plain rational (an
-    expression, a tuple, an equation) must show all of its numerals together, or one of the
-    other figures (``11\\sqrt{5}+11`` is another form of ``11(1+\\sqrt{5})``). Sentences
+    response's own final answer as reference, an answer must show all of its numerals
+    together (a plain rational p/q: those written, or p and q), or one of the other figures
+    (``11\\sqrt{5}+11`` is another form of ``11(1+\\sqrt{5})``). Sentences
     without any are skipped before their candidates are extracted. Acts only with
     ``max_extra_complexity=0`` and ``skip_unreduced_forms``, without ``number_words``.
     """
