@@ -97,8 +97,13 @@ def test_scores_built_from_native_rows_are_whole_dataclasses(samples) -> None:
     gts = [r["ground_truth"] for r in samples]
     scorer = APRScorer(RewardConfig(cas=False))
     scores = scorer.score_batch(responses, gts)
+    names = [f.name for f in fields(RolloutScore)]
+    # Its fields are slots (the native layer fills them through their descriptors): no
+    # __dict__, every slot set.
+    assert RolloutScore.__slots__ == tuple(names)
     for s in scores:
-        assert set(vars(s)) == {f.name for f in fields(RolloutScore)}
+        assert not hasattr(s, "__dict__") and all(hasattr(s, name) for name in names)
+        assert list(s.to_dict()) == names and s.to_dict() == asdict(s)
         assert RolloutScore(**asdict(s)) == s
         with pytest.raises(AttributeError):
             s.reward = 1.0  # type: ignore[misc]

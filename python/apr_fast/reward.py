@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import math
+import operator
 import warnings
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Literal, Mapping, Optional, Sequence, Union
@@ -289,7 +290,7 @@ class RewardConfig:
         object.__setattr__(self, "think_tags", resolve_think_tags(self.think_tags))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RolloutScore:
     """The score of one rollout. Every rollout has the same fields.
 
@@ -335,8 +336,7 @@ class RolloutScore:
         scalar or a tuple of ints, so a shallow copy is what ``dataclasses.asdict`` gives, at a
         twentieth of its cost (asdict recursed into every field; it was most of ``apr-fast
         score``'s own time)."""
-        values = self.__dict__
-        return {name: values[name] for name in _ROLLOUT_SCORE_FIELDS}
+        return dict(zip(_ROLLOUT_SCORE_FIELDS, _rollout_score_values(self)))
 
     def metrics(self) -> dict[str, float]:
         """The numeric fields, for logging (VeRL's reward_extra_info)."""
@@ -663,6 +663,8 @@ def _replace(s: RolloutScore, **changes: Any) -> RolloutScore:
 
 
 _ROLLOUT_SCORE_FIELDS = tuple(f.name for f in fields(RolloutScore))
+#: A score's field values, in field order (its fields are slots: it has no ``__dict__``).
+_rollout_score_values = operator.attrgetter(*_ROLLOUT_SCORE_FIELDS)
 
 _default_scorers: dict[tuple[RewardConfig, int], APRScorer] = {}
 _MAX_DEFAULT_SCORERS = 16
