@@ -120,7 +120,7 @@ pub struct AnchorOptions {
     /// without `number_words` (what makes the figures a necessary condition). When the
     /// reference is the response's own final answer ([`AnchorSearch::own_answer`]), all of
     /// its numerals together (`11\sqrt{5}+11` does not state `11(1+\sqrt{5})`: it is another
-    /// form of it), or for a plain rational those of its fraction or of its mixed number.
+    /// form of it), or, for a plain rational p/q, p and q.
     pub reference_figures: bool,
 }
 

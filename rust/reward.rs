@@ -273,8 +273,10 @@ pub struct RolloutScore {
     pub has_think_close: bool,
     pub thinking: Range<usize>,
     pub anchor_found: bool,
-    /// Whether the anchor search read the thinking ([`AnchorScope`]); without it there is no
-    /// anchor sentence, `anchor_found` is false and L_AST is 0.
+    /// Whether the anchor search read the thinking: not for a rollout that
+    /// [`AnchorScope::Rewarded`] leaves out, nor for one that could not be scored
+    /// ([`failed_score`]). Without it there is no anchor sentence, `anchor_found` is false and
+    /// L_AST is 0.
     pub anchor_searched: bool,
     pub anchor_sentence: Option<usize>,
     pub num_sentences: usize,
@@ -358,15 +360,15 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
         Status::Ok
     };
 
-    let references: Vec<Answer> = match config.reference {
-        ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
-        ReferenceChoice::GroundTruth => parse_ground_truth(),
-    };
-    let options = &config.anchor;
-    let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
     // The reward of any other rollout is 0 whatever its anchor (the CAS decides the unknown).
     let searched = config.anchors == AnchorScope::All || (correct && complete) || status == Status::CorrectnessUnknown;
     let anchor: Anchor = if searched {
+        let references: Vec<Answer> = match config.reference {
+            ReferenceChoice::FinalAnswer => final_parsed.into_iter().collect(),
+            ReferenceChoice::GroundTruth => parse_ground_truth(),
+        };
+        let options = &config.anchor;
+        let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
         let sentences = split_sentences(thinking_text, &config.split);
         let search = AnchorSearch { options, policy: &config.policy, own_answer: config.reference == ReferenceChoice::FinalAnswer };
         search.locate(thinking_text, &sentences, &config.cues, &references, problem.as_ref())

@@ -59,8 +59,10 @@ def check_invariants(s: RolloutScore, response: str, config: RewardConfig) -> No
         assert a0 <= m0 < m1 <= s.anchor_end
         assert s.anchor_sentence is not None and 0 <= s.anchor_sentence < s.num_sentences
     if not s.anchor_searched:
-        # Only the "rewarded" scope leaves a rollout unsearched, and only one whose reward is 0.
-        assert config.anchors == "rewarded" and s.reward == 0.0 and s.status != "correctness_unknown"
+        # Only the "rewarded" scope leaves a rollout unsearched, and only one whose reward is 0
+        # (or a rollout that could not be scored at all).
+        assert config.anchors == "rewarded" or s.status in ("invalid_input", "internal_error")
+        assert s.reward == 0.0 and s.status != "correctness_unknown"
         assert (s.anchor_found, s.anchor_sentence, s.num_sentences, s.anchor_token) == (False, None, 0, None)
     expected = apr_reward(s.correct, s.has_think_close, s.l_ast, config.beta, config.floor)
     assert s.reward == expected
@@ -695,6 +697,7 @@ def test_token_ids_accept_numpy_and_report_bad_ids() -> None:
     assert s.t_think == 5 and s.has_think_close
     (bad,) = scorer.score_token_ids([[0, 1, 999]], ["5"])
     assert bad.status == "invalid_input" and "999" in (bad.error or "")
+    assert not bad.anchor_searched and s.anchor_searched  # nothing of it was read
 
 
 @needs_shared

@@ -298,8 +298,9 @@ class RolloutScore:
     text); ``anchor_end`` is one past the anchor character. Lengths are in ``length_unit``.
     ``correctness_method`` says how ŷ ≡ y* was decided (``native_exact``, ``native_numeric``,
     ``native_text``, ``sympy``, ``timeout``, ``error``, ...; ``none`` without an answer).
-    ``anchor_searched`` is false only for a rollout that :attr:`RewardConfig.anchors` left
-    unsearched (``"rewarded"``: its reward is 0 whatever its anchor).
+    ``anchor_searched`` is false for a rollout whose thinking was not searched: one that
+    ``RewardConfig.anchors="rewarded"`` leaves out (its reward is 0 whatever its anchor), or
+    one that could not be scored (``invalid_input`` token ids, ``internal_error``).
     """
 
     status: str
