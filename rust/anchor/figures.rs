@@ -231,8 +231,10 @@ fn digit_view(text: &[u8]) -> Vec<u8> {
         let b = text[i];
         if b == b'\\' {
             let command = [&b"\\overline{"[..], b"\\dot{"].into_iter().find(|c| text[i..].starts_with(c));
-            if let Some(close) = command.and_then(|c| matching_brace(text, i + c.len() - 1)) {
-                let repeated = &text[i + command.map_or(0, <[u8]>::len)..close];
+            // The group's digits, from after the command's `{` to its `}`.
+            let group = command.and_then(|c| Some((i + c.len(), matching_brace(text, i + c.len() - 1)?)));
+            if let Some((first, close)) = group {
+                let repeated = &text[first..close];
                 if !repeated.is_empty() && repeated.iter().all(u8::is_ascii_digit) {
                     out.extend_from_slice(repeated);
                     out.extend_from_slice(repeated);
@@ -249,14 +251,13 @@ fn digit_view(text: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The numerals of a plain rational p/q that is no integer written as a fraction: `|p|` and
-/// `q` (once each).
+/// The numerals of a plain rational p/q (in lowest terms) that is no integer, written as a
+/// fraction: `|p|` and `q`, which differ.
 fn fraction_numerals(v: &BigRational) -> Option<Vec<Vec<u8>>> {
     if v.is_integer() {
         return None;
     }
-    let (p, q) = (v.numer().abs().to_string().into_bytes(), v.denom().to_string().into_bytes());
-    Some(if p == q { vec![p] } else { vec![p, q] })
+    Some(vec![v.numer().abs().to_string().into_bytes(), v.denom().to_string().into_bytes()])
 }
 
 /// The ASCII spelling of a superscript, subscript or full-width digit, or of a vulgar
