@@ -29,6 +29,7 @@ take text get new ``str`` objects of the same texts before every run, as a real 
 scaling is wall time of one batch call over all traces with 1 and 2 workers.
 
     .venv/bin/python benches/bench_reward.py [--repeat 3] [--reference-rollouts 40]
+    .venv/bin/python benches/bench_reward.py --parity-rounds 4   # the parity rows alone
 """
 from __future__ import annotations
 
@@ -87,6 +88,30 @@ class PythonAPR:
         return {"correct": correct, "t_think": t_think, "l_ast": l_ast, "reward": reward}
 
 
+def parity_rounds(args: argparse.Namespace, ids: list[Any], gts: list[Any], fresh: FreshTexts, vocabulary: Any) -> int:
+    """The rows the per-core parity target compares, alone, round after round: a firmer
+    reading of a ratio near 1 than one table."""
+    import apr_fast
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from verl.utils.reward_score import math_dapo
+    n = len(ids)
+    scorers = {anchors: apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, cas=False, anchors=anchors), vocabulary=vocabulary)
+               for anchors in ("all", "rewarded")}
+    fns: dict[str, Callable[[], object]] = {
+        f'anchors="{anchors}"': (lambda s=scorer: s.score_token_ids(ids, gts, threads=1)) for anchors, scorer in scorers.items()
+    }
+    fns["compute_score"] = lambda: [math_dapo.compute_score(r, g) for r, g in zip(fresh.texts, gts)]
+    print(f"{n} rollouts; µs per rollout, CPU time, 1 worker thread, best of {args.repeat} in turns per round")
+    for _ in range(args.parity_rounds):
+        t = {name: best / n * 1e6 for name, (best, _) in interleaved_best(args.repeat, fns, before=fresh.renew).items()}
+        cells = ", ".join(f"{name} {us:.1f}" for name, us in t.items())
+        ratio = t['anchors="rewarded"'] / t["compute_score"]
+        print(f"{cells}; rewarded / compute_score {ratio:.3f}", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -95,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--beta", type=float, default=5e-4)
     parser.add_argument("--thread-repeat", type=int, default=15,
                         help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
+    parser.add_argument("--parity-rounds", type=int, default=0, metavar="N",
+                        help="instead of the table: N rounds of the parity rows alone (token ids, default and "
+                             "anchors=\"rewarded\", against math_dapo's compute_score on decoded text), each the "
+                             "best of --repeat runs in turns")
     args = parser.parse_args(argv)
     if traces_missing():
         return 2
@@ -113,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     # Text rows get new str objects before every timed call, as a real batch comes (FreshTexts).
     fresh = FreshTexts(responses)
 
+    if args.parity_rounds:
+        return parity_rounds(args, ids, gts, fresh, vocabulary)
     # Every row is timed in turns (see interleaved_best): the ratios are what the table is for.
     timed: dict[str, tuple[Callable[[], object], int]] = {}
     for mode in ("paper", "default"):
