@@ -177,8 +177,10 @@ def test_batch_results_are_whole_dataclasses() -> None:
     responses = [boxed("1/2"), boxed("7"), "no answer", boxed("x")]
     outcomes = is_correct_batch(responses, ["0.5", "8", "3", "y"], cas=False)
     names = [f.name for f in dataclasses.fields(apr_fast.Correctness)]
+    # Its fields are slots, which the native batch fills through their descriptors.
+    assert apr_fast.Correctness.__slots__ == tuple(names)
     for outcome in outcomes:
-        assert list(vars(outcome)) == names
+        assert not hasattr(outcome, "__dict__") and all(hasattr(outcome, n) for n in names)
         rebuilt = apr_fast.Correctness(**{n: getattr(outcome, n) for n in names})
         assert rebuilt == outcome and hash(rebuilt) == hash(outcome) and repr(rebuilt) == repr(outcome)
         with pytest.raises(dataclasses.FrozenInstanceError):

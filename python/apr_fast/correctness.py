@@ -38,7 +38,7 @@ from apr_fast.think_tags import DEFAULT_THINK_TAGS, ThinkTagsArg
 __all__ = ["Correctness", "is_correct", "is_correct_batch"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Correctness:
     """The outcome of one response; truthy when correct.
 
@@ -70,22 +70,11 @@ class Correctness:
         return self.judgement is None or self.judgement.verdict is not Verdict.UNKNOWN
 
 
-_new = object.__new__
-
-
 def _correctness(correct: bool, final: Optional[FinalAnswer], matched: Optional[str],
                  judgement: Optional[Judgement], problem_echo: bool = False) -> Correctness:
-    """``Correctness(...)`` without the frozen dataclass's ``__init__`` (one
-    ``object.__setattr__`` per field): a batch builds one per response. The same fields, in
-    the instance ``__dict__`` where ``__init__`` puts them."""
-    result = _new(Correctness)
-    fields = result.__dict__
-    fields["correct"] = correct
-    fields["final_answer"] = final
-    fields["matched"] = matched
-    fields["judgement"] = judgement
-    fields["problem_echo"] = problem_echo
-    return result
+    """``Correctness(...)`` for the responses the Python layer decides (after the CAS): the
+    native batch builds the others itself, filling the slots directly."""
+    return Correctness(correct, final, matched, judgement, problem_echo)
 
 
 def _decide(final: Optional[FinalAnswer], alternatives: Sequence[str], judgements: list[Judgement]) -> Correctness:
