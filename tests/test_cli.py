@@ -190,6 +190,20 @@ def test_missing_file_and_bad_options(tmp_path) -> None:
     assert run("score", str(SAMPLES), "--threads", "0").returncode == 2
 
 
+def test_anchors_option_searches_only_the_rewarded_rollouts(tmp_path) -> None:
+    data = tmp_path / "r.jsonl"
+    rows = [{"completion": "So x = 5. Let me check.</think>\\boxed{5}", "ground_truth": gt} for gt in ("5", "6")]
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    every = run("score", str(data), "--format", "jsonl", "-q")
+    rewarded = run("score", str(data), "--format", "jsonl", "-q", "--anchors", "rewarded")
+    assert every.returncode == 0 and rewarded.returncode == 0, (every.stderr, rewarded.stderr)
+    a = [json.loads(line) for line in every.stdout.splitlines()]
+    r = [json.loads(line) for line in rewarded.stdout.splitlines()]
+    assert [x["reward"] for x in a] == [x["reward"] for x in r]
+    assert [x["anchor_searched"] for x in a] == [True, True] and [x["anchor_searched"] for x in r] == [True, False]
+    assert r[0] == a[0] and a[1]["anchor_found"] and (r[1]["anchor_found"], r[1]["l_ast"]) == (False, 0)
+
+
 def test_require_answer_after_think_option(tmp_path) -> None:
     data = tmp_path / "r.jsonl"
     data.write_text(json.dumps({"completion": "So x = 5, so \\boxed{5}.</think>", "ground_truth": "5"}) + "\n")
@@ -198,6 +212,7 @@ def test_require_answer_after_think_option(tmp_path) -> None:
         assert out.returncode == 0, out.stderr
         assert json.loads(out.stdout)["status"] == status
     assert run("score", str(SAMPLES), "--mode", "nope").returncode == 2
+    assert run("score", str(SAMPLES), "--anchors", "correct").returncode == 2
     (tmp_path / "empty.parquet").write_bytes(b"")
     (tmp_path / "ints.json").write_text("[1, 2, 3]")
     for args, status, message in [

@@ -342,7 +342,7 @@ def cmd_score(args: argparse.Namespace, out: IO[str]) -> int:
                               cas=not args.no_cas, conclusion_cues=conclusion, verification_cues=verification,
                               anchor_options=dict(args.anchor_option or ()) or None,
                               require_answer_after_think=args.require_answer_after_think,
-                              think_tags=_think_tags_option(args))
+                              think_tags=_think_tags_option(args), anchors=args.anchors)
     except (TypeError, ValueError, ConfigError) as e:
         raise UsageError(str(e)) from None
     tokenizer = load_tokenizer(args.tokenizer) if args.tokenizer else None
@@ -499,6 +499,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "those of apr_fast.AnchorOptions)")
     s.add_argument("--reference", choices=("final_answer", "ground_truth"), default="final_answer",
                    help="anchor on the response's own final answer (training) or on the ground truth")
+    s.add_argument("--anchors", choices=("all", "rewarded"), default="all",
+                   help="locate the anchor of every rollout (default), or only of those whose reward depends on it "
+                        "(the same rewards, faster; others get anchor_searched=false and L_AST 0)")
     s.add_argument("--no-cas", action="store_true", help="never call sympy for undecided correctness")
     s.add_argument("--require-answer-after-think", action="store_true",
                    help="count only a final answer after </think> (a strict format: an answer only in the thinking is none)")
