@@ -12,7 +12,7 @@
 #             effort REASONING_EFFORT, default medium); MODEL overrides the model path
 # DATA_DIR    where train/prepare_data.py wrote train.parquet and val_*.parquet
 # APR_ANCHORS all (default: every rollout's L_AST and rho, which validation logs) | rewarded
-#             (the anchor only of rollouts whose reward needs it: the same rewards, about 40%
+#             (the anchor only of rollouts whose reward needs it: the same rewards, about 38%
 #             less reward time; validation's l_ast/rho are then 0 for incorrect rollouts)
 # APR_DRY_RUN=1 composes and validates the whole config without GPUs (train/dry_run.py).
 # APR_ENTRYPOINT  default "python3 -m verl.trainer.main_ppo" (V1 trainer, DAPO filter built in);

@@ -230,7 +230,8 @@ class RewardConfig:
     metrics read them. ``"rewarded"`` searches only the rollouts whose reward depends on it
     (correct and complete, or sent to the CAS): the others score 0 whatever their anchor and
     are reported with ``anchor_searched=False``, no anchor sentence and L_AST 0. The rewards
-    are the same; a training step takes about 40% less time (``benches/bench_reward.py``).
+    are the same, in 38% less time on the shared traces (36.6 → 22.7 µs per rollout,
+    ``benches/bench_reward.py``).
     """
 
     beta: float = 2e-4
