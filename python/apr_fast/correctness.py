@@ -70,20 +70,13 @@ class Correctness:
         return self.judgement is None or self.judgement.verdict is not Verdict.UNKNOWN
 
 
-def _correctness(correct: bool, final: Optional[FinalAnswer], matched: Optional[str],
-                 judgement: Optional[Judgement], problem_echo: bool = False) -> Correctness:
-    """``Correctness(...)`` for the responses the Python layer decides (after the CAS): the
-    native batch builds the others itself, filling the slots directly."""
-    return Correctness(correct, final, matched, judgement, problem_echo)
-
-
 def _decide(final: Optional[FinalAnswer], alternatives: Sequence[str], judgements: list[Judgement]) -> Correctness:
     for alt, j in zip(alternatives, judgements):
         if j.verdict is Verdict.EQUAL:
-            return _correctness(True, final, alt, j)
+            return Correctness(True, final, alt, j)
     undecided = [j for j in judgements if j.verdict is Verdict.UNKNOWN]
     first = undecided[0] if undecided else (judgements[0] if judgements else None)
-    return _correctness(False, final, None, first)
+    return Correctness(False, final, None, first)
 
 
 def is_correct_batch(
@@ -145,7 +138,7 @@ def is_correct_batch(
         judgements = [next(settled) if j.verdict is Verdict.UNKNOWN else j for j in judgements]
         result = _decide(final, alts, judgements)
         if result.correct and echo:
-            result = _correctness(False, final, None, result.judgement, True)
+            result = Correctness(False, final, None, result.judgement, True)
         results[i] = result
     return results
 

@@ -29,6 +29,7 @@ use num_traits::Signed;
 
 use super::{continues_a_number, finder};
 use crate::answer::matching_brace;
+use crate::extract::repeating_decimal::repeating_decimal_after;
 use crate::text::byte_sets::has_ascii_digit;
 
 /// The most numerals of a fraction's numerator or denominator whose ratios are taken as
@@ -116,7 +117,7 @@ impl Figures {
     pub(super) fn shown_in(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
         // Its ASCII digits first: spelling other numerals out only adds digits.
-        if has_ascii_digit(bytes) && self.shown_in_ascii(bytes) {
+        if has_ascii_digit(bytes) && self.shown_in_ascii(text) {
             return true;
         }
         let Some(first) = bytes.iter().position(|&b| b >= 0x80) else { return false };
@@ -131,7 +132,7 @@ impl Figures {
                 None => spelled.push(c),
             }
         }
-        self.shown_in_ascii(spelled.as_bytes())
+        self.shown_in_ascii(&spelled)
     }
 
     /// Whether `bytes` shows the numerals whole: every one (or any one, as [`Self::new`] was
@@ -143,33 +144,16 @@ impl Figures {
     }
 
     /// [`Self::shown_in`] of a text whose numerals are ASCII digits.
-    fn shown_in_ascii(&self, bytes: &[u8]) -> bool {
-        if self.numerals_shown(bytes) || fraction_digits_apart(bytes).is_some_and(|apart| self.numerals_shown(&apart)) {
+    fn shown_in_ascii(&self, text: &str) -> bool {
+        if self.numerals_shown(text.as_bytes()) {
             return true;
         }
         if self.digit_strings.is_empty() {
             return false;
         }
-        let digits = digit_view(bytes);
+        let digits = digit_view(text);
         self.digit_strings.iter().any(|d| d.find(&digits).is_some())
     }
-}
-
-/// `text` with a space between the two digits of every `\frac12` (also `\dfrac`, `\tfrac`),
-/// which are its numerator and denominator; `None` when it holds none.
-fn fraction_digits_apart(text: &[u8]) -> Option<Vec<u8>> {
-    let digits_at = |at: usize| text.get(at..at + 2).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    let mut apart: Option<Vec<u8>> = None;
-    let mut copied = 0;
-    for at in memchr::memmem::find_iter(text, b"frac").map(|at| at + 4).filter(|&at| digits_at(at)) {
-        let out = apart.get_or_insert_with(|| Vec::with_capacity(text.len() + 4));
-        out.extend_from_slice(&text[copied..=at]);
-        out.push(b' ');
-        copied = at + 1;
-    }
-    let mut out = apart?;
-    out.extend_from_slice(&text[copied..]);
-    Some(out)
 }
 
 /// The numerals of `text`: maximal runs of ASCII digits, with a `.` between two digits, each
@@ -213,34 +197,44 @@ fn significant_digits(numeral: &[u8]) -> Vec<u8> {
 
 /// Whether `numeral` stands in `text` as a whole number: no digit (or a decimal point after a
 /// digit) right before it, no digit right after it. `3.0` shows `3`; `13`, `0.3` and `34` do
-/// not.
+/// not. A digit that is an undelimited argument of `\frac` (`\frac12`, `\dfrac32`) stands
+/// alone too.
 fn stated_whole(text: &[u8], numeral: &memchr::memmem::Finder<'_>) -> bool {
     let len = numeral.needle().len();
-    numeral.find_iter(text).any(|at| !continues_a_number(text, at) && !text.get(at + len).is_some_and(u8::is_ascii_digit))
+    numeral.find_iter(text).any(|at| {
+        (!continues_a_number(text, at) && !text.get(at + len).is_some_and(u8::is_ascii_digit))
+            || (len == 1 && is_fraction_digit(text, at))
+    })
+}
+
+/// Whether the digit at `at` is the numerator or the denominator of `\frac` written with
+/// undelimited digits (`\frac12` is `\frac{1}{2}`; the `3` of `\frac123` is no argument).
+fn is_fraction_digit(text: &[u8], at: usize) -> bool {
+    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+    let after_frac = |i: usize| text[..i].ends_with(b"frac");
+    (after_frac(at) && digit(at + 1)) || (at > 0 && digit(at - 1) && after_frac(at - 1))
 }
 
 /// `text` with what writes one number in pieces dropped: decimal points and the group
 /// separators `,`, `{,}` and `\,` (`15{,}625.5` reads `156255`). A space stays: it separates
-/// numbers more often than it groups digits. A repeating decimal's repeated digits are
-/// written twice (`0.\overline{3}` and `0.\dot{3}` read `033`, `0.1\overline{6}` reads
-/// `0166`), so that its value's leading digits are found.
-fn digit_view(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() + 8);
+/// numbers more often than it groups digits. A repeating decimal, as the lexers read it
+/// ([`repeating_decimal_after`]), has its period written twice (`0.\overline{3}` and
+/// `0.\dot{3}` read `033`, `0.1\overline{6}` reads `0166`), so that its value's leading digits
+/// are found.
+fn digit_view(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + 8);
     let mut i = 0;
-    while i < text.len() {
-        let b = text[i];
-        if b == b'\\' {
-            let command = [&b"\\overline{"[..], b"\\dot{"].into_iter().find(|c| text[i..].starts_with(c));
-            // The group's digits, from after the command's `{` to its `}`.
-            let group = command.and_then(|c| Some((i + c.len(), matching_brace(text, i + c.len() - 1)?)));
-            if let Some((first, close)) = group {
-                let repeated = &text[first..close];
-                if !repeated.is_empty() && repeated.iter().all(u8::is_ascii_digit) {
-                    out.extend_from_slice(repeated);
-                    out.extend_from_slice(repeated);
-                    i = close + 1;
-                    continue;
-                }
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'.' && i > 0 && bytes[i - 1].is_ascii_digit() {
+            if let Some(r) = repeating_decimal_after(text, i) {
+                let period = &bytes[r.period.clone()];
+                out.extend_from_slice(&bytes[r.fixed.clone()]);
+                out.extend_from_slice(period);
+                out.extend_from_slice(period);
+                i = r.end;
+                continue;
             }
         }
         if !matches!(b, b'.' | b',' | b'{' | b'}' | b'\\') {
@@ -407,9 +401,12 @@ mod tests {
         let third = figures("\\frac{1}{3}", &[1.0 / 3.0]);
         assert!(third.shown_in("so 0.\\overline{3} it is") && third.shown_in("so 0.\\dot{3}") && !third.shown_in("so 0.3 it is"));
         assert!(figures("\\frac{1}{6}", &[1.0 / 6.0]).shown_in("so 0.1\\overline{6}"));
-        assert_eq!(digit_view(b"0.\\overline{142857}, 2.\\dot{x}"), b"0142857142857 2dotx".to_vec());
-        assert_eq!(fraction_digits_apart(b"\\frac12 + \\dfrac{1}{2} + \\tfrac345"), Some(b"\\frac1 2 + \\dfrac{1}{2} + \\tfrac3 45".to_vec()));
-        assert_eq!(fraction_digits_apart(b"\\frac{1}{2} and frac1"), None);
+        assert_eq!(digit_view("0.\\overline{142857}, 2.\\dot{x}"), b"0142857142857 2dotx".to_vec());
+        assert_eq!(digit_view("so 0.\\overline3 and 0.1666..."), b"so 033 and 016666".to_vec());
+        // `\\frac12` shows 1 and 2; `\\tfrac345` is `\\frac{3}{4}5`.
+        let whole = |text: &str, numeral: &str| stated_whole(text.as_bytes(), &finder(numeral.as_bytes()));
+        assert!(whole("\\frac12 + 1", "1") && whole("\\frac12", "2") && whole("\\tfrac345", "3") && whole("\\tfrac345", "4"));
+        assert!(!whole("\\tfrac345", "5") && !whole("\\frac{1}{2} and frac123", "3") && !whole("so 12", "2"));
         // A ground truth's notation may not be the model's: any one numeral.
         let gold = Figures::new("26+13\\sqrt{3}", &[48.516_660_498_395_4], false, None).expect("numerals");
         assert!(gold.shown_in("so the area is 13(2+\\sqrt{3})"));
