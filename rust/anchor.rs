@@ -317,7 +317,7 @@ impl AnchorSearch<'_> {
         // Only Equal makes an anchor: skip the costly proofs that two answers differ.
         let policy = Policy { prove_not_equal: false, ..self.policy.for_grading() };
         let search = AnchorSearch { options: self.options, policy: &policy, own_answer: self.own_answer };
-        let mut memo: FastMap<String, Verdict> = FastMap::default();
+        let mut memo = Memo::default();
         let mut found = None;
         if !references.is_empty() {
             let mut visit = |i: usize| {
@@ -340,7 +340,7 @@ impl AnchorSearch<'_> {
                 if !in_context || !targets.sentence_shows_figures(text) {
                     return None;
                 }
-                search.first_match(text, &targets, problem, &mut memo, &mut undecided).map(|m| (i, m))
+                search.sentence_match(text, &targets, problem, &mut memo, &mut undecided).map(|m| (i, m))
             };
             // The sentences in order; only those the digits of integer references point to.
             found = match targets.sentences_to_read(sentences) {
@@ -352,7 +352,7 @@ impl AnchorSearch<'_> {
             // reference nothing can match: a response without a final answer, mostly a
             // truncated one, whose last "sentence" can be a long run without a stop.)
             if found.is_none() && self.options.backtrack && n > 0 && may_state(n - 1) {
-                found = search.first_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
+                found = search.sentence_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
             }
         }
         let Some((mut k, mut matched)) = found else {
@@ -380,7 +380,7 @@ impl AnchorSearch<'_> {
                     continue;
                 }
                 let m = if may_state(i) {
-                    search.first_match(text, &targets, problem, &mut memo, &mut undecided)
+                    search.sentence_match(text, &targets, problem, &mut memo, &mut undecided)
                 } else {
                     None
                 };
@@ -458,6 +458,30 @@ impl AnchorSearch<'_> {
                 }
             })
             .collect()
+    }
+
+    /// [`Self::first_match`] for a sentence `text` of the thinking, remembering the texts
+    /// that hold no match: traces repeat sentences word for word ("Let me check again."), and
+    /// a repeated text is decided, its undecided comparisons counted again, without a new
+    /// extraction (the result depends on the text alone within one search).
+    fn sentence_match<'t>(
+        &self,
+        text: &'t str,
+        targets: &Targets<'_>,
+        problem: Option<&Problem<'_>>,
+        memo: &mut Memo<'t>,
+        undecided: &mut usize,
+    ) -> Option<(Range<usize>, String)> {
+        if let Some(&counted) = memo.unmatched.get(text) {
+            *undecided += counted;
+            return None;
+        }
+        let before = *undecided;
+        let found = self.first_match(text, targets, problem, &mut memo.verdicts, undecided);
+        if found.is_none() {
+            memo.unmatched.insert(text, *undecided - before);
+        }
+        found
     }
 
     /// The first candidate of `text` (one sentence) equivalent to a reference, as its span in
@@ -556,6 +580,15 @@ impl AnchorSearch<'_> {
         }
         None
     }
+}
+
+/// What one search has decided, to decide it once ([`AnchorSearch::sentence_match`]).
+#[derive(Default)]
+struct Memo<'t> {
+    /// The verdict on every candidate text compared with the references.
+    verdicts: FastMap<String, Verdict>,
+    /// Sentence texts without a match, with the comparisons each left undecided.
+    unmatched: FastMap<&'t str, usize>,
 }
 
 /// The references of one search with what is derived from them once.
@@ -1395,6 +1428,18 @@ mod tests {
         // Sentence 0 has a matching candidate but no conclusion cue and no verification after.
         assert_eq!(sentence_text(t, &a), "So the answer is 7.");
         assert_eq!(a.sentence, Some(2));
+    }
+
+    #[test]
+    fn a_repeated_sentence_counts_its_undecided_comparisons_each_time() {
+        // `5` against `...` is undecided; the second and third sentences repeat the first word
+        // for word and are decided from it, counted again.
+        let t = "So it is 5. Hmm. So it is 5. So it is 5. Done.";
+        let a = locate(t, "...", AnchorMode::Paper);
+        assert!(!a.found);
+        assert_eq!(a.undecided, 3);
+        let once = locate("So it is 5. Hmm. Done.", "...", AnchorMode::Paper);
+        assert_eq!(once.undecided, 1);
     }
 
     #[test]
