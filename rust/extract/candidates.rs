@@ -627,6 +627,12 @@ impl<'t> Scanner<'t> {
         if self.number_word_after_numeral(i, segment.start) {
             return true;
         }
+        // Most words of prose have no math token beside them (nor beyond one space): every
+        // rule below but a function's and `pi` then says no.
+        let quiet = |j: Option<usize>| j.map_or(true, |j| !makes_words_math(self.kind(j)));
+        if quiet(prev) && quiet(next) && quiet(self.prev_non_space(i, segment.start)) && quiet(self.next_non_space(i, segment.end)) {
+            return if is_function_word(word) { self.function_applies(i, segment) } else { word == "pi" };
+        }
         if let Some(p) = prev {
             if self.kind(p) == TokenKind::Number {
                 // `2x`, `3n`, `12cm`, `144s²`, but not the ordinal `5th` or the plural `6s`.
@@ -1774,6 +1780,13 @@ fn has_root_or_choose(bytes: &[u8]) -> bool {
 
 /// A letter that names a variable: one letter of any script, two to four capitals (`AB`,
 /// `ABC`: points, segments), or a Greek letter spelled out (`theta`).
+/// The kinds of token that [`Scanner::word_is_math`] reads as mathematics beside a word: an
+/// operand, an operator, a relation, a bracket, a command, a postfix or a prime.
+fn makes_words_math(kind: TokenKind) -> bool {
+    use TokenKind::*;
+    matches!(kind, Number | Operator | Relation | Postfix | Open(_) | Close(_) | Constant | Command | Prime)
+}
+
 fn is_identifier(word: &str) -> bool {
     const GREEK: &[&str] = &[
         "alpha", "beta", "gamma", "delta", "epsilon", "theta", "lambda", "mu", "sigma", "phi",
