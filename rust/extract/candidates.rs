@@ -1778,8 +1778,6 @@ fn has_root_or_choose(bytes: &[u8]) -> bool {
     holds(b"oo") && (holds(b"oot") || holds(b"hoose"))
 }
 
-/// A letter that names a variable: one letter of any script, two to four capitals (`AB`,
-/// `ABC`: points, segments), or a Greek letter spelled out (`theta`).
 /// The kinds of token that [`Scanner::word_is_math`] reads as mathematics beside a word: an
 /// operand, an operator, a relation, a bracket, a command, a postfix or a prime.
 fn makes_words_math(kind: TokenKind) -> bool {
@@ -1787,6 +1785,8 @@ fn makes_words_math(kind: TokenKind) -> bool {
     matches!(kind, Number | Operator | Relation | Postfix | Open(_) | Close(_) | Constant | Command | Prime)
 }
 
+/// A letter that names a variable: one letter of any script, two to four capitals (`AB`,
+/// `ABC`: points, segments), or a Greek letter spelled out (`theta`).
 fn is_identifier(word: &str) -> bool {
     const GREEK: &[&str] = &[
         "alpha", "beta", "gamma", "delta", "epsilon", "theta", "lambda", "mu", "sigma", "phi",
