@@ -199,9 +199,9 @@ impl<'t> Lexer<'t> {
     fn next_token(&self, pos: usize, to: usize, math: bool) -> (usize, TokenKind) {
         let s = &self.text[pos..to];
         let bytes = s.as_bytes();
-        // The commonest tokens first, as the match below reads them: a word of ASCII letters
-        // (no arm before the letters' matches one) and a single space before an ASCII byte
-        // that is no white space.
+        // The commonest tokens first, read as the match below reads them: a word of ASCII
+        // letters (no arm of the match before the letters' own takes an ASCII letter) and a
+        // single space before an ASCII byte that is no white space.
         match bytes.first() {
             Some(b) if b.is_ascii_alphabetic() => return (word_len(s), TokenKind::Word),
             Some(b' ') if bytes.get(1).map_or(true, |&b| b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b) => {
