@@ -103,12 +103,19 @@ def parity_rounds(args: argparse.Namespace, ids: list[Any], gts: list[Any], fres
         f'anchors="{anchors}"': (lambda s=scorer: s.score_token_ids(ids, gts, threads=1)) for anchors, scorer in scorers.items()
     }
     fns["compute_score"] = lambda: [math_dapo.compute_score(r, g) for r, g in zip(fresh.texts, gts)]
-    print(f"{n} rollouts; µs per rollout, CPU time, 1 worker thread, best of {args.repeat} in turns per round")
-    for _ in range(args.parity_rounds):
-        t = {name: best / n * 1e6 for name, (best, _) in interleaved_best(args.repeat, fns, before=fresh.renew).items()}
-        cells = ", ".join(f"{name} {us:.1f}" for name, us in t.items())
-        ratio = t['anchors="rewarded"'] / t["compute_score"]
-        print(f"{cells}; rewarded / compute_score {ratio:.3f}", flush=True)
+    print(f"{n} rollouts; µs per rollout, CPU time, 1 worker thread, best of {args.repeat} in turns per round; "
+          "each round starts the turns at the next row (what runs just before a row changes its time)")
+    names = list(fns)
+    ratios: list[float] = []
+    for round_ in range(args.parity_rounds):
+        order = names[round_ % len(names):] + names[:round_ % len(names)]
+        t = {name: best / n * 1e6 for name, (best, _) in interleaved_best(args.repeat, {k: fns[k] for k in order}, before=fresh.renew).items()}
+        cells = ", ".join(f"{name} {t[name]:.1f}" for name in names)
+        ratios.append(t['anchors="rewarded"'] / t["compute_score"])
+        print(f"{cells}; rewarded / compute_score {ratios[-1]:.3f} (first: {order[0]})", flush=True)
+    ratios.sort()
+    print(f"rewarded / compute_score over {len(ratios)} rounds: median {ratios[len(ratios) // 2]:.3f}, "
+          f"range {ratios[0]:.3f}-{ratios[-1]:.3f}")
     return 0
 
 
