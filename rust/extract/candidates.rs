@@ -627,10 +627,11 @@ impl<'t> Scanner<'t> {
         if self.number_word_after_numeral(i, segment.start) {
             return true;
         }
-        // Most words of prose have no math token beside them (nor beyond one space): every
-        // rule below but a function's and `pi` then says no.
+        // Most words of prose have no math token beside them (a space between counts as
+        // beside, and a space is no math token): every rule below but a function's and `pi`
+        // then says no.
         let quiet = |j: Option<usize>| j.map_or(true, |j| !makes_words_math(self.kind(j)));
-        if quiet(prev) && quiet(next) && quiet(self.prev_non_space(i, segment.start)) && quiet(self.next_non_space(i, segment.end)) {
+        if quiet(self.prev_non_space(i, segment.start)) && quiet(self.next_non_space(i, segment.end)) {
             return if is_function_word(word) { self.function_applies(i, segment) } else { word == "pi" };
         }
         if let Some(p) = prev {
