@@ -118,6 +118,32 @@ def test_scores_built_from_native_rows_are_whole_dataclasses(samples) -> None:
         scorer._native.score_texts(responses, alternatives, None, None, 1, RolloutScore(**asdict(scores[0])))
 
 
+def test_score_rows_are_left_alone_by_the_garbage_collector(samples) -> None:
+    import gc
+    from dataclasses import make_dataclass
+
+    responses = [r["completion"] for r in samples]
+    gts = [r["ground_truth"] for r in samples]
+    scorer = APRScorer(RewardConfig(cas=False))
+    scores = scorer.score_batch(responses, gts)
+    # Frozen rows of atomic values and int spans cannot be in a reference cycle: untracked,
+    # like CPython's tuples of such values, so a batch adds nothing for collections to visit.
+    for s in scores:
+        spans = [s.thinking_span, s.anchor_span, s.anchor_byte_span, s.final_answer_span, s.matched_span]
+        assert not gc.is_tracked(s)
+        assert not any(gc.is_tracked(span) for span in spans if span is not None)
+    gc.collect()
+    assert scores == scorer.score_batch(responses, gts)
+    alternatives, _ = apr_fast.reward._alternatives_list(gts, len(gts))
+    rows = scorer._native.score_texts(responses, alternatives, None, None, 1)
+    assert not any(gc.is_tracked(row) for row in rows)
+    # A class whose instances may change later keeps its instances tracked.
+    mutable = make_dataclass("Mutable", [(n, object) for n in apr_fast._core.SCORE_FIELDS], slots=True)
+    built = scorer._native.score_texts(responses, alternatives, None, None, 1, mutable)
+    assert all(gc.is_tracked(b) for b in built)
+    assert [tuple(getattr(b, n) for n in apr_fast._core.SCORE_FIELDS) for b in built] == rows
+
+
 def test_batch_equals_single_for_every_thread_count(samples) -> None:
     scorer = APRScorer()
     responses = [r["completion"] for r in samples]

@@ -95,6 +95,33 @@ pub(crate) struct InstanceBuilder<'py> {
     slots: Vec<Option<(&'py PyAny, pyo3::ffi::descrsetfunc)>>,
     object_new: pyo3::ffi::newfunc,
     no_args: &'py PyTuple,
+    /// Whether the class is a frozen dataclass whose instances the garbage collector may
+    /// leave alone ([`Self::build`]).
+    immutable: bool,
+}
+
+extern "C" {
+    // Part of the stable ABI since Python 3.9; pyo3 0.17's declarations lack it.
+    fn PyObject_GC_IsTracked(op: *mut pyo3::ffi::PyObject) -> std::os::raw::c_int;
+}
+
+/// Whether the garbage collector tracks `obj`: false for atomic objects (str, int, float,
+/// None) and for containers it was told to leave alone.
+pub(crate) fn gc_tracked(obj: &PyObject) -> bool {
+    // SAFETY: the caller holds the GIL (it owns `obj`); the call reads the object's header.
+    unsafe { PyObject_GC_IsTracked(obj.as_ptr()) != 0 }
+}
+
+/// A tuple of two integers (a span) that the garbage collector does not track: a tuple of
+/// atomic objects cannot be part of a reference cycle, and CPython itself stops tracking such
+/// a tuple at the first collection it survives; untracked from the start, it is never visited.
+/// A batch's rows hold thousands of spans.
+pub(crate) fn untracked_pair(py: Python<'_>, pair: (usize, usize)) -> PyObject {
+    let tuple: PyObject = pair.into_py(py);
+    // SAFETY: `tuple` is a live tuple (a GC type) and the GIL is held; untracking an object
+    // that holds no tracked object is what `_PyTuple_MaybeUntrack` does.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(tuple.as_ptr().cast()) };
+    tuple
 }
 
 impl<'py> InstanceBuilder<'py> {
@@ -125,12 +152,22 @@ impl<'py> InstanceBuilder<'py> {
             };
             slots.push(slot);
         }
+        // A frozen dataclass cannot be given another value after `build` without
+        // `object.__setattr__`, and the type itself (no metaclass) has a GC header on every
+        // instance when it has one at all.
+        let frozen = match cls.getattr("__dataclass_params__") {
+            Ok(params) => params.getattr("frozen")?.is_true()?,
+            Err(_) => false,
+        };
+        // SAFETY: `cls` is a live type object.
+        let gc_type = unsafe { pyo3::ffi::PyType_IS_GC(cls.as_type_ptr()) != 0 };
         let builder = InstanceBuilder {
             cls,
             names: names.iter().map(|n| PyString::intern(py, n)).collect(),
             slots,
             object_new,
             no_args: PyTuple::empty(py),
+            immutable: frozen && gc_type && !cls.is_subclass_of::<PyType>()?,
         };
         // A class whose instances take no such attributes (slots of other names, a native
         // type) fails here, once.
@@ -140,6 +177,13 @@ impl<'py> InstanceBuilder<'py> {
     }
 
     /// An instance whose fields take `values`, in the order of the names.
+    ///
+    /// An instance of a frozen dataclass whose values are all untracked by the garbage
+    /// collector (str, numbers, None, [`untracked_pair`] spans, rows built here) is untracked
+    /// too, as CPython untracks a tuple of such values: it cannot be part of a reference cycle.
+    /// The collector then never visits the rows of a batch. Tracked, each of thousands of rows
+    /// was visited by every collection until it died, and their number made the collector run
+    /// its costly full collections (about 4% of a reward call's time on the real traces).
     pub(crate) fn build(&self, py: Python<'py>, values: impl IntoIterator<Item = PyObject>) -> PyResult<PyObject> {
         // SAFETY: the GIL is held, `cls` is a live type object and `object_new` is
         // `object.__new__`, which returns a new reference or NULL with an exception set.
@@ -147,7 +191,9 @@ impl<'py> InstanceBuilder<'py> {
             let obj = (self.object_new)(self.cls.as_type_ptr(), self.no_args.as_ptr(), std::ptr::null_mut());
             PyObject::from_owned_ptr_or_err(py, obj)?
         };
+        let mut untrack = self.immutable;
         for ((name, slot), value) in self.names.iter().zip(&self.slots).zip(values) {
+            untrack &= !gc_tracked(&value);
             let value = value.into_ptr();
             // SAFETY: the GIL is held and all objects are live; `set` is the member
             // descriptor's own setter, which checks that `obj` is an instance of the class the
@@ -164,6 +210,10 @@ impl<'py> InstanceBuilder<'py> {
             if status != 0 {
                 return Err(PyErr::fetch(py));
             }
+        }
+        if untrack {
+            // SAFETY: `obj` is a live instance of a GC type (checked in `new`), GIL held.
+            unsafe { pyo3::ffi::PyObject_GC_UnTrack(obj.as_ptr().cast()) };
         }
         Ok(obj)
     }

@@ -11,11 +11,12 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::AsPyPointer;
 use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, ConfigError, InstanceBuilder, TextReader};
+use super::{borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, gc_tracked, untracked_pair, ConfigError, InstanceBuilder, TextReader};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::extract::{ThinkTags, AUTO_THINK_TAGS};
@@ -128,19 +129,19 @@ fn score_values(py: Python<'_>, c: CharScore) -> [PyObject; SCORE_FIELDS.len()] 
         static_name(py, detail),
         s.final_answer.as_ref().map(|f| f.text.as_str()).into_py(py),
         s.final_answer.as_ref().map_or_else(|| py.None(), |f| static_name(py, f.rule.as_str())),
-        c.final_span.into_py(py),
+        c.final_span.map_or_else(|| py.None(), |p| untracked_pair(py, p)),
         s.has_think_close.into_py(py),
-        c.thinking_span.into_py(py),
+        untracked_pair(py, c.thinking_span),
         s.anchor_found.into_py(py),
         s.anchor_searched.into_py(py),
         s.anchor_sentence.into_py(py),
         s.num_sentences.into_py(py),
-        c.anchor_span.into_py(py),
+        untracked_pair(py, c.anchor_span),
         c.anchor_end.into_py(py),
-        (s.anchor_span.start, s.anchor_span.end).into_py(py),
+        untracked_pair(py, (s.anchor_span.start, s.anchor_span.end)),
         s.anchor_token.into_py(py),
         s.matched.as_ref().map(|(_, t)| t.as_str()).into_py(py),
-        c.matched_span.into_py(py),
+        c.matched_span.map_or_else(|| py.None(), |p| untracked_pair(py, p)),
         s.undecided_comparisons.into_py(py),
         s.t_think.into_py(py),
         s.l_ast.into_py(py),
@@ -171,7 +172,17 @@ impl<'py> RowForm<'py> {
     fn row(&self, py: Python<'py>, c: CharScore) -> PyResult<PyObject> {
         let values = score_values(py, c);
         match self {
-            RowForm::Tuple => Ok(PyTuple::new(py, values).into_py(py)),
+            RowForm::Tuple => {
+                // Untracked when its values are, as CPython untracks such a tuple at the first
+                // collection it survives (see `InstanceBuilder::build`).
+                let atomic = values.iter().all(|v| !gc_tracked(v));
+                let row: PyObject = PyTuple::new(py, values).into_py(py);
+                if atomic {
+                    // SAFETY: `row` is a live tuple (a GC type) holding no tracked object.
+                    unsafe { pyo3::ffi::PyObject_GC_UnTrack(row.as_ptr().cast()) };
+                }
+                Ok(row)
+            }
             RowForm::Instance(builder) => builder.build(py, values),
         }
     }
