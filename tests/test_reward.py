@@ -137,11 +137,18 @@ def test_score_rows_are_left_alone_by_the_garbage_collector(samples) -> None:
     alternatives, _ = apr_fast.reward._alternatives_list(gts, len(gts))
     rows = scorer._native.score_texts(responses, alternatives, None, None, 1)
     assert not any(gc.is_tracked(row) for row in rows)
-    # A class whose instances may change later keeps its instances tracked.
+    # A class whose instances may change later keeps its instances tracked: a dataclass that
+    # is not frozen, and a plain subclass of a frozen one (it takes other attributes).
     mutable = make_dataclass("Mutable", [(n, object) for n in apr_fast._core.SCORE_FIELDS], slots=True)
     built = scorer._native.score_texts(responses, alternatives, None, None, 1, mutable)
     assert all(gc.is_tracked(b) for b in built)
     assert [tuple(getattr(b, n) for n in apr_fast._core.SCORE_FIELDS) for b in built] == rows
+
+    class Annotated(RolloutScore):
+        pass
+
+    built = scorer._native.score_texts(responses, alternatives, None, None, 1, Annotated)
+    assert all(gc.is_tracked(b) for b in built) and list(map(RolloutScore.to_dict, built)) == [s.to_dict() for s in scores]
 
 
 def test_batch_equals_single_for_every_thread_count(samples) -> None:

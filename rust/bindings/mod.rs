@@ -152,10 +152,11 @@ impl<'py> InstanceBuilder<'py> {
             };
             slots.push(slot);
         }
-        // A frozen dataclass cannot be given another value after `build` without
-        // `object.__setattr__`, and the type itself (no metaclass) has a GC header on every
-        // instance when it has one at all.
-        let frozen = match cls.getattr("__dataclass_params__") {
+        // An instance of a frozen dataclass (the class's own parameters: a plain subclass of
+        // one takes other attributes) cannot be given another value after `build` without
+        // `object.__setattr__`; a class that is no metaclass has a GC header on every instance
+        // when its type says so.
+        let frozen = match cls.getattr("__dict__")?.get_item("__dataclass_params__") {
             Ok(params) => params.getattr("frozen")?.is_true()?,
             Err(_) => false,
         };
@@ -179,11 +180,11 @@ impl<'py> InstanceBuilder<'py> {
     /// An instance whose fields take `values`, in the order of the names.
     ///
     /// An instance of a frozen dataclass whose values are all untracked by the garbage
-    /// collector (str, numbers, None, [`untracked_pair`] spans, rows built here) is untracked
-    /// too, as CPython untracks a tuple of such values: it cannot be part of a reference cycle.
-    /// The collector then never visits the rows of a batch. Tracked, each of thousands of rows
-    /// was visited by every collection until it died, and their number made the collector run
-    /// its costly full collections (about 4% of a reward call's time on the real traces).
+    /// collector (str, numbers, None, [`untracked_pair`] spans) is untracked too, as CPython
+    /// untracks a tuple of such values: it cannot be part of a reference cycle. The collector
+    /// then never visits the rows of a batch. Tracked, each of thousands of rows was visited by
+    /// every collection until it died, and their number set off the collector's full
+    /// collections (about 3% of a reward call's time on the real traces).
     pub(crate) fn build(&self, py: Python<'py>, values: impl IntoIterator<Item = PyObject>) -> PyResult<PyObject> {
         // SAFETY: the GIL is held, `cls` is a live type object and `object_new` is
         // `object.__new__`, which returns a new reference or NULL with an exception set.
