@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Two builds of apr-fast timed against each other, in alternating processes.
+
+An instruction count (``count_instructions.py``) is steady where timings drift, but it does
+not always follow time: a change that keeps more memory alive can take instructions off and
+still be slower (the forty-ninth stop's batch parse cache: 4.6k fewer instructions per
+rollout, slower in 7 of 8 pairs). This script times the reward in one process per build, the
+builds taking turns, ``--pairs`` times: each process times ``--calls`` calls of
+``APRScorer.score_token_ids`` on the 2,921 traces' token ids in default mode and with
+``anchors="rewarded"`` (CPU time, one worker thread, the best call of each), and the script
+prints every pair, the means and how many pairs each build won. A shared VM drifts by ±30%
+over minutes; pairs side by side see the same drift, and a consistent winner over 8 pairs
+says more than any one run.
+
+    .venv/bin/python benches/compare_builds.py BUILD_A BUILD_B [--pairs 8] [--calls 8]
+
+A build is a directory that holds an importable ``apr_fast`` with its native module (a copy
+of this repository's ``python/`` directory with ``libapr_fast.so`` from ``cargo build
+--release --lib --features python`` copied in as ``apr_fast/_core.abi3.so``), or
+``installed`` for the one this environment imports. Build both the same way: a maturin build
+and a cargo build of the same code differ by a few thousand instructions per rollout.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Literal
+
+from _common import TOKENIZER, load_traces, responses_and_truths, token_id_arrays, traces_missing
+
+SETTINGS: tuple[Literal["all", "rewarded"], ...] = ("all", "rewarded")
+
+
+def inner(data: Path, calls: int) -> None:
+    """One process: the best CPU time per rollout of each setting, as one JSON line."""
+    import apr_fast
+
+    with open(data, "rb") as f:
+        ids, gts = pickle.load(f)
+    vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
+    scorers = {s: apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False, anchors=s), vocabulary=vocabulary)
+               for s in SETTINGS}
+    best = {s: float("inf") for s in SETTINGS}
+    for _ in range(calls):
+        for s, scorer in scorers.items():
+            t0 = time.process_time()
+            scorer.score_token_ids(ids, gts, threads=1)
+            best[s] = min(best[s], time.process_time() - t0)
+    print(json.dumps({"module": apr_fast.__file__, **{s: best[s] / len(ids) * 1e6 for s in SETTINGS}}))
+
+
+def run_build(build: str, data: Path, calls: int) -> dict[str, float]:
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    if build != "installed":
+        env["PYTHONPATH"] = os.pathsep.join([build, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    out = subprocess.run([sys.executable, __file__, "--inner", str(data), str(calls)],
+                         capture_output=True, text=True, env=env, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"{build}: the timing process failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if build != "installed" and not Path(result["module"]).resolve().is_relative_to(Path(build).resolve()):
+        raise SystemExit(f"{build}: the process imported apr_fast from {result['module']}, not from this build")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--inner":
+        inner(Path(argv[1]), int(argv[2]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("build_a")
+    parser.add_argument("build_b")
+    parser.add_argument("--pairs", type=int, default=8)
+    parser.add_argument("--calls", type=int, default=8, help="timed calls of each setting per process (the best counts)")
+    args = parser.parse_args(argv)
+    if args.pairs < 1 or args.calls < 1:
+        parser.error("--pairs and --calls must be at least 1")
+    for build in (args.build_a, args.build_b):
+        if build != "installed" and not (Path(build) / "apr_fast").is_dir():
+            parser.error(f"{build} holds no apr_fast package")
+    if traces_missing("compare_builds.py"):
+        return 2
+    responses, gts = responses_and_truths(load_traces())
+    ids = token_id_arrays(responses)
+    with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
+        pickle.dump((ids, gts), f)
+        data = Path(f.name)
+    names = {"A": args.build_a, "B": args.build_b}
+    print(f"A = {args.build_a}\nB = {args.build_b}\n{len(ids)} rollouts; µs per rollout, CPU time, 1 worker thread, "
+          f"best of {args.calls} calls per process; the builds alternate, A first")
+    times: dict[str, dict[str, list[float]]] = {k: {s: [] for s in SETTINGS} for k in names}
+    try:
+        for pair in range(1, args.pairs + 1):
+            cells = []
+            for key, build in names.items():
+                result = run_build(build, data, args.calls)
+                for s in SETTINGS:
+                    times[key][s].append(result[s])
+                cells.append(f"{key}: " + ", ".join(f"{s} {result[s]:.2f}" for s in SETTINGS))
+            print(f"pair {pair}: " + " | ".join(cells), flush=True)
+    finally:
+        os.unlink(data)
+    for s in SETTINGS:
+        a, b = times["A"][s], times["B"][s]
+        a_wins = sum(x < y for x, y in zip(a, b))
+        print(f"anchors={s!r}: A {statistics.mean(a):.2f} against B {statistics.mean(b):.2f} µs on average "
+              f"(A/B {statistics.mean(a) / statistics.mean(b):.3f}); A faster in {a_wins} of {len(a)} pairs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
