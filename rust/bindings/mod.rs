@@ -112,14 +112,30 @@ pub(crate) fn gc_tracked(obj: &PyObject) -> bool {
     unsafe { PyObject_GC_IsTracked(obj.as_ptr()) != 0 }
 }
 
-/// A tuple of two integers (a span) that the garbage collector does not track: a tuple of
-/// atomic objects cannot be part of a reference cycle, and CPython itself stops tracking such
-/// a tuple at the first collection it survives; untracked from the start, it is never visited.
-/// A batch's rows hold thousands of spans.
+/// A tuple of `items`, which the garbage collector does not track when it tracks none of
+/// them: such a tuple cannot be part of a reference cycle, and CPython itself stops tracking
+/// it at the first collection it survives; untracked from the start, it is never visited. A
+/// batch's rows (as tuples) and their spans are thousands of such tuples.
+pub(crate) fn tuple_of<const N: usize>(py: Python<'_>, items: [PyObject; N]) -> PyObject {
+    let atomic = items.iter().all(|item| !gc_tracked(item));
+    let tuple: PyObject = PyTuple::new(py, items).into_py(py);
+    if atomic {
+        untracked(tuple)
+    } else {
+        tuple
+    }
+}
+
+/// A span as a tuple of two ints, untracked ([`tuple_of`]; ints are never tracked, so
+/// nothing is asked of them).
 pub(crate) fn untracked_pair(py: Python<'_>, pair: (usize, usize)) -> PyObject {
-    let tuple: PyObject = pair.into_py(py);
-    // SAFETY: `tuple` is a live tuple (a GC type) and the GIL is held; untracking an object
-    // that holds no tracked object is what `_PyTuple_MaybeUntrack` does.
+    untracked(pair.into_py(py))
+}
+
+/// `tuple`, a tuple of items the collector does not track, no longer tracked itself.
+fn untracked(tuple: PyObject) -> PyObject {
+    // SAFETY: `tuple` is a live tuple (a GC type) holding no tracked object (both callers),
+    // and the GIL is held (the caller owns a Python object): what `_PyTuple_MaybeUntrack` does.
     unsafe { pyo3::ffi::PyObject_GC_UnTrack(tuple.as_ptr().cast()) };
     tuple
 }

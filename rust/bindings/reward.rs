@@ -11,12 +11,11 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::AsPyPointer;
 use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, gc_tracked, untracked_pair, ConfigError, InstanceBuilder, TextReader};
+use super::{borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, tuple_of, untracked_pair, ConfigError, InstanceBuilder, TextReader};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::extract::{ThinkTags, AUTO_THINK_TAGS};
@@ -172,17 +171,7 @@ impl<'py> RowForm<'py> {
     fn row(&self, py: Python<'py>, c: CharScore) -> PyResult<PyObject> {
         let values = score_values(py, c);
         match self {
-            RowForm::Tuple => {
-                // Untracked when its values are, as CPython untracks such a tuple at the first
-                // collection it survives (see `InstanceBuilder::build`).
-                let atomic = values.iter().all(|v| !gc_tracked(v));
-                let row: PyObject = PyTuple::new(py, values).into_py(py);
-                if atomic {
-                    // SAFETY: `row` is a live tuple (a GC type) holding no tracked object.
-                    unsafe { pyo3::ffi::PyObject_GC_UnTrack(row.as_ptr().cast()) };
-                }
-                Ok(row)
-            }
+            RowForm::Tuple => Ok(tuple_of(py, values)),
             RowForm::Instance(builder) => builder.build(py, values),
         }
     }
