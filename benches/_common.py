@@ -4,15 +4,18 @@ The scripts run as ``python benches/NAME.py``, so this directory is on ``sys.pat
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import os
+import pickle
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TRACES = DATA / "traces" / "traces.jsonl.gz"
@@ -48,6 +51,19 @@ def token_id_arrays(responses: list[str], hf: Any = None) -> list[Any]:
 
     hf = Tokenizer.from_file(str(TOKENIZER)) if hf is None else hf
     return [np.asarray(e.ids, dtype=np.int64) for e in hf.encode_batch(responses, add_special_tokens=False)]
+
+
+@contextlib.contextmanager
+def pickled_for_children(data: Any) -> Iterator[Path]:
+    """`data` pickled to a temporary file for child processes to load (the builds or the
+    counted programs a benchmark starts), removed when the block ends."""
+    with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
+        pickle.dump(data, f)
+        path = Path(f.name)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
 
 
 class FreshTexts:

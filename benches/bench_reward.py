@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import warnings
 from typing import Any, Callable
@@ -106,16 +107,17 @@ def parity_rounds(args: argparse.Namespace, ids: list[Any], gts: list[Any], fres
     print(f"{n} rollouts; µs per rollout, CPU time, 1 worker thread, best of {args.repeat} in turns per round; "
           "each round starts the turns at the next row (what runs just before a row changes its time)")
     names = list(fns)
-    ratios: list[float] = []
+    ratios: dict[str, list[float]] = {"all": [], "rewarded": []}
     for round_ in range(args.parity_rounds):
         order = names[round_ % len(names):] + names[:round_ % len(names)]
         t = {name: best / n * 1e6 for name, (best, _) in interleaved_best(args.repeat, {k: fns[k] for k in order}, before=fresh.renew).items()}
         cells = ", ".join(f"{name} {t[name]:.1f}" for name in names)
-        ratios.append(t['anchors="rewarded"'] / t["compute_score"])
-        print(f"{cells}; rewarded / compute_score {ratios[-1]:.3f} (first: {order[0]})", flush=True)
-    ratios.sort()
-    print(f"rewarded / compute_score over {len(ratios)} rounds: median {ratios[len(ratios) // 2]:.3f}, "
-          f"range {ratios[0]:.3f}-{ratios[-1]:.3f}")
+        for anchors, row in ratios.items():
+            row.append(t[f'anchors="{anchors}"'] / t["compute_score"])
+        print(f"{cells}; rewarded / compute_score {ratios['rewarded'][-1]:.3f} (first: {order[0]})", flush=True)
+    for anchors, row in ratios.items():
+        print(f'anchors="{anchors}" / compute_score over {len(row)} rounds: median {statistics.median(row):.3f}, '
+              f"range {min(row):.3f}-{max(row):.3f}")
     return 0
 
 

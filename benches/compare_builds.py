@@ -29,12 +29,11 @@ import pickle
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Literal
 
-from _common import TOKENIZER, load_traces, responses_and_truths, token_id_arrays, traces_missing
+from _common import TOKENIZER, load_traces, pickled_for_children, responses_and_truths, token_id_arrays, traces_missing
 
 SETTINGS: tuple[Literal["all", "rewarded"], ...] = ("all", "rewarded")
 
@@ -91,14 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     responses, gts = responses_and_truths(load_traces())
     ids = token_id_arrays(responses)
-    with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
-        pickle.dump((ids, gts), f)
-        data = Path(f.name)
     names = {"A": args.build_a, "B": args.build_b}
     print(f"A = {args.build_a}\nB = {args.build_b}\n{len(ids)} rollouts; µs per rollout, CPU time, 1 worker thread, "
           f"best of {args.calls} calls per process; the builds alternate, A first")
     times: dict[str, dict[str, list[float]]] = {k: {s: [] for s in SETTINGS} for k in names}
-    try:
+    with pickled_for_children((ids, gts)) as data:
         for pair in range(1, args.pairs + 1):
             cells = []
             for key, build in names.items():
@@ -107,8 +103,6 @@ def main(argv: list[str] | None = None) -> int:
                     times[key][s].append(result[s])
                 cells.append(f"{key}: " + ", ".join(f"{s} {result[s]:.2f}" for s in SETTINGS))
             print(f"pair {pair}: " + " | ".join(cells), flush=True)
-    finally:
-        os.unlink(data)
     for s in SETTINGS:
         a, b = times["A"][s], times["B"][s]
         a_wins = sum(x < y for x, y in zip(a, b))

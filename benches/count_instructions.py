@@ -30,7 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import TOKENIZER, load_traces, responses_and_truths, token_id_arrays, traces_missing
+from _common import TOKENIZER, load_traces, pickled_for_children, responses_and_truths, token_id_arrays, traces_missing
 
 
 #: The most calls one counted run makes after its warm-up call.
@@ -95,13 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = load_traces()
     responses, gts = responses_and_truths(rows)
     ids = token_id_arrays(responses) if args.what != "outcome" else None
-    with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
-        pickle.dump((responses, gts, ids), f)
-        data = Path(f.name)
-    try:
+    with pickled_for_children((responses, gts, ids)) as data:
         one, three = count(args.what, 1, data), count(args.what, 3, data)
-    finally:
-        os.unlink(data)
     per_rollout = (three - one) / 2 / len(rows)
     import apr_fast
 
