@@ -629,8 +629,8 @@ impl ScaleWords {
             Some(s) => s.find_iter(thinking.as_bytes()).map(|m| m.start()).collect(),
             None => {
                 let mut at: Vec<usize> = Vec::new();
-                for stem in SCALE_WORD_STEMS {
-                    at.extend(memchr::memmem::find_iter(thinking.as_bytes(), stem.as_bytes()));
+                for stem in scale_word_finders() {
+                    at.extend(stem.find_iter(thinking.as_bytes()));
                 }
                 at.sort_unstable();
                 at
@@ -1141,11 +1141,15 @@ struct Digits {
 /// "5 dozen" for 60 is a computation for the prefilter, like `\cos 0` for 1).
 const SCALE_WORD_STEMS: [&str; 3] = ["illion", "undred", "housand"];
 
+/// A substring finder per stem of [`SCALE_WORD_STEMS`], made once.
+fn scale_word_finders() -> &'static [memchr::memmem::Finder<'static>] {
+    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
+    FINDERS.get_or_init(|| SCALE_WORD_STEMS.iter().map(|s| finder(s.as_bytes())).collect())
+}
+
 /// Whether `text` holds a scale word's stem ([`SCALE_WORD_STEMS`]).
 fn has_scale_word(text: &[u8]) -> bool {
-    static FINDERS: std::sync::OnceLock<Vec<memchr::memmem::Finder<'static>>> = std::sync::OnceLock::new();
-    let finders = FINDERS.get_or_init(|| SCALE_WORD_STEMS.iter().map(|s| finder(s.as_bytes())).collect());
-    finders.iter().any(|f| f.find(text).is_some())
+    scale_word_finders().iter().any(|f| f.find(text).is_some())
 }
 
 impl Digits {
