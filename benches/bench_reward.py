@@ -30,6 +30,7 @@ scaling is wall time of one batch call over all traces with 1 and 2 workers.
 
     .venv/bin/python benches/bench_reward.py [--repeat 3] [--reference-rollouts 40]
     .venv/bin/python benches/bench_reward.py --parity-rounds 4   # the parity rows alone
+    .venv/bin/python benches/bench_reward.py --by-kind   # the token-id rows by kind of rollout
 """
 from __future__ import annotations
 
@@ -121,6 +122,35 @@ def parity_rounds(args: argparse.Namespace, ids: list[Any], gts: list[Any], fres
     return 0
 
 
+def by_kind(args: argparse.Namespace, ids: list[Any], gts: list[Any], vocabulary: Any) -> int:
+    """The token-id reward's time by kind of rollout (status and correctness of the default
+    call's rows), each kind's rollouts scored alone, by default and with anchors="rewarded":
+    where the default's excess over "rewarded" comes from."""
+    import apr_fast
+
+    scorers = {anchors: apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, cas=False, anchors=anchors), vocabulary=vocabulary)
+               for anchors in ("all", "rewarded")}
+    groups: dict[str, list[int]] = {}
+    for i, row in enumerate(scorers["all"].score_token_ids(ids, gts, threads=1)):
+        kind = f"{row.status}, {'correct' if row.correct else 'incorrect'}" + (", no final answer" if row.final_answer is None else "")
+        groups.setdefault(kind, []).append(i)
+    n = len(ids)
+    print(f"{n} rollouts; µs per rollout of the kind and per rollout of the whole batch, CPU time, 1 worker thread, "
+          f"best of {args.repeat} in turns")
+    print("| rollouts | n | tokens each | default, µs each | per batch rollout | rewarded, µs each | per batch rollout |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for kind, members in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        kind_ids, kind_gts = [ids[i] for i in members], [gts[i] for i in members]
+        fns: dict[str, Callable[[], object]] = {
+            anchors: (lambda s=scorer: s.score_token_ids(kind_ids, kind_gts, threads=1)) for anchors, scorer in scorers.items()
+        }
+        t = {name: best for name, (best, _) in interleaved_best(args.repeat, fns).items()}
+        tokens = statistics.mean(len(ids[i]) for i in members)
+        cells = " | ".join(f"{t[a] / len(members) * 1e6:.1f} | {t[a] / n * 1e6:.2f}" for a in ("all", "rewarded"))
+        print(f"| {kind} | {len(members):,} | {tokens:,.0f} | {cells} |", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -133,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead of the table: N rounds of the parity rows alone (token ids, default and "
                              "anchors=\"rewarded\", against math_dapo's compute_score on decoded text), each the "
                              "best of --repeat runs in turns")
+    parser.add_argument("--by-kind", action="store_true",
+                        help="instead of the table: the token-id reward's time by kind of rollout (status, correct or "
+                             "not), by default and with anchors=\"rewarded\"")
     args = parser.parse_args(argv)
     if traces_missing():
         return 2
@@ -153,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.parity_rounds:
         return parity_rounds(args, ids, gts, fresh, vocabulary)
+    if args.by_kind:
+        return by_kind(args, ids, gts, vocabulary)
     # Every row is timed in turns (see interleaved_best): the ratios are what the table is for.
     timed: dict[str, tuple[Callable[[], object], int]] = {}
     for mode in ("paper", "default"):
