@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import pickle
+import subprocess
 import sys
 import tempfile
 import threading
@@ -64,6 +65,35 @@ def pickled_for_children(data: Any) -> Iterator[Path]:
         yield path
     finally:
         path.unlink(missing_ok=True)
+
+
+def run_with_build(build: str, script: str, args: list[str]) -> str:
+    """Runs ``script`` (a benchmark's own file, with its ``--inner`` arguments) in a child
+    process that imports the build ``build``: a directory holding an importable ``apr_fast``
+    with its native module, or ``installed`` for the one this environment imports. Returns
+    the child's standard output; a child that fails ends the benchmark with its error.
+    OpenBLAS is held to one thread (numpy's spinning threads otherwise share the two cores)."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    if build != "installed":
+        env["PYTHONPATH"] = os.pathsep.join([build, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    out = subprocess.run([sys.executable, script, "--inner", *args], capture_output=True, text=True, env=env, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"{build}: the child process failed ({out.returncode}):\n{out.stderr[-2000:]}")
+    return out.stdout
+
+
+def check_build_imported(build: str, module_file: str) -> None:
+    """Ends the benchmark when a child meant to import ``build`` imported ``apr_fast`` (whose
+    ``__file__`` it reported) from elsewhere."""
+    if build != "installed" and not Path(module_file).resolve().is_relative_to(Path(build).resolve()):
+        raise SystemExit(f"{build}: the process imported apr_fast from {module_file}, not from this build")
+
+
+def check_builds(parser: Any, builds: list[str]) -> None:
+    """Rejects (through ``parser.error``) a build directory without an ``apr_fast`` package."""
+    for build in builds:
+        if build != "installed" and not (Path(build) / "apr_fast").is_dir():
+            parser.error(f"{build} holds no apr_fast package")
 
 
 class FreshTexts:

@@ -24,16 +24,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import pickle
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Literal
 
-from _common import TOKENIZER, load_traces, pickled_for_children, responses_and_truths, token_id_arrays, traces_missing
+from _common import (
+    TOKENIZER,
+    check_build_imported,
+    check_builds,
+    load_traces,
+    pickled_for_children,
+    responses_and_truths,
+    run_with_build,
+    token_id_arrays,
+    traces_missing,
+)
 
 SETTINGS: tuple[Literal["all", "rewarded"], ...] = ("all", "rewarded")
 
@@ -57,16 +65,8 @@ def inner(data: Path, calls: int) -> None:
 
 
 def run_build(build: str, data: Path, calls: int) -> dict[str, float]:
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    if build != "installed":
-        env["PYTHONPATH"] = os.pathsep.join([build, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    out = subprocess.run([sys.executable, __file__, "--inner", str(data), str(calls)],
-                         capture_output=True, text=True, env=env, check=False)
-    if out.returncode != 0:
-        raise SystemExit(f"{build}: the timing process failed ({out.returncode}):\n{out.stderr[-2000:]}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    if build != "installed" and not Path(result["module"]).resolve().is_relative_to(Path(build).resolve()):
-        raise SystemExit(f"{build}: the process imported apr_fast from {result['module']}, not from this build")
+    result: dict[str, float] = json.loads(run_with_build(build, __file__, [str(data), str(calls)]).strip().splitlines()[-1])
+    check_build_imported(build, str(result.pop("module")))
     return result
 
 
@@ -83,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.pairs < 1 or args.calls < 1:
         parser.error("--pairs and --calls must be at least 1")
-    for build in (args.build_a, args.build_b):
-        if build != "installed" and not (Path(build) / "apr_fast").is_dir():
-            parser.error(f"{build} holds no apr_fast package")
+    check_builds(parser, [args.build_a, args.build_b])
     if traces_missing("compare_builds.py"):
         return 2
     responses, gts = responses_and_truths(load_traces())
