@@ -67,6 +67,13 @@ def pickled_for_children(data: Any) -> Iterator[Path]:
         path.unlink(missing_ok=True)
 
 
+def rollout_kind(row: Any) -> str:
+    """A reward row's kind, for the figures by kind (``bench_reward.py --by-kind``,
+    ``count_instructions.py --kind``): its status, whether it is correct, and whether it has a
+    final answer, as in ``ok, incorrect`` or ``truncated, incorrect, no final answer``."""
+    return f"{row.status}, {'correct' if row.correct else 'incorrect'}" + (", no final answer" if row.final_answer is None else "")
+
+
 def run_with_build(build: str, script: str, args: list[str]) -> str:
     """Runs ``script`` (a benchmark's own file, with its ``--inner`` arguments) in a child
     process that imports the build ``build``: a directory holding an importable ``apr_fast``

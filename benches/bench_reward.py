@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 from _common import (
     TOKENIZER, FreshTexts, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
-    responses_and_truths, token_id_arrays, traces_missing,
+    responses_and_truths, rollout_kind, token_id_arrays, traces_missing,
 )
 
 
@@ -132,8 +132,7 @@ def by_kind(args: argparse.Namespace, ids: list[Any], gts: list[Any], vocabulary
                for anchors in ("all", "rewarded")}
     groups: dict[str, list[int]] = {}
     for i, row in enumerate(scorers["all"].score_token_ids(ids, gts, threads=1)):
-        kind = f"{row.status}, {'correct' if row.correct else 'incorrect'}" + (", no final answer" if row.final_answer is None else "")
-        groups.setdefault(kind, []).append(i)
+        groups.setdefault(rollout_kind(row), []).append(i)
     n = len(ids)
     print(f"{n} rollouts; µs per rollout of the kind and per rollout of the whole batch, CPU time, 1 worker thread, "
           f"best of {args.repeat} in turns")

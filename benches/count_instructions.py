@@ -13,6 +13,7 @@ batch comes (reading the responses' text is part of the count).
     .venv/bin/python benches/count_instructions.py outcome   # is_correct_batch, CAS off, 1 thread
     .venv/bin/python benches/count_instructions.py reward    # APRScorer.score_token_ids, default mode
     .venv/bin/python benches/count_instructions.py reward-rewarded   # the same, anchors="rewarded"
+    .venv/bin/python benches/count_instructions.py reward-rewarded --kind "ok, incorrect"   # one kind
 
 Needs valgrind (``apt-get install valgrind``). Compare two builds by running this once in each
 (``PYTHONPATH`` pointing at the other build's ``python/`` directory selects it). Takes about a
@@ -30,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import TOKENIZER, load_traces, pickled_for_children, responses_and_truths, token_id_arrays, traces_missing
+from _common import TOKENIZER, load_traces, pickled_for_children, responses_and_truths, rollout_kind, token_id_arrays, traces_missing
 
 
 #: The most calls one counted run makes after its warm-up call.
@@ -86,22 +87,34 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=("outcome", "reward", "reward-rewarded"))
+    parser.add_argument("--kind", metavar="KIND",
+                        help="count only the rollouts of this kind, as `bench_reward.py --by-kind` names them "
+                             "(\"ok, incorrect\", \"truncated, incorrect, no final answer\", ...; from the default "
+                             "reward's rows); the count is per rollout of the kind")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind not found: apt-get install valgrind", file=sys.stderr)
         return 2
     if traces_missing():
         return 2
-    rows = load_traces()
-    responses, gts = responses_and_truths(rows)
-    ids = token_id_arrays(responses) if args.what != "outcome" else None
-    with pickled_for_children((responses, gts, ids)) as data:
-        one, three = count(args.what, 1, data), count(args.what, 3, data)
-    per_rollout = (three - one) / 2 / len(rows)
     import apr_fast
 
-    print(f"{args.what}: {per_rollout:,.0f} instructions per rollout "
-          f"({len(rows)} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
+    responses, gts = responses_and_truths(load_traces())
+    # The outcome check reads text only; the ids tell the kinds apart.
+    ids = token_id_arrays(responses) if args.what != "outcome" or args.kind is not None else []
+    if args.kind is not None:
+        scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False), vocabulary=apr_fast.Vocabulary.from_file(TOKENIZER))
+        kinds = [rollout_kind(row) for row in scorer.score_token_ids(ids, gts)]
+        keep = [i for i, kind in enumerate(kinds) if kind == args.kind]
+        if not keep:
+            parser.error(f"no rollout is of the kind {args.kind!r}; the kinds are {sorted(set(kinds))}")
+        responses, gts, ids = [responses[i] for i in keep], [gts[i] for i in keep], [ids[i] for i in keep]
+    with pickled_for_children((responses, gts, ids if args.what != "outcome" else None)) as data:
+        one, three = count(args.what, 1, data), count(args.what, 3, data)
+    per_rollout = (three - one) / 2 / len(responses)
+    of_kind = f" of the kind {args.kind!r}" if args.kind is not None else ""
+    print(f"{args.what}: {per_rollout:,.0f} instructions per rollout{of_kind} "
+          f"({len(responses)} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
     return 0
 
 
