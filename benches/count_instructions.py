@@ -14,6 +14,7 @@ batch comes (reading the responses' text is part of the count).
     .venv/bin/python benches/count_instructions.py reward    # APRScorer.score_token_ids, default mode
     .venv/bin/python benches/count_instructions.py reward-rewarded   # the same, anchors="rewarded"
     .venv/bin/python benches/count_instructions.py reward-rewarded --kind "ok, incorrect"   # one kind
+    .venv/bin/python benches/count_instructions.py reward --top 30   # and where they go, by function
 
 Needs valgrind (``apt-get install valgrind``). Compare two builds by running this once in each
 (``PYTHONPATH`` pointing at the other build's ``python/`` directory selects it). Takes about a
@@ -64,7 +65,9 @@ def inner(what: str, runs: int, data: Path) -> None:
         call()
 
 
-def count(what: str, runs: int, data: Path) -> int:
+def count(what: str, runs: int, data: Path, functions: str | None = None) -> tuple[int, dict[str, int]]:
+    """The program's instructions, and with ``functions`` ("self" or "inclusive") each
+    function's, as ``callgrind_annotate`` names them."""
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
@@ -74,10 +77,28 @@ def count(what: str, runs: int, data: Path) -> int:
             # their instructions too: up to 2k per rollout from run to run. One thread, none.
             env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         )
-    m = re.search(r"Collected : (\d+)", out.stderr)
-    if out.returncode != 0 or m is None:
-        raise SystemExit(f"valgrind failed ({out.returncode}):\n{out.stderr[-2000:]}")
-    return int(m.group(1))
+        m = re.search(r"Collected : (\d+)", out.stderr)
+        if out.returncode != 0 or m is None:
+            raise SystemExit(f"valgrind failed ({out.returncode}):\n{out.stderr[-2000:]}")
+        return int(m.group(1)), (by_function(Path(tmp) / "callgrind.out", functions == "inclusive") if functions else {})
+
+
+def by_function(profile: Path, inclusive: bool) -> dict[str, int]:
+    """Instructions per function of a callgrind profile (``callgrind_annotate``'s table; a
+    function inlined from several files is summed over them)."""
+    table = subprocess.run(
+        ["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}", "--threshold=100", str(profile)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    counts: dict[str, int] = {}
+    for line in table.splitlines():
+        m = re.match(r"\s*([\d,]+) (?:\([^)]*\))?\s*(.+)$", line)
+        if m is None or "PROGRAM TOTALS" in line:
+            continue
+        # "file:function [object]" -> "function".
+        name = re.sub(r"\s*\[[^\]]*\]$", "", m.group(2)).split(":", 1)[-1]
+        counts[name] = counts.get(name, 0) + int(m.group(1).replace(",", ""))
+    return counts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="count only the rollouts of this kind, as `bench_reward.py --by-kind` names them "
                              "(\"ok, incorrect\", \"truncated, incorrect, no final answer\", ...; from the default "
                              "reward's rows); the count is per rollout of the kind")
+    parser.add_argument("--top", type=int, default=0, metavar="N",
+                        help="also the N functions with the most instructions per rollout (the same difference of "
+                             "one and three calls, per function)")
+    parser.add_argument("--inclusive", action="store_true", help="with --top: a function's callees counted in it")
     args = parser.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind not found: apt-get install valgrind", file=sys.stderr)
@@ -109,12 +134,19 @@ def main(argv: list[str] | None = None) -> int:
         if not keep:
             parser.error(f"no rollout is of the kind {args.kind!r}; the kinds are {sorted(set(kinds))}")
         responses, gts, ids = [responses[i] for i in keep], [gts[i] for i in keep], [ids[i] for i in keep]
+    functions = ("inclusive" if args.inclusive else "self") if args.top > 0 else None
     with pickled_for_children((responses, gts, ids if args.what != "outcome" else None)) as data:
-        one, three = count(args.what, 1, data), count(args.what, 3, data)
-    per_rollout = (three - one) / 2 / len(responses)
+        (one, one_by), (three, three_by) = count(args.what, 1, data, functions), count(args.what, 3, data, functions)
+    n = len(responses)
+    per_rollout = (three - one) / 2 / n
     of_kind = f" of the kind {args.kind!r}" if args.kind is not None else ""
     print(f"{args.what}: {per_rollout:,.0f} instructions per rollout{of_kind} "
-          f"({len(responses)} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
+          f"({n} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
+    if functions:
+        per_function = {name: (three_by.get(name, 0) - one_by.get(name, 0)) / 2 / n for name in three_by.keys() | one_by.keys()}
+        print(f"\nthe {args.top} functions with the most ({functions}) instructions per rollout:")
+        for name, k in sorted(per_function.items(), key=lambda kv: -kv[1])[: args.top]:
+            print(f"{k:10,.0f}  {name}")
     return 0
 
 
