@@ -210,7 +210,8 @@ impl<'py> InstanceBuilder<'py> {
         };
         let mut untrack = self.immutable;
         for ((name, slot), value) in self.names.iter().zip(&self.slots).zip(values) {
-            untrack &= !gc_tracked(&value);
+            // Asked only while every value so far is untracked (and the class allows it).
+            untrack = untrack && !gc_tracked(&value);
             let value = value.into_ptr();
             // SAFETY: the GIL is held and all objects are live; `set` is the member
             // descriptor's own setter, which checks that `obj` is an instance of the class the
