@@ -116,7 +116,10 @@ unsafe impl Sync for Depot {}
 
 impl Depot {
     const fn new() -> Self {
-        Depot { locked: AtomicBool::new(false), state: UnsafeCell::new(DepotState { tops: [null_mut(); CLASSES], bytes: 0 }) }
+        Depot {
+            locked: AtomicBool::new(false),
+            state: UnsafeCell::new(DepotState { tops: [null_mut(); CLASSES], bytes: 0 }),
+        }
     }
 
     fn lock(&self) {
@@ -197,7 +200,11 @@ impl Depot {
 static DEPOT: Depot = Depot::new();
 
 extern "C" {
-    fn pthread_atfork(prepare: Option<unsafe extern "C" fn()>, parent: Option<unsafe extern "C" fn()>, child: Option<unsafe extern "C" fn()>) -> i32;
+    fn pthread_atfork(
+        prepare: Option<unsafe extern "C" fn()>,
+        parent: Option<unsafe extern "C" fn()>,
+        child: Option<unsafe extern "C" fn()>,
+    ) -> i32;
 }
 
 unsafe extern "C" fn lock_depot_for_fork() {
@@ -217,7 +224,9 @@ fn register_fork_handlers() {
     if !REGISTERED.load(Ordering::Acquire) && !REGISTERED.swap(true, Ordering::AcqRel) {
         // SAFETY: the handlers only take and release the depot's lock; glibc's own
         // registration allocates with its `malloc`, not through this allocator.
-        unsafe { pthread_atfork(Some(lock_depot_for_fork), Some(unlock_depot_after_fork), Some(unlock_depot_after_fork)) };
+        unsafe {
+            pthread_atfork(Some(lock_depot_for_fork), Some(unlock_depot_after_fork), Some(unlock_depot_after_fork))
+        };
     }
 }
 
@@ -600,11 +609,13 @@ mod tests {
     fn blocks_freed_on_another_thread_are_reused_there() {
         let a = ThreadCaching;
         let l = layout(64, 8);
-        let blocks: Vec<usize> = (0..1000).map(|i| unsafe {
-            let p = a.alloc(l);
-            fill(p, 64, i as u8);
-            p as usize
-        }).collect();
+        let blocks: Vec<usize> = (0..1000)
+            .map(|i| unsafe {
+                let p = a.alloc(l);
+                fill(p, 64, i as u8);
+                p as usize
+            })
+            .collect();
         std::thread::spawn(move || unsafe {
             for (i, &b) in blocks.iter().enumerate() {
                 assert!(holds(b as *const u8, 64, i as u8));
@@ -693,7 +704,11 @@ mod tests {
         // Sizes around the class edges and the limit, and some large ones.
         let size = prop_oneof![1usize..=48, 1000usize..=1100, 1usize..=4096, Just(16), Just(1024), Just(1025)];
         prop_oneof![
-            (size.clone(), 0u32..=6, any::<bool>()).prop_map(|(size, align_log2, zeroed)| Step::Alloc { size, align_log2, zeroed }),
+            (size.clone(), 0u32..=6, any::<bool>()).prop_map(|(size, align_log2, zeroed)| Step::Alloc {
+                size,
+                align_log2,
+                zeroed
+            }),
             (any::<usize>(), size).prop_map(|(slot, size)| Step::Realloc { slot, size }),
             any::<usize>().prop_map(|slot| Step::Free { slot }),
         ]

@@ -29,11 +29,11 @@ use crate::extract::{
 use crate::hash::FastMap;
 use crate::text::byte_sets::{any_hit, has_ascii_digit};
 use crate::text::cues::CueMatcher;
-use crate::text::sentences::Sentence;
 use crate::text::restatements::{
     counted_nouns, follows_argument_word, has_property, noun_stem, opens_clause, precedes_operation_word, states_task,
     two_words_before, word_after, word_before,
 };
+use crate::text::sentences::Sentence;
 
 /// When a sentence's context admits it as an anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,10 @@ pub struct AnchorOptions {
 impl AnchorOptions {
     /// Whether a rule in effect reads the problem statement (else the search is given none).
     pub fn reads_problem(&self) -> bool {
-        self.skip_problem_values || self.skip_task_statements || self.skip_problem_arguments || self.skip_described_values
+        self.skip_problem_values
+            || self.skip_task_statements
+            || self.skip_problem_arguments
+            || self.skip_described_values
     }
 }
 
@@ -352,7 +355,9 @@ impl AnchorSearch<'_> {
             // reference nothing can match: a response without a final answer, mostly a
             // truncated one, whose last "sentence" can be a long run without a stop.)
             if found.is_none() && self.options.backtrack && n > 0 && may_state(n - 1) {
-                found = search.sentence_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided).map(|m| (n - 1, m));
+                found = search
+                    .sentence_match(text_of(n - 1), &targets, problem, &mut memo, &mut undecided)
+                    .map(|m| (n - 1, m));
             }
         }
         let Some((mut k, mut matched)) = found else {
@@ -443,7 +448,9 @@ impl AnchorSearch<'_> {
     /// enough to name its digits; empty without the option, `skip_unreduced_forms` or
     /// prefilters.
     fn figures(&self, references: &[Answer], prefilters: Option<&[Prefilter]>) -> Vec<Option<Figures>> {
-        let Some(prefilters) = prefilters.filter(|_| self.options.reference_figures && self.options.skip_unreduced_forms) else {
+        let Some(prefilters) =
+            prefilters.filter(|_| self.options.reference_figures && self.options.skip_unreduced_forms)
+        else {
             return Vec::new();
         };
         references
@@ -509,10 +516,14 @@ impl AnchorSearch<'_> {
             if !targets.may_match(&candidate.text, scale_word) {
                 continue;
             }
-            if !self.options.list_items && enumerations.get_or_insert_with(|| Enumerations::of(&candidates)).enclose(candidate) {
+            if !self.options.list_items
+                && enumerations.get_or_insert_with(|| Enumerations::of(&candidates)).enclose(candidate)
+            {
                 continue;
             }
-            if !self.options.inequality_sides && (is_inequality_part(text, &candidates, c) || is_range_bound(text, candidate)) {
+            if !self.options.inequality_sides
+                && (is_inequality_part(text, &candidates, c) || is_range_bound(text, candidate))
+            {
                 continue;
             }
             if self.options.skip_problem_values && problem.is_some_and(|p| p.values().contains(&candidate.text)) {
@@ -538,7 +549,8 @@ impl AnchorSearch<'_> {
                     let parsed = Answer::parse(&candidate.text);
                     let mut verdict = Verdict::NotEqual;
                     let mut own_forms = None;
-                    for (k, (reference, _)) in references.iter().zip(&admissible).enumerate().filter(|(_, (_, &ok))| ok) {
+                    for (k, (reference, _)) in references.iter().zip(&admissible).enumerate().filter(|(_, (_, &ok))| ok)
+                    {
                         let judgement = compare(&parsed, reference, self.policy);
                         match judgement.verdict {
                             // Equal, but a step before the reference's simplest form.
@@ -561,18 +573,22 @@ impl AnchorSearch<'_> {
                 // The restatement rules are tested on a match only: few candidates get here.
                 Verdict::Equal if self.options.skip_described_values && is_factored_value(text, &candidates, c) => {}
                 Verdict::Equal if self.options.skip_trial_values && is_trial_value(text, &candidates, c) => {}
-                Verdict::Equal if problem.is_some_and(|p| {
-                    let restates = (self.options.skip_problem_arguments
-                        && (follows_argument_word(text, candidate.start) || precedes_operation_word(text, candidate.end)))
-                        || (self.options.skip_described_values && has_property(text, candidate.start, candidate.end))
-                        || (self.options.skip_task_statements
-                            && *states_the_task.get_or_insert_with(|| states_task(text)))
-                        || (self.options.skip_task_statements && restates_assignment(&candidates, c, p));
-                    restates && p.mentions(&candidate.text)
-                }) => {}
+                Verdict::Equal
+                    if problem.is_some_and(|p| {
+                        let restates = (self.options.skip_problem_arguments
+                            && (follows_argument_word(text, candidate.start)
+                                || precedes_operation_word(text, candidate.end)))
+                            || (self.options.skip_described_values
+                                && has_property(text, candidate.start, candidate.end))
+                            || (self.options.skip_task_statements
+                                && *states_the_task.get_or_insert_with(|| states_task(text)))
+                            || (self.options.skip_task_statements && restates_assignment(&candidates, c, p));
+                        restates && p.mentions(&candidate.text)
+                    }) => {}
                 // A count the problem gives, with its noun: "We have 12 letters".
-                Verdict::Equal if self.options.skip_task_statements
-                    && problem.is_some_and(|p| p.counts(&candidate.text, word_after(text, candidate.end).0)) => {}
+                Verdict::Equal
+                    if self.options.skip_task_statements
+                        && problem.is_some_and(|p| p.counts(&candidate.text, word_after(text, candidate.end).0)) => {}
                 Verdict::Equal => return Some((candidate.start..candidate.end, candidate.text.clone())),
                 Verdict::Unknown => *undecided += 1,
                 Verdict::NotEqual => {}
@@ -624,7 +640,8 @@ impl ScaleWords {
         // The stems in one pass (SIMD over all three at once); they never overlap, so the
         // matches are every occurrence of each, in order.
         static SEARCHER: std::sync::OnceLock<Option<aho_corasick::packed::Searcher>> = std::sync::OnceLock::new();
-        let searcher = SEARCHER.get_or_init(|| aho_corasick::packed::Config::new().builder().extend(SCALE_WORD_STEMS).build());
+        let searcher =
+            SEARCHER.get_or_init(|| aho_corasick::packed::Config::new().builder().extend(SCALE_WORD_STEMS).build());
         let at = match searcher {
             Some(s) => s.find_iter(thinking.as_bytes()).map(|m| m.start()).collect(),
             None => {
@@ -669,7 +686,8 @@ impl Targets<'_> {
                 _ => None,
             })
             .collect();
-        let scale_words = if digits_at.iter().any(Option::is_some) { ScaleWords::of(thinking) } else { ScaleWords::default() };
+        let scale_words =
+            if digits_at.iter().any(Option::is_some) { ScaleWords::of(thinking) } else { ScaleWords::default() };
         Targets {
             answers,
             complexities: answers.iter().map(|r| complexity(r.canonical())).collect(),
@@ -691,8 +709,7 @@ impl Targets<'_> {
         prefilters.iter().zip(&self.digits_at).any(|(f, at)| match (f, at) {
             (Prefilter::Digits(digits), Some(at)) => {
                 let (whole, groups) = at.within(start, end, digits.len());
-                digits.stated_at(text.as_bytes(), whole, groups)
-                    || self.scale_words.in_range(start, end)
+                digits.stated_at(text.as_bytes(), whole, groups) || self.scale_words.in_range(start, end)
             }
             _ => f.may_match(text),
         })
@@ -750,9 +767,9 @@ impl Targets<'_> {
     fn may_match(&self, text: &str, scale_word: impl Fn() -> bool) -> bool {
         self.prefilters.as_ref().map_or(true, |fs| {
             let mut holds = None;
-            fs.iter()
-                .enumerate()
-                .any(|(k, f)| f.may_match_with(text, || *holds.get_or_insert_with(&scale_word)) && self.shows_figures(k, text))
+            fs.iter().enumerate().any(|(k, f)| {
+                f.may_match_with(text, || *holds.get_or_insert_with(&scale_word)) && self.shows_figures(k, text)
+            })
         })
     }
 }
@@ -766,9 +783,9 @@ fn juxtaposes(rest: &str) -> bool {
 
 /// Commands that begin a factor of a product (`\frac{1}{2}\pi`, `\frac{1}{a}\sinh(at)`).
 const FACTOR_COMMANDS: &[&str] = &[
-    "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "coth", "arcsin", "arccos", "arctan",
-    "log", "ln", "exp", "pi", "sqrt", "left", "alpha", "beta", "gamma", "theta", "lambda", "mu", "sigma",
-    "omega", "phi", "varphi",
+    "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh", "tanh", "coth", "arcsin", "arccos", "arctan", "log",
+    "ln", "exp", "pi", "sqrt", "left", "alpha", "beta", "gamma", "theta", "lambda", "mu", "sigma", "omega", "phi",
+    "varphi",
 ];
 
 /// Whether `rest` begins a factor: a letter, a digit, `(` or one of [`FACTOR_COMMANDS`] (not
@@ -865,7 +882,11 @@ fn digit_groups_len(bytes: &[u8]) -> usize {
         }
         len += sep + 3;
     }
-    if len == lead { 0 } else { len }
+    if len == lead {
+        0
+    } else {
+        len
+    }
 }
 
 /// Whether `text` (one sentence) ends with a colon and names the answer: "So, the final
@@ -974,8 +995,8 @@ fn derived_result(list: &Candidate, inner: &[Candidate]) -> Option<(usize, usize
 
 /// Relation symbols of inequalities, as they appear in candidate texts.
 const INEQUALITY_MARKS: &[&str] = &[
-    "<", ">", "<=", ">=", "!=", "\\leq", "\\geq", "\\le", "\\ge", "\\lt", "\\gt", "\\leqslant", "\\geqslant", "≤", "≥", "⩽", "⩾",
-    "\\neq", "\\ne", "≠", "\\not=",
+    "<", ">", "<=", ">=", "!=", "\\leq", "\\geq", "\\le", "\\ge", "\\lt", "\\gt", "\\leqslant", "\\geqslant", "≤", "≥",
+    "⩽", "⩾", "\\neq", "\\ne", "≠", "\\not=",
 ];
 
 /// Whether `candidate`, a number, is a bound of a range or a comparison written in words: the
@@ -1055,7 +1076,8 @@ const REWRITING_WORDS: &[&str] = &["is", "as", "equals"];
 /// or "so" it is the result of the clause, "the area is 468 = 12*39", "So, 81 is 3^4").
 fn is_factored_value(text: &str, candidates: &[Candidate], c: usize) -> bool {
     let me = &candidates[c];
-    let integer = matches!(me.kind, CandidateKind::Number | CandidateKind::EquationSide) && me.text.bytes().all(|b| b.is_ascii_digit());
+    let integer = matches!(me.kind, CandidateKind::Number | CandidateKind::EquationSide)
+        && me.text.bytes().all(|b| b.is_ascii_digit());
     if !integer || !opens_clause(text, me.start) {
         return false;
     }
@@ -1078,7 +1100,8 @@ fn is_factorization(text: &str) -> bool {
     let mut operations = 0;
     while i < bytes.len() {
         let rest = &text[i..];
-        if let Some(mark) = ["\\times", "\\cdot", "×", "·", "²", "³", "*", "^"].iter().find(|m| rest.starts_with(**m)) {
+        if let Some(mark) = ["\\times", "\\cdot", "×", "·", "²", "³", "*", "^"].iter().find(|m| rest.starts_with(**m))
+        {
             operations += 1;
             i += mark.len();
         } else if bytes[i].is_ascii_digit() || matches!(bytes[i], b' ' | b'{' | b'}' | b'(' | b')') {
@@ -1188,7 +1211,12 @@ impl Digits {
 
     /// [`Self::stated_in`] given where `text` holds the digits (`whole`, ascending, as a
     /// search from `text`'s start finds them) and their last group (`groups`).
-    fn stated_at(&self, text: &[u8], whole: impl IntoIterator<Item = usize>, groups: impl IntoIterator<Item = usize>) -> bool {
+    fn stated_at(
+        &self,
+        text: &[u8],
+        whole: impl IntoIterator<Item = usize>,
+        groups: impl IntoIterator<Item = usize>,
+    ) -> bool {
         let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
         // Nothing after `end` continues the number but zeros after a decimal point.
         let ends_number = |end: usize| {
@@ -1241,7 +1269,12 @@ impl DigitsAt {
     /// finds: a sentence starts after a byte that is no ASCII digit and its content ends before
     /// one, so no run of digits crosses its edges and a search of the whole text takes the
     /// same steps inside it.
-    fn within(&self, start: usize, end: usize, len: usize) -> (impl Iterator<Item = usize> + '_, impl Iterator<Item = usize> + '_) {
+    fn within(
+        &self,
+        start: usize,
+        end: usize,
+        len: usize,
+    ) -> (impl Iterator<Item = usize> + '_, impl Iterator<Item = usize> + '_) {
         (offsets_inside(&self.whole, start, end, len), offsets_inside(&self.groups, start, end, 3))
     }
 }
@@ -1281,7 +1314,11 @@ fn has_rational_mark(text: &str) -> bool {
     any_hit(bytes, starts, |i| match bytes[i] {
         b'/' | b'^' | b'%' => true,
         b'.' => digit_at(i + 1) || rest_starts(i + 1, b"\\overline") || rest_starts(i + 1, b"\\dot"),
-        b'e' | b'E' => i > 0 && digit_at(i - 1) && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2))),
+        b'e' | b'E' => {
+            i > 0
+                && digit_at(i - 1)
+                && (digit_at(i + 1) || (matches!(bytes.get(i + 1), Some(b'-' | b'+')) && digit_at(i + 2)))
+        }
         b'f' => rest_starts(i, b"frac"),
         b'\\' => rest_starts(i + 1, b"div") || rest_starts(i + 1, b"over"),
         0xC2 | 0xC3 | 0xE2 => NON_ASCII_RATIONAL_MARKS.iter().any(|m| rest_starts(i, m.as_bytes())),
@@ -1346,8 +1383,7 @@ pub fn complexity(text: &str) -> usize {
             count += 1;
             i += digit_groups_len(&bytes[i..]);
             while i < bytes.len()
-                && (bytes[i].is_ascii_digit()
-                    || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
+                && (bytes[i].is_ascii_digit() || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)))
             {
                 i += 1;
             }
@@ -1447,7 +1483,8 @@ mod tests {
     #[test]
     fn scale_word_stems_are_found_in_one_pass_as_each_alone_finds_them() {
         let t = "Two hundred thousand, 3 Million. A thousand-fold, hundredth; the billionth housand illionundred.";
-        let mut each: Vec<usize> = SCALE_WORD_STEMS.iter().flat_map(|s| memchr::memmem::find_iter(t.as_bytes(), s.as_bytes())).collect();
+        let mut each: Vec<usize> =
+            SCALE_WORD_STEMS.iter().flat_map(|s| memchr::memmem::find_iter(t.as_bytes(), s.as_bytes())).collect();
         each.sort_unstable();
         assert_eq!(each.len(), 9);
         assert_eq!(ScaleWords::of(t).at, each);
@@ -1509,9 +1546,11 @@ mod tests {
     fn rational_prefilter_keeps_every_written_form_and_skips_computations() {
         let marks = Prefilter::of(&Answer::parse("\\frac{3}{4}")).expect("a rational");
         assert_eq!(marks, Prefilter::RationalMarks);
-        for text in ["So it is 3/4.", "We get \\dfrac{6}{8}.", "That is 0.75 of it.", "So .75 it is.", "It equals 3 \\div 4.",
+        for text in [
+            "So it is 3/4.", "We get \\dfrac{6}{8}.", "That is 0.75 of it.", "So .75 it is.", "It equals 3 \\div 4.",
             "So 3÷4.", "Hence ¾.", "So 4^{-1}.", "That gives 7.5e-1.", "So 75\\% of it.", "x = {3 \\over 4}.",
-            "So 0.\\overline{3} here.", "So 0.\\dot{3} here."] {
+            "So 0.\\overline{3} here.", "So 0.\\dot{3} here.",
+        ] {
             assert!(marks.may_match(text), "{text}");
         }
         for text in ["So the answer is 3.", "We compute \\sin 30° here.", "Then 2e and 3.", "Wait."] {
@@ -1519,7 +1558,10 @@ mod tests {
         }
         assert_eq!(Prefilter::of(&Answer::parse("-17")), Some(Prefilter::Digits(Digits::new("17"))));
         let digits = Prefilter::of(&Answer::parse("23")).expect("an integer");
-        for text in ["So 23.", "x = -23", "It is 023 or", "23.0 it is", "23.000", "23. Then", "a_{23}", "1,023", "23,000", "(23)"] {
+        for text in [
+            "So 23.", "x = -23", "It is 023 or", "23.0 it is", "23.000", "23. Then", "a_{23}", "1,023", "23,000",
+            "(23)",
+        ] {
             assert!(digits.may_match(text), "{text}");
         }
         for text in ["So 123.", "234 apples", "23.5", "1023", "23.05", "2 3", "0.230"] {
@@ -1673,7 +1715,9 @@ mod tests {
         assert_eq!(locate_with(t, "\\frac{8}{32}", &skip, None).sentence, Some(0));
         let t = "So it is 0.\\overline{3}.\nThus 1/3.";
         assert_eq!(locate_with(t, "\\frac{1}{3}", &skip, None).sentence, Some(0));
-        assert!(AnchorMode::Default.options().skip_unreduced_forms && !AnchorMode::Paper.options().skip_unreduced_forms);
+        assert!(
+            AnchorMode::Default.options().skip_unreduced_forms && !AnchorMode::Paper.options().skip_unreduced_forms
+        );
     }
 
     #[test]
@@ -1725,7 +1769,8 @@ mod tests {
 
     #[test]
     fn a_colon_that_announces_the_answer_puts_the_next_line_in_context() {
-        let t = "Let me think.\nSo, the final answer is:\narcsin(1.3 sin x)\nOr, in LaTeX:\n\\boxed{\\arcsin(1.3 \\sin x)}";
+        let t =
+            "Let me think.\nSo, the final answer is:\narcsin(1.3 sin x)\nOr, in LaTeX:\n\\boxed{\\arcsin(1.3 \\sin x)}";
         assert_eq!(locate(t, "\\arcsin(1.3 \\sin x)", AnchorMode::Default).sentence, Some(2));
         let off = paper_with(|o| {
             *o = AnchorMode::Default.options();
@@ -1774,7 +1819,9 @@ mod tests {
         let (options, policy, cues) = (AnchorMode::Default.options(), Policy::default(), CueMatcher::paper());
         let sentences = split_sentences(t, &SplitOptions::default());
         let refs = [Answer::parse("11(1 + \\sqrt{5})")];
-        let search = |own_answer| AnchorSearch { options: &options, policy: &policy, own_answer }.locate(t, &sentences, &cues, &refs, None);
+        let search = |own_answer| {
+            AnchorSearch { options: &options, policy: &policy, own_answer }.locate(t, &sentences, &cues, &refs, None)
+        };
         assert_eq!(search(true).sentence, Some(2));
         // A ground truth may be written in another notation than the model's: any numeral.
         assert_eq!(search(false).sentence, Some(0));
@@ -1869,8 +1916,11 @@ mod tests {
         let t = "So, if n=1, how many are there?\nSo the count is 1.\nThus \\boxed{1}.";
         assert_eq!(locate_with(t, "1", &on, None).sentence, Some(1));
         // "at" and "for" also name where a result holds; a longer name is no trial.
-        for t in ["So the maximum occurs at t = 20.\nThus \\boxed{20}.", "So, for n=20, it works.\nThus \\boxed{20}.",
-                  "So if xy = 20 then done.\nThus \\boxed{20}."] {
+        for t in [
+            "So the maximum occurs at t = 20.\nThus \\boxed{20}.",
+            "So, for n=20, it works.\nThus \\boxed{20}.",
+            "So if xy = 20 then done.\nThus \\boxed{20}.",
+        ] {
             assert_eq!(locate_with(t, "20", &on, None).sentence, Some(0), "{t}");
         }
     }
@@ -1956,7 +2006,8 @@ mod tests {
         let options = AnchorMode::Paper.options();
         let policy = Policy::default();
         let refs = [Answer::parse("6630.65"), Answer::parse("6630")];
-        let a = AnchorSearch { options: &options, policy: &policy, own_answer: true }.locate(t, &sentences, &cues, &refs, None);
+        let a = AnchorSearch { options: &options, policy: &policy, own_answer: true }
+            .locate(t, &sentences, &cues, &refs, None);
         assert!(a.found);
     }
 

@@ -62,7 +62,10 @@ mod tests {
     #[test]
     fn tables_find_what_they_hold() {
         let mut map: FastMap<String, usize> = FastMap::default();
-        let keys: Vec<String> = (0..2000).map(|i| format!("\\frac{{{i}}}{{7}}")).chain(["".into(), "a".into(), "12345678".into()]).collect();
+        let keys: Vec<String> = (0..2000)
+            .map(|i| format!("\\frac{{{i}}}{{7}}"))
+            .chain(["".into(), "a".into(), "12345678".into()])
+            .collect();
         for (i, k) in keys.iter().enumerate() {
             map.insert(k.clone(), i);
         }

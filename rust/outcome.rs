@@ -68,7 +68,11 @@ impl Outcome {
 }
 
 /// The final answer against each accepted answer, in order, up to the first equal one.
-pub fn judge_alternatives<'a>(final_answer: &Answer, ground_truth: impl IntoIterator<Item = &'a Answer>, policy: &Policy) -> Vec<Judgement> {
+pub fn judge_alternatives<'a>(
+    final_answer: &Answer,
+    ground_truth: impl IntoIterator<Item = &'a Answer>,
+    policy: &Policy,
+) -> Vec<Judgement> {
     let mut judgements = Vec::new();
     let policy = policy.for_grading();
     for g in ground_truth {
@@ -123,9 +127,15 @@ pub struct OutcomeMemo {
 impl OutcomeMemo {
     /// The judgements of `final_text` against `ground_truth`, made by `judge` the first time
     /// this pair is asked for (outside the lock, so threads judge different pairs at once).
-    pub fn judgements(&self, final_text: &str, ground_truth: &[&str], judge: impl FnOnce() -> Vec<Judgement>) -> Vec<Judgement> {
+    pub fn judgements(
+        &self,
+        final_text: &str,
+        ground_truth: &[&str],
+        judge: impl FnOnce() -> Vec<Judgement>,
+    ) -> Vec<Judgement> {
         // One key, each text preceded by its length (eight bytes): no two pairs share a key.
-        let mut key = Vec::with_capacity(final_text.len() + ground_truth.iter().map(|g| g.len() + 8).sum::<usize>() + 8);
+        let mut key =
+            Vec::with_capacity(final_text.len() + ground_truth.iter().map(|g| g.len() + 8).sum::<usize>() + 8);
         for text in std::iter::once(&final_text).chain(ground_truth) {
             key.extend_from_slice(&(text.len() as u64).to_le_bytes());
             key.extend_from_slice(text.as_bytes());
@@ -142,7 +152,12 @@ impl OutcomeMemo {
 
 /// The outcome of a final answer whose judgements are made ([`judge_alternatives`]): adds the
 /// echo rule.
-pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>, query: &OutcomeQuery<'_>, reject_problem_echo: bool) -> Outcome {
+pub fn outcome_of(
+    final_answer: Option<FinalAnswer>,
+    judgements: Vec<Judgement>,
+    query: &OutcomeQuery<'_>,
+    reject_problem_echo: bool,
+) -> Outcome {
     let problem_echo = reject_problem_echo
         && match (&final_answer, query.problem) {
             (Some(f), Some(p)) => restates_problem(&f.text, query.ground_truth, p),
@@ -156,7 +171,11 @@ pub fn outcome_of(final_answer: Option<FinalAnswer>, judgements: Vec<Judgement>,
 /// once per batch ([`DistinctTexts`]), and each distinct pair of a final answer and a list of
 /// accepted answers is judged once (a training step's rollouts of one prompt share its ground
 /// truth and often state the same answer).
-pub fn check_outcomes(queries: &[OutcomeQuery<'_>], rules: &OutcomeRules, threads: Option<usize>) -> Vec<Result<Outcome, ItemPanic>> {
+pub fn check_outcomes(
+    queries: &[OutcomeQuery<'_>],
+    rules: &OutcomeRules,
+    threads: Option<usize>,
+) -> Vec<Result<Outcome, ItemPanic>> {
     let finals = map_cheap_items(queries, threads, |q| rules.final_answer(q.response));
     judge_final_answers(finals, queries, rules, threads)
 }
@@ -227,7 +246,8 @@ pub fn is_problem_echo(final_text: &str, ground_truth: &[&str], problem: &Proble
 /// [`is_problem_echo`] for a problem given as text: its candidates are extracted only when
 /// `final_text` appears in it (white space aside), so most calls cost one substring search.
 pub fn restates_problem(final_text: &str, ground_truth: &[&str], problem: &str) -> bool {
-    states_verbatim(problem, final_text) && is_problem_echo(final_text, ground_truth, &ProblemValues::from_problem(problem))
+    states_verbatim(problem, final_text)
+        && is_problem_echo(final_text, ground_truth, &ProblemValues::from_problem(problem))
 }
 
 #[cfg(test)]
@@ -317,7 +337,8 @@ mod tests {
             OutcomeQuery { response: "no answer", ground_truth: gt, problem: None },
         ];
         for threads in [1, 2] {
-            let batch: Vec<Outcome> = check_outcomes(&queries, &rules(), Some(threads)).into_iter().map(Result::unwrap).collect();
+            let batch: Vec<Outcome> =
+                check_outcomes(&queries, &rules(), Some(threads)).into_iter().map(Result::unwrap).collect();
             for (q, b) in queries.iter().zip(&batch) {
                 assert_eq!(*b, check_outcome(q, &rules()));
             }
@@ -333,7 +354,9 @@ mod tests {
         let inside = "<think>so \\boxed{5}</think>";
         let after = "<think>so 5</think> The answer is \\boxed{5}.";
         let unclosed = "<think>so \\boxed{5}";
-        for (response, lenient_correct, strict_correct) in [(inside, true, false), (after, true, true), (unclosed, true, false)] {
+        for (response, lenient_correct, strict_correct) in
+            [(inside, true, false), (after, true, true), (unclosed, true, false)]
+        {
             let query = OutcomeQuery { response, ground_truth: &["5"], problem: None };
             assert_eq!(check_outcome(&query, &rules()).correct(), lenient_correct, "{response}");
             let o = check_outcome(&query, &strict);
@@ -347,11 +370,16 @@ mod tests {
     fn final_answers_found_apart_are_judged_as_in_one_call() {
         let responses = ["\\boxed{2}", "the answer is 4.", "\\boxed{5}", "none"];
         let gts: [&[&str]; 4] = [&["2"], &["3", "4"], &[], &["1"]];
-        let queries: Vec<OutcomeQuery<'_>> =
-            responses.iter().zip(gts).map(|(r, g)| OutcomeQuery { response: r, ground_truth: g, problem: None }).collect();
+        let queries: Vec<OutcomeQuery<'_>> = responses
+            .iter()
+            .zip(gts)
+            .map(|(r, g)| OutcomeQuery { response: r, ground_truth: g, problem: None })
+            .collect();
         let finals = queries.iter().map(|q| Ok(rules().final_answer(q.response))).collect();
-        let apart: Vec<Outcome> = judge_final_answers(finals, &queries, &rules(), Some(2)).into_iter().map(Result::unwrap).collect();
-        let together: Vec<Outcome> = check_outcomes(&queries, &rules(), Some(2)).into_iter().map(Result::unwrap).collect();
+        let apart: Vec<Outcome> =
+            judge_final_answers(finals, &queries, &rules(), Some(2)).into_iter().map(Result::unwrap).collect();
+        let together: Vec<Outcome> =
+            check_outcomes(&queries, &rules(), Some(2)).into_iter().map(Result::unwrap).collect();
         assert_eq!(apart, together);
         assert!(apart[0].correct() && apart[1].correct() && !apart[2].correct() && apart[3].final_answer.is_none());
     }
@@ -360,8 +388,11 @@ mod tests {
     fn batch_matches_one_by_one() {
         let gts: [&[&str]; 3] = [&["2"], &["3", "4"], &[]];
         let responses = ["\\boxed{2}", "the answer is 4.", "\\boxed{5}"];
-        let queries: Vec<OutcomeQuery<'_>> =
-            responses.iter().zip(gts).map(|(r, g)| OutcomeQuery { response: r, ground_truth: g, problem: None }).collect();
+        let queries: Vec<OutcomeQuery<'_>> = responses
+            .iter()
+            .zip(gts)
+            .map(|(r, g)| OutcomeQuery { response: r, ground_truth: g, problem: None })
+            .collect();
         let batch = check_outcomes(&queries, &rules(), Some(2));
         for (q, b) in queries.iter().zip(batch) {
             assert_eq!(b.unwrap(), check_outcome(q, &rules()));

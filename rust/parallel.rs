@@ -136,7 +136,9 @@ where
 {
     let guarded = |item: T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
     match pool_and_leaf_len(items.len(), threads, CHEAP_ITEMS_PER_THREAD) {
-        Some((pool, max_len)) => pool.install(|| items.into_par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect()),
+        Some((pool, max_len)) => {
+            pool.install(|| items.into_par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect())
+        }
         None => items.into_iter().map(guarded).collect(),
     }
 }
@@ -174,7 +176,12 @@ fn pool_and_leaf_len(len: usize, threads: Option<usize>, min_share: usize) -> Op
 }
 
 /// [`map_items`] on at most one worker per `min_share` items.
-fn map_items_in_shares<T, R, F>(items: &[T], threads: Option<usize>, min_share: usize, f: F) -> Vec<Result<R, ItemPanic>>
+fn map_items_in_shares<T, R, F>(
+    items: &[T],
+    threads: Option<usize>,
+    min_share: usize,
+    f: F,
+) -> Vec<Result<R, ItemPanic>>
 where
     T: Sync,
     R: Send,
@@ -182,7 +189,9 @@ where
 {
     let guarded = |item: &T| catch_unwind(AssertUnwindSafe(|| f(item))).map_err(panic_message);
     match pool_and_leaf_len(items.len(), threads, min_share) {
-        Some((pool, max_len)) => pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect()),
+        Some((pool, max_len)) => {
+            pool.install(|| items.par_iter().with_min_len(1).with_max_len(max_len).map(guarded).collect())
+        }
         None => items.iter().map(guarded).collect(),
     }
 }
@@ -196,8 +205,7 @@ mod tests {
         let items: Vec<u64> = (0..1000).collect();
         let expected: Vec<u64> = items.iter().map(|x| x * x).collect();
         for threads in [1, 2, 3, 8] {
-            let got: Vec<u64> =
-                map_items(&items, Some(threads), |x| x * x).into_iter().map(Result::unwrap).collect();
+            let got: Vec<u64> = map_items(&items, Some(threads), |x| x * x).into_iter().map(Result::unwrap).collect();
             assert_eq!(got, expected, "threads={threads}");
         }
     }
@@ -207,13 +215,18 @@ mod tests {
         let caller = std::thread::current().id();
         let on_caller = |n: usize| {
             let items: Vec<usize> = (0..n).collect();
-            map_cheap_items(&items, Some(2), |_| std::thread::current().id() == caller).into_iter().map(Result::unwrap).collect::<Vec<bool>>()
+            map_cheap_items(&items, Some(2), |_| std::thread::current().id() == caller)
+                .into_iter()
+                .map(Result::unwrap)
+                .collect::<Vec<bool>>()
         };
         assert!(on_caller(2 * CHEAP_ITEMS_PER_THREAD - 1).iter().all(|&here| here));
         // Enough for two shares: the pool's workers take them all.
         assert!(on_caller(2 * CHEAP_ITEMS_PER_THREAD).iter().all(|&here| !here));
         let items: Vec<usize> = (0..3).collect();
-        assert!(map_items(&items, Some(2), |_| std::thread::current().id() == caller).into_iter().all(|here| !here.unwrap()));
+        assert!(map_items(&items, Some(2), |_| std::thread::current().id() == caller)
+            .into_iter()
+            .all(|here| !here.unwrap()));
     }
 
     #[test]

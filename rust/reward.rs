@@ -300,7 +300,11 @@ pub struct RolloutScore {
 /// Where the thinking lies: after an optional leading `<think>`, before the first `</think>`
 /// (`tags`: the (opening, closing) tags [`ThinkTags::of_response`] gives the response), and
 /// the closing tag's span.
-pub fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: (&str, &str)) -> (Range<usize>, Option<Range<usize>>) {
+pub fn thinking_layout(
+    response: &str,
+    tokens: Option<&TokenSpans<'_>>,
+    tags: (&str, &str),
+) -> (Range<usize>, Option<Range<usize>>) {
     let (open, close_tag) = tags;
     let lead = response.len() - response.trim_start().len();
     let start = if response[lead..].starts_with(open) { lead + open.len() } else { 0 };
@@ -310,7 +314,8 @@ pub fn thinking_layout(response: &str, tokens: Option<&TokenSpans<'_>>, tags: (&
         Some((t, k)) if k < t.ends.len() && response.get(t.start_of(k)..t.ends[k]) == Some(close_tag) => {
             Some(t.start_of(k).max(start)..t.ends[k].max(start))
         }
-        _ => memchr::memmem::find(&response.as_bytes()[start..], close_tag.as_bytes()).map(|p| start + p..start + p + close_tag.len()),
+        _ => memchr::memmem::find(&response.as_bytes()[start..], close_tag.as_bytes())
+            .map(|p| start + p..start + p + close_tag.len()),
     };
     let end = close.as_ref().map_or(response.len(), |c| c.start);
     (start..end, close)
@@ -370,7 +375,11 @@ fn score_rollout_in(rollout: &Rollout<'_>, config: &RewardConfig, memo: &Outcome
         let options = &config.anchor;
         let problem = rollout.problem.filter(|_| options.reads_problem()).map(Problem::new);
         let sentences = split_sentences(thinking_text, &config.split);
-        let search = AnchorSearch { options, policy: &config.policy, own_answer: config.reference == ReferenceChoice::FinalAnswer };
+        let search = AnchorSearch {
+            options,
+            policy: &config.policy,
+            own_answer: config.reference == ReferenceChoice::FinalAnswer,
+        };
         search.locate(thinking_text, &sentences, &config.cues, &references, problem.as_ref())
     } else {
         Anchor::NO_SENTENCE
@@ -652,11 +661,18 @@ mod tests {
                 let (a, r) = (score_rollout(&rollout, &all), score_rollout(&rollout, &rewarded));
                 assert!(a.anchor_searched, "{response}");
                 assert_eq!(r.anchor_searched, searched, "{response}");
-                assert_eq!((r.reward, r.status, r.correct, r.t_think), (a.reward, a.status, a.correct, a.t_think), "{response}");
+                assert_eq!(
+                    (r.reward, r.status, r.correct, r.t_think),
+                    (a.reward, a.status, a.correct, a.t_think),
+                    "{response}"
+                );
                 if searched {
                     assert_eq!(format!("{r:?}"), format!("{a:?}"));
                 } else {
-                    assert_eq!((r.anchor_found, r.anchor_sentence, r.num_sentences, r.l_ast, r.rho), (false, None, 0, 0, 0.0));
+                    assert_eq!(
+                        (r.anchor_found, r.anchor_sentence, r.num_sentences, r.l_ast, r.rho),
+                        (false, None, 0, 0, 0.0)
+                    );
                     assert_eq!((r.anchor_token, r.matched.is_none()), (None, true));
                 }
             }
@@ -676,7 +692,8 @@ mod tests {
         let mut config = RewardConfig::new(AnchorMode::Paper);
         config.think = ThinkTags::new("[THINK]", "[/THINK]").unwrap();
         let r = "[THINK]\nSo the answer is 5. Let me check: 2 + 3 = 5. Yes.\n[/THINK]\nThe answer is \\boxed{5}.";
-        let tagged = score_rollout(&Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None }, &config);
+        let tagged =
+            score_rollout(&Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None }, &config);
         let standard = score(&r.replace("[THINK]", "<think>").replace("[/THINK]", "</think>"), "5", AnchorMode::Paper);
         assert!(tagged.has_think_close && !tagged.final_answer.as_ref().unwrap().in_thinking);
         assert_eq!((tagged.status, tagged.t_think, tagged.l_ast), (standard.status, standard.t_think, standard.l_ast));
@@ -689,7 +706,9 @@ mod tests {
     fn gpt_oss_thinking_over_a_tool_call_is_read_to_the_answer() {
         let mut config = RewardConfig::new(AnchorMode::Default);
         config.think = ThinkTags::preset("harmony").unwrap();
-        let scored = |r: &str| score_rollout(&Rollout { response: r, ground_truth: &["42"], problem: None, tokens: None }, &config);
+        let scored = |r: &str| {
+            score_rollout(&Rollout { response: r, ground_truth: &["42"], problem: None, tokens: None }, &config)
+        };
         let marked = scored(
             "<|channel|>analysis<|message|>Let me compute 6 times 7 with python.<|end|><|start|>assistant<|channel|>commentary \
              to=functions.python <|constrain|>json<|message|>{\"code\": \"print(6*7)\"}<|call|><|start|>functions.python \
@@ -722,18 +741,28 @@ mod tests {
         let mut config = RewardConfig::new(AnchorMode::Default);
         config.think = ThinkTags::preset("harmony").unwrap();
         config.require_answer_after_think = true;
-        let scored = |r: &str| score_rollout(&Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None }, &config);
-        let marked = scored("<|channel|>analysis<|message|>So x = 5.<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}");
+        let scored = |r: &str| {
+            score_rollout(&Rollout { response: r, ground_truth: &["5"], problem: None, tokens: None }, &config)
+        };
+        let marked = scored(
+            "<|channel|>analysis<|message|>So x = 5.<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{5}",
+        );
         let stripped = scored("analysisSo x = 5.assistantfinal\\boxed{5}");
         for s in [&marked, &stripped] {
             assert_eq!((s.status, s.correct, s.t_think, s.l_ast, s.anchor_found), (Status::Ok, true, 9, 0, true));
         }
         // An answer with no analysis: complete, empty thinking, the full reward when correct.
         let answer_only = scored("<|channel|>final<|message|>\\boxed{5}");
-        assert_eq!((answer_only.status, answer_only.has_think_close, answer_only.reward), (Status::EmptyThinking, true, 1.0));
+        assert_eq!(
+            (answer_only.status, answer_only.has_think_close, answer_only.reward),
+            (Status::EmptyThinking, true, 1.0)
+        );
         for stripped_answer in ["final\\boxed{5}", "final5", "finalThe answer is 5."] {
             let s = scored(stripped_answer);
-            assert_eq!((s.status, s.has_think_close, s.correct, s.reward, s.t_think), (Status::EmptyThinking, true, true, 1.0, 0));
+            assert_eq!(
+                (s.status, s.has_think_close, s.correct, s.reward, s.t_think),
+                (Status::EmptyThinking, true, true, 1.0, 0)
+            );
         }
         assert_eq!(scored("<|channel|>analysis<|message|>So x = 5.").status, Status::Truncated);
     }
@@ -742,7 +771,9 @@ mod tests {
     fn a_strict_format_needs_the_answer_after_think() {
         let mut config = RewardConfig::new(AnchorMode::Default);
         config.require_answer_after_think = true;
-        let strict = |response: &str| score_rollout(&Rollout { response, ground_truth: &["5"], problem: None, tokens: None }, &config);
+        let strict = |response: &str| {
+            score_rollout(&Rollout { response, ground_truth: &["5"], problem: None, tokens: None }, &config)
+        };
         let inside = strict("So x = 5, so the answer is \\boxed{5}.</think>");
         assert_eq!((inside.status, inside.correct, inside.reward), (Status::NoFinalAnswer, false, 0.0));
         assert!(inside.final_answer.is_none());

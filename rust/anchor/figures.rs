@@ -63,7 +63,12 @@ impl Figures {
     /// `every_numeral`: a text must show all its numerals, not one (see the module
     /// documentation). `None` when it is written without an ASCII numeral (nothing to look
     /// for).
-    pub(super) fn new(canonical: &str, values: &[f64], every_numeral: bool, rational: Option<&BigRational>) -> Option<Figures> {
+    pub(super) fn new(
+        canonical: &str,
+        values: &[f64],
+        every_numeral: bool,
+        rational: Option<&BigRational>,
+    ) -> Option<Figures> {
         let own = numerals(canonical.as_bytes());
         if own.is_empty() {
             return None;
@@ -167,7 +172,9 @@ fn numerals(text: &[u8]) -> Vec<Vec<u8>> {
             continue;
         }
         let start = i;
-        while i < text.len() && (text[i].is_ascii_digit() || (text[i] == b'.' && text.get(i + 1).is_some_and(u8::is_ascii_digit))) {
+        while i < text.len()
+            && (text[i].is_ascii_digit() || (text[i] == b'.' && text.get(i + 1).is_some_and(u8::is_ascii_digit)))
+        {
             i += 1;
         }
         let numeral = text[start..i].to_vec();
@@ -391,21 +398,37 @@ mod tests {
         assert!(f.shown_in("about 48.5"));
         // A plain rational: the numerals of its fraction, together, as written or reduced.
         let f = figures("\\frac{3}{2}", &[1.5]);
-        assert!(f.shown_in("so 3/2 cups") && f.shown_in("3 over 2") && f.shown_in("\\dfrac32 it is") && f.shown_in("so 1.5"));
+        assert!(
+            f.shown_in("so 3/2 cups")
+                && f.shown_in("3 over 2")
+                && f.shown_in("\\dfrac32 it is")
+                && f.shown_in("so 1.5")
+        );
         assert!(!f.shown_in("3 halves") && !f.shown_in("so 2 and 2") && !f.shown_in("so 1\\frac{1}{3}"));
         let mixed = figures("1\\frac{1}{2}", &[1.5]);
         assert!(mixed.shown_in("so 3/2 cups") && mixed.shown_in("so 1\\frac12") && mixed.shown_in("so 1 1/2"));
         assert!(!mixed.shown_in("3 of 4") && !mixed.shown_in("so 1/3 more"));
-        assert!(figures("1.5", &[1.5]).shown_in("so 3/2") && figures("-\\frac{7}{3}", &[-7.0 / 3.0]).shown_in("x = -7/3"));
+        assert!(
+            figures("1.5", &[1.5]).shown_in("so 3/2") && figures("-\\frac{7}{3}", &[-7.0 / 3.0]).shown_in("x = -7/3")
+        );
         // A repeating decimal shows its value's leading digits once its repeated digits are read.
         let third = figures("\\frac{1}{3}", &[1.0 / 3.0]);
-        assert!(third.shown_in("so 0.\\overline{3} it is") && third.shown_in("so 0.\\dot{3}") && !third.shown_in("so 0.3 it is"));
+        assert!(
+            third.shown_in("so 0.\\overline{3} it is")
+                && third.shown_in("so 0.\\dot{3}")
+                && !third.shown_in("so 0.3 it is")
+        );
         assert!(figures("\\frac{1}{6}", &[1.0 / 6.0]).shown_in("so 0.1\\overline{6}"));
         assert_eq!(digit_view("0.\\overline{142857}, 2.\\dot{x}"), b"0142857142857 2dotx".to_vec());
         assert_eq!(digit_view("so 0.\\overline3 and 0.1666..."), b"so 033 and 016666".to_vec());
         // `\\frac12` shows 1 and 2; `\\tfrac345` is `\\frac{3}{4}5`.
         let whole = |text: &str, numeral: &str| stated_whole(text.as_bytes(), &finder(numeral.as_bytes()));
-        assert!(whole("\\frac12 + 1", "1") && whole("\\frac12", "2") && whole("\\tfrac345", "3") && whole("\\tfrac345", "4"));
+        assert!(
+            whole("\\frac12 + 1", "1")
+                && whole("\\frac12", "2")
+                && whole("\\tfrac345", "3")
+                && whole("\\tfrac345", "4")
+        );
         assert!(!whole("\\tfrac345", "5") && !whole("\\frac{1}{2} and frac123", "3") && !whole("so 12", "2"));
         // A ground truth's notation may not be the model's: any one numeral.
         let gold = Figures::new("26+13\\sqrt{3}", &[48.516_660_498_395_4], false, None).expect("numerals");
@@ -445,7 +468,10 @@ mod tests {
         assert!(f.shown_in("the angle is 0.25\\pi"));
         assert!(figures("\\frac{5\\sqrt{2}}{2}", &[3.535_533_905_932_737_6]).shown_in("r = 2.5\\sqrt{2}"));
         assert!(!figures("26+13\\sqrt{3}", &[48.516_660_498_395_4]).shown_in("a 5 and a 7"));
-        assert_eq!(fractions(b"\\frac{3\\pi}{4}+\\frac{1}{\\frac{2}{5}}"), vec![(&b"3\\pi"[..], &b"4"[..]), (&b"1"[..], &b"\\frac{2}{5}"[..]), (&b"2"[..], &b"5"[..])]);
+        assert_eq!(
+            fractions(b"\\frac{3\\pi}{4}+\\frac{1}{\\frac{2}{5}}"),
+            vec![(&b"3\\pi"[..], &b"4"[..]), (&b"1"[..], &b"\\frac{2}{5}"[..]), (&b"2"[..], &b"5"[..])]
+        );
         assert_eq!(finite_decimal_digits(1, 8), Some(b"125".to_vec()));
         assert_eq!(finite_decimal_digits(6, 4), Some(b"15".to_vec()));
         assert_eq!(finite_decimal_digits(1, 3), None);

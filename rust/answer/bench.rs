@@ -71,7 +71,14 @@ fn summary(mut values: Vec<f64>) -> String {
     values.sort_by(f64::total_cmp);
     let mean = values.iter().sum::<f64>() / values.len() as f64;
     let q = |p: f64| values[((values.len() - 1) as f64 * p).round() as usize];
-    format!("n={:>5}  mean {:>8.0}  median {:>8.0}  p90 {:>8.0}  p99 {:>8.0}", values.len(), mean, q(0.5), q(0.9), q(0.99))
+    format!(
+        "n={:>5}  mean {:>8.0}  median {:>8.0}  p90 {:>8.0}  p99 {:>8.0}",
+        values.len(),
+        mean,
+        q(0.5),
+        q(0.9),
+        q(0.99)
+    )
 }
 
 fn is_integer(s: &str) -> bool {
@@ -94,10 +101,15 @@ fn micro_benchmark_on_gold_answers() {
         let ns = ns_per_call(200, || {
             black_box(Answer::parse(black_box(s)));
         });
-        if is_integer(s) { parse_int.push(ns) } else { parse_other.push(ns) }
+        if is_integer(s) {
+            parse_int.push(ns)
+        } else {
+            parse_other.push(ns)
+        }
     }
     // Rewritings that defeat the canonical-text shortcut, so the value comparison runs.
-    let rewritten: Vec<Answer> = golds.iter().map(|(_, s)| Answer::parse(&format!("x = {}", s.trim().trim_matches('$')))).collect();
+    let rewritten: Vec<Answer> =
+        golds.iter().map(|(_, s)| Answer::parse(&format!("x = {}", s.trim().trim_matches('$')))).collect();
     let (mut same_int, mut same_other, mut diff_int, mut diff_other) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut equal = 0;
     for (i, (_, s)) in golds.iter().enumerate() {
@@ -124,7 +136,10 @@ fn micro_benchmark_on_gold_answers() {
     println!("  compare other vs `x = ...`  {}", summary(same_other));
     println!("  compare integer vs next     {}", summary(diff_int));
     println!("  compare other vs next       {}", summary(diff_other));
-    println!("  (`x = <gold>` is an equal rewriting for {equal} of {} golds; lists, relations and text are the rest)", golds.len());
+    println!(
+        "  (`x = <gold>` is an equal rewriting for {equal} of {} golds; lists, relations and text are the rest)",
+        golds.len()
+    );
 }
 
 /// Answer texts, one per line of the file `APR_FAST_PARSE_TEXTS`: a JSON string, or a JSON
@@ -136,7 +151,9 @@ fn corpus_texts() -> Vec<String> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| match serde_json::from_str::<serde_json::Value>(l) {
             Ok(serde_json::Value::String(s)) => s,
-            Ok(serde_json::Value::Array(items)) => items.last().and_then(|v| v.as_str()).unwrap_or_default().to_string(),
+            Ok(serde_json::Value::Array(items)) => {
+                items.last().and_then(|v| v.as_str()).unwrap_or_default().to_string()
+            }
             _ => panic!("not a JSON string or array: {l}"),
         })
         .collect()
@@ -152,7 +169,8 @@ fn parsed_answers_of_a_corpus() {
     use std::io::Write;
     let texts = corpus_texts();
     if let Some(path) = std::env::var_os("APR_FAST_PARSE_DUMP") {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("APR_FAST_PARSE_DUMP must be writable"));
+        let mut out =
+            std::io::BufWriter::new(std::fs::File::create(path).expect("APR_FAST_PARSE_DUMP must be writable"));
         for t in &texts {
             writeln!(out, "{:?}", Answer::parse(t)).expect("write the dump");
         }

@@ -24,13 +24,13 @@ use std::sync::OnceLock;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
-use super::rational;
 use super::expr::{Constant, Decimal, Expr};
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{assignments_as_tuple, Node, Ratio, RelOp, Relation};
 use super::normalize::{canonical_tokens, plain_text, render_canonical};
 use super::parse::parse;
 use super::policy::Policy;
+use super::rational;
 use super::scalar::Scalar;
 use super::{relation, scalar, sets, solution_set, sympy};
 
@@ -72,7 +72,12 @@ impl Answer {
     /// [`Answer::parse`] by the general machinery alone (the fast paths' reference).
     fn parse_in_general(text: &str) -> Answer {
         let tokens = canonical_tokens(text);
-        Answer { canonical: render_canonical(&tokens), plain: OnceLock::new(), source: Some(text.into()), root: parse(&tokens) }
+        Answer {
+            canonical: render_canonical(&tokens),
+            plain: OnceLock::new(),
+            source: Some(text.into()),
+            root: parse(&tokens),
+        }
     }
 
     /// Plain lowercase text without TeX wrappers ([`plain_text`]): what a text answer is
@@ -116,7 +121,12 @@ impl Answer {
         };
         let canonical = if negative { format!("-{digits}") } else { digits };
         let expr = if negative { Expr::neg(value) } else { value };
-        Some(Answer { canonical, plain: OnceLock::new(), source: None, root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
+        Some(Answer {
+            canonical,
+            plain: OnceLock::new(),
+            source: None,
+            root: Node::Scalar(Box::new(Scalar::new(expr, false, None))),
+        })
     }
 
     /// The next common case, a fraction of two positive integers without leading zeros
@@ -129,14 +139,21 @@ impl Answer {
         let rest = ["frac{", "dfrac{", "tfrac{"].iter().find_map(|command| rest.strip_prefix(command))?;
         let (numerator, rest) = rest.split_once('}')?;
         let denominator = rest.strip_prefix('{')?.strip_suffix('}')?;
-        let plain_integer = |s: &str| (1..=18).contains(&s.len()) && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit());
+        let plain_integer =
+            |s: &str| (1..=18).contains(&s.len()) && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit());
         if !plain_integer(numerator) || !plain_integer(denominator) {
             return None;
         }
-        let value = Expr::Div(Box::new(Expr::int(numerator.parse().ok()?)), Box::new(Expr::int(denominator.parse().ok()?)));
+        let value =
+            Expr::Div(Box::new(Expr::int(numerator.parse().ok()?)), Box::new(Expr::int(denominator.parse().ok()?)));
         let canonical = format!("{}\\frac{{{numerator}}}{{{denominator}}}", if negative { "-" } else { "" });
         let expr = if negative { Expr::neg(value) } else { value };
-        Some(Answer { canonical, plain: OnceLock::new(), source: Some(text.into()), root: Node::Scalar(Box::new(Scalar::new(expr, false, None))) })
+        Some(Answer {
+            canonical,
+            plain: OnceLock::new(),
+            source: Some(text.into()),
+            root: Node::Scalar(Box::new(Scalar::new(expr, false, None))),
+        })
     }
 
     /// The exact value of a plain number (no unit, no percent sign, one reading): `3/4`,
@@ -279,13 +296,18 @@ fn compare_roots(a: &Node, b: &Node, policy: &Policy) -> Judgement {
     // Values compared exactly (`x = 10^{20}` against `x = 10^{20} + 1`) or as exact sets of
     // reals stay decided; different shapes and relations that are not multiples of each other
     // may still be one condition.
-    let by_shape_only = matches!(judgement.reason, Reason::DifferentShape | Reason::DifferentStructure | Reason::RelationFactor);
-    if judgement.verdict == Verdict::Equal || (judgement.verdict == Verdict::NotEqual && !by_shape_only) || !may_be_conditions(a, b) {
+    let by_shape_only =
+        matches!(judgement.reason, Reason::DifferentShape | Reason::DifferentStructure | Reason::RelationFactor);
+    if judgement.verdict == Verdict::Equal
+        || (judgement.verdict == Verdict::NotEqual && !by_shape_only)
+        || !may_be_conditions(a, b)
+    {
         return judgement;
     }
     // `x^2 = 4` and `x = 2 \text{ or } x = -2`: different shapes, one condition on x.
     let judgement = solution_set::compare(a, b, policy).unwrap_or(judgement);
-    if judgement.verdict == Verdict::NotEqual && judgement.reason == Reason::DifferentShape && may_be_alternatives(a, b) {
+    if judgement.verdict == Verdict::NotEqual && judgement.reason == Reason::DifferentShape && may_be_alternatives(a, b)
+    {
         return Judgement::unknown(Reason::AmbiguousNotation);
     }
     judgement
@@ -301,13 +323,18 @@ fn may_be_alternatives(a: &Node, b: &Node) -> bool {
         items.len() >= 2
             && items.iter().all(|item| {
                 let Node::Relation(r) = item else { return false };
-                let ([RelOp::Eq], [Node::Scalar(lhs), Node::Scalar(value)]) = (r.ops.as_slice(), r.parts.as_slice()) else { return false };
+                let ([RelOp::Eq], [Node::Scalar(lhs), Node::Scalar(value)]) = (r.ops.as_slice(), r.parts.as_slice())
+                else {
+                    return false;
+                };
                 let Expr::Sym(symbol) = &lhs.expr else { return false };
                 value.expr.info().free_symbols && *name.get_or_insert(&symbol.name) == symbol.name
             })
     };
     match (a, b) {
-        (Node::Relation(r), Node::List(items)) | (Node::List(items), Node::Relation(r)) => r.ops == [RelOp::Eq] && alternatives(items),
+        (Node::Relation(r), Node::List(items)) | (Node::List(items), Node::Relation(r)) => {
+            r.ops == [RelOp::Eq] && alternatives(items)
+        }
         _ => false,
     }
 }
@@ -317,10 +344,18 @@ fn may_be_alternatives(a: &Node, b: &Node) -> bool {
 fn may_be_conditions(a: &Node, b: &Node) -> bool {
     let relational = |n: &Node| match n {
         Node::Relation(_) => true,
-        Node::List(items) | Node::Bracketed { items, .. } => items.iter().any(|i| matches!(i, Node::Relation(_) | Node::Bracketed { .. })),
+        Node::List(items) | Node::Bracketed { items, .. } => {
+            items.iter().any(|i| matches!(i, Node::Relation(_) | Node::Bracketed { .. }))
+        }
         _ => false,
     };
-    let condition = |n: &Node| relational(n) || matches!(n, Node::Bracketed { .. } | Node::Set(_) | Node::Union(_) | Node::EmptySet | Node::NamedSet('R'));
+    let condition = |n: &Node| {
+        relational(n)
+            || matches!(
+                n,
+                Node::Bracketed { .. } | Node::Set(_) | Node::Union(_) | Node::EmptySet | Node::NamedSet('R')
+            )
+    };
     (relational(a) && condition(b)) || (relational(b) && condition(a))
 }
 
@@ -369,7 +404,8 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             // A set, or a list of tuples (the solutions of a system), says each item once:
             // `(3, 2), (2, 3), (3, 2)` is `(2, 3), (3, 2)`. A list of numbers may answer
             // several questions, so `2, 2` stays two answers.
-            let is_set = |n: &Node, items: &[Node]| matches!(n, Set(_)) || items.iter().all(|i| matches!(i, Bracketed { .. }));
+            let is_set =
+                |n: &Node, items: &[Node]| matches!(n, Set(_)) || items.iter().all(|i| matches!(i, Bracketed { .. }));
             if judgement.verdict == Verdict::Equal || !(is_set(a, x) && is_set(b, y)) {
                 return judgement;
             }
@@ -379,14 +415,16 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
             }
         }
         // `x = 1, y = 2` is the point `(1, 2)`: no interval reading is left.
-        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+        (Bracketed { open: '(', close: ')', items: x }, List(y))
+        | (List(y), Bracketed { open: '(', close: ')', items: x })
             if assignments_as_tuple(y).is_some_and(|values| values.len() == x.len()) =>
         {
             let values = assignments_as_tuple(y).unwrap_or_default();
             Judgement::all(x.iter().zip(values).map(|(p, q)| compare_nodes(p, q, policy)))
         }
         // `(f(n) = n, g(n) = 1)`: a parenthesised group of relations is a list of them.
-        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+        (Bracketed { open: '(', close: ')', items: x }, List(y))
+        | (List(y), Bracketed { open: '(', close: ')', items: x })
             if x.iter().all(|n| matches!(n, Relation(_))) =>
         {
             unordered(x, y, policy)
@@ -396,20 +434,20 @@ pub fn compare_nodes(a: &Node, b: &Node, policy: &Policy) -> Judgement {
         // (three or more, or a pair of values that is no open interval: `(1000, 10)`; a
         // parenthesised pair `(1, 10)` may be one, and `y = 2, x = 1` leaves the pair's order
         // open); otherwise equal elements leave it undecided and different ones decide.
-        (Bracketed { open: '(', close: ')', items: x }, List(y)) | (List(y), Bracketed { open: '(', close: ')', items: x })
+        (Bracketed { open: '(', close: ')', items: x }, List(y))
+        | (List(y), Bracketed { open: '(', close: ')', items: x })
             if (x.len() >= 3 || (x.len() == 2 && is_no_interval(x) && !y.iter().any(|n| matches!(n, Relation(_)))))
                 && x.len() == y.len()
                 && ordered(x, y, policy).verdict == Verdict::Equal =>
         {
             ordered(x, y, policy)
         }
-        (Bracketed { open: '(', close: ')', items: x }, Set(y) | List(y)) | (Set(y) | List(y), Bracketed { open: '(', close: ')', items: x }) => {
-            match unordered(x, y, policy) {
-                j if j.verdict == Verdict::Equal => Judgement::unknown(Reason::AmbiguousNotation),
-                j if j.verdict == Verdict::NotEqual => different_shape(),
-                j => j,
-            }
-        }
+        (Bracketed { open: '(', close: ')', items: x }, Set(y) | List(y))
+        | (Set(y) | List(y), Bracketed { open: '(', close: ')', items: x }) => match unordered(x, y, policy) {
+            j if j.verdict == Verdict::Equal => Judgement::unknown(Reason::AmbiguousNotation),
+            j if j.verdict == Verdict::NotEqual => different_shape(),
+            j => j,
+        },
         // `\{3\}` as the answer to "find all x" says what `3` says.
         (Set(x), other) | (other, Set(x)) if x.len() == 1 && !matches!(other, Union(_) | Matrix { .. }) => {
             compare_nodes(&x[0], other, policy)
@@ -651,8 +689,13 @@ fn unordered(x: &[Node], y: &[Node], policy: &Policy) -> Judgement {
         return Judgement::all(in_order);
     }
     let n = x.len();
-    let table: Vec<Vec<Judgement>> =
-        x.iter().enumerate().map(|(i, p)| y.iter().enumerate().map(|(j, q)| if i == j { in_order[i] } else { compare_items(p, q, policy) }).collect()).collect();
+    let table: Vec<Vec<Judgement>> = x
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            y.iter().enumerate().map(|(j, q)| if i == j { in_order[i] } else { compare_items(p, q, policy) }).collect()
+        })
+        .collect();
     if let Some(matching) = perfect_matching(n, |i, j| table[i][j].verdict == Verdict::Equal) {
         return Judgement::all(matching.iter().enumerate().map(|(i, &j)| table[i][j]));
     }
@@ -746,7 +789,12 @@ mod tests {
     fn same_as_general_path(s: &str) -> Result<(), String> {
         let fast = Answer::parse_plain_number(s).ok_or_else(|| format!("{s:?} is not a plain number"))?;
         let tokens = canonical_tokens(s);
-        let general = Answer { canonical: render_canonical(&tokens), plain: plain_text(&tokens).into(), source: None, root: parse(&tokens) };
+        let general = Answer {
+            canonical: render_canonical(&tokens),
+            plain: plain_text(&tokens).into(),
+            source: None,
+            root: parse(&tokens),
+        };
         let same = fast.canonical == general.canonical
             && fast.plain() == general.plain()
             && format!("{:?}", fast.root) == format!("{:?}", general.root);
@@ -782,12 +830,16 @@ mod tests {
 
     #[test]
     fn fraction_fast_path_edge_cases() {
-        for s in ["\\frac{1}{2}", "-\\frac{3}{4}", "\\dfrac{6}{4}", "\\tfrac{12}{1}", " \\frac{999999999999999999}{7} ", "\\frac{1}{999999999999999999}"] {
+        for s in [
+            "\\frac{1}{2}", "-\\frac{3}{4}", "\\dfrac{6}{4}", "\\tfrac{12}{1}", " \\frac{999999999999999999}{7} ",
+            "\\frac{1}{999999999999999999}",
+        ] {
             assert_eq!(fraction_same_as_general_path(s), Ok(()));
         }
         for s in [
-            "\\frac{0}{2}", "\\frac{04}{8}", "\\frac{1}{0}", "\\frac12", "\\frac {1}{2}", "\\frac{ 1}{2}", "\\frac{1}{2}.", "\\frac{1}{2}x",
-            "- \\frac{1}{2}", "+\\frac{1}{2}", "\\frac{1.5}{2}", "\\frac{-1}{2}", "\\frac{1}{2}{3}", "\\frac{1}{2", "\\frac{1000000000000000000}{3}", "\\cfrac{1}{2}", "",
+            "\\frac{0}{2}", "\\frac{04}{8}", "\\frac{1}{0}", "\\frac12", "\\frac {1}{2}", "\\frac{ 1}{2}",
+            "\\frac{1}{2}.", "\\frac{1}{2}x", "- \\frac{1}{2}", "+\\frac{1}{2}", "\\frac{1.5}{2}", "\\frac{-1}{2}",
+            "\\frac{1}{2}{3}", "\\frac{1}{2", "\\frac{1000000000000000000}{3}", "\\cfrac{1}{2}", "",
         ] {
             assert!(Answer::parse_plain_fraction(s).is_none(), "{s}");
         }

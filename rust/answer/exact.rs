@@ -12,8 +12,8 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
-use super::rational;
 use super::expr::{Constant, Expr, Func, Readings, Symbol, READING_APPLY, READING_LOG, READING_SLASH};
+use super::rational;
 
 /// Largest numerator + denominator size kept exact: 65,536 bits, about 19,700 decimal digits
 /// (`2004!` has 5,700 digits; `100000!` has 456,574 and is refused).
@@ -489,7 +489,10 @@ mod tests {
         assert_eq!(b(Expr::int(10), 3), Ok(r(120, 1)));
         assert_eq!(b(Expr::int(1000), 998), Ok(r(499_500, 1)));
         assert_eq!(b(Expr::int(3), 5), Ok(r(0, 1)));
-        assert_eq!(b(Expr::int(200), 100).map(|v| v.numer().to_string()), Ok("90548514656103281165404177077484163874504589675413336841320".to_string()));
+        assert_eq!(
+            b(Expr::int(200), 100).map(|v| v.numer().to_string()),
+            Ok("90548514656103281165404177077484163874504589675413336841320".to_string())
+        );
         assert_eq!(b(Expr::rational(r(1, 2)), 2), Ok(r(-1, 8)));
     }
 
@@ -507,7 +510,8 @@ mod tests {
 
     #[test]
     fn readings_change_values() {
-        let slash = Expr::SlashTail { num: Box::new(Expr::int(1)), den: Box::new(Expr::int(2)), tail: Box::new(Expr::int(4)) };
+        let slash =
+            Expr::SlashTail { num: Box::new(Expr::int(1)), den: Box::new(Expr::int(2)), tail: Box::new(Expr::int(4)) };
         assert_eq!(evaluate(&slash, 0, &NoSymbols), Ok(r(2, 1)));
         assert_eq!(evaluate(&slash, READING_SLASH, &NoSymbols), Ok(r(1, 8)));
         let apply = Expr::Apply { func: Symbol::new("f"), arg: Box::new(Expr::int(0)), atom: Symbol::new("f(0)") };

@@ -217,7 +217,11 @@ pub enum Expr {
     /// A literal written with a decimal point.
     Decimal(Box<Decimal>),
     /// A numeral in another base, `52_8`: digits as written, the base and the value.
-    Based { digits: String, base: u32, value: Box<BigInt> },
+    Based {
+        digits: String,
+        base: u32,
+        value: Box<BigInt>,
+    },
     Sym(Symbol),
     Const(Constant),
     /// `\infty` (negative infinity is `Neg(Infinity)`); only meaningful as an interval bound.
@@ -229,19 +233,34 @@ pub enum Expr {
     Pow(Box<Expr>, Box<Expr>),
     Func(Func, Vec<Expr>),
     /// A logarithm; `base: None` is `\log x` with no base (natural or decimal: see module doc).
-    Log { base: Option<Box<Expr>>, arg: Box<Expr> },
+    Log {
+        base: Option<Box<Expr>>,
+        arg: Box<Expr>,
+    },
     Factorial(Box<Expr>),
     /// `x\%` inside a larger expression: x/100.
     Percent(Box<Expr>),
     /// `x^\circ` inside a larger expression (`\sin 30^\circ`): x·π/180.
     Degrees(Box<Expr>),
     /// `f(x)`: the product `func·arg` or the opaque application `atom` (see module doc).
-    Apply { func: Symbol, arg: Box<Expr>, atom: Symbol },
+    Apply {
+        func: Symbol,
+        arg: Box<Expr>,
+        atom: Symbol,
+    },
     /// `a/b c`: `(a/b)·c` or `a/(b·c)`.
-    SlashTail { num: Box<Expr>, den: Box<Expr>, tail: Box<Expr> },
+    SlashTail {
+        num: Box<Expr>,
+        den: Box<Expr>,
+        tail: Box<Expr>,
+    },
     /// `a \pm b` (or unary `\pm b`); expanded into two answers before comparison. Where it
     /// cannot be expanded (inside a tuple) it has no value.
-    PlusMinus { lhs: Option<Box<Expr>>, rhs: Box<Expr>, minus_first: bool },
+    PlusMinus {
+        lhs: Option<Box<Expr>>,
+        rhs: Box<Expr>,
+        minus_first: bool,
+    },
 }
 
 /// Levels [`Expr::info`] walks by recursion before it continues with an explicit stack.
@@ -300,7 +319,9 @@ impl Expr {
         match self {
             Expr::Num(_) | Expr::Decimal(_) | Expr::Based { .. } | Expr::Sym(_) | Expr::Const(_) | Expr::Infinity => {}
             Expr::Add(v) | Expr::Mul(v) | Expr::Func(_, v) => v.iter().for_each(f),
-            Expr::Neg(a) | Expr::Factorial(a) | Expr::Percent(a) | Expr::Degrees(a) | Expr::Apply { arg: a, .. } => f(a),
+            Expr::Neg(a) | Expr::Factorial(a) | Expr::Percent(a) | Expr::Degrees(a) | Expr::Apply { arg: a, .. } => {
+                f(a)
+            }
             Expr::Div(a, b) | Expr::Pow(a, b) => {
                 f(a);
                 f(b);
@@ -410,7 +431,9 @@ impl Expr {
                 let base = base.as_ref().map(|b| map(b, next));
                 Expr::Log { base, arg: map(arg, next) }
             }
-            Expr::Apply { func, arg, atom } => Expr::Apply { func: func.clone(), arg: map(arg, next), atom: atom.clone() },
+            Expr::Apply { func, arg, atom } => {
+                Expr::Apply { func: func.clone(), arg: map(arg, next), atom: atom.clone() }
+            }
             Expr::SlashTail { num, den, tail } => {
                 let num = map(num, next);
                 let den = map(den, next);
@@ -456,7 +479,9 @@ impl Expr {
             Expr::Pow(a, b) => Expr::Pow(boxed(a), boxed(b)),
             Expr::Log { base, arg } => Expr::Log { base: base.as_deref().map(boxed), arg: boxed(arg) },
             Expr::Apply { func, arg, atom } => Expr::Apply { func: symbol(func), arg: boxed(arg), atom: symbol(atom) },
-            Expr::SlashTail { num, den, tail } => Expr::SlashTail { num: boxed(num), den: boxed(den), tail: boxed(tail) },
+            Expr::SlashTail { num, den, tail } => {
+                Expr::SlashTail { num: boxed(num), den: boxed(den), tail: boxed(tail) }
+            }
             Expr::PlusMinus { lhs, rhs, minus_first } => {
                 Expr::PlusMinus { lhs: lhs.as_deref().map(boxed), rhs: boxed(rhs), minus_first: *minus_first }
             }

@@ -38,7 +38,11 @@ fn shift_right(m: &BigInt, k: u64, up: bool) -> BigInt {
     let floor = if m.sign() == Sign::Minus {
         let magnitude = -m;
         let q: BigInt = &magnitude >> k as usize;
-        if (&q << k as usize) == magnitude { -q } else { -q - 1 }
+        if (&q << k as usize) == magnitude {
+            -q
+        } else {
+            -q - 1
+        }
     } else {
         m >> k as usize
     };
@@ -55,7 +59,11 @@ fn divide(a: &BigInt, b: &BigInt, up: bool) -> BigInt {
     if r.is_zero() {
         q
     } else if a.sign() == Sign::Minus {
-        if up { q } else { q - 1 }
+        if up {
+            q
+        } else {
+            q - 1
+        }
     } else if up {
         q + 1
     } else {
@@ -116,7 +124,13 @@ impl Dyadic {
             // The smaller term is far below the precision: one unit of the last place, in the
             // rounding direction, bounds it.
             let ulp = Dyadic { m: BigInt::one(), e: big.e.min(big.top() - 2 * PRECISION_BITS as i64) };
-            let bump = if up == (small.m.sign() == Sign::Minus) { Dyadic::zero() } else if up { ulp } else { ulp.neg() };
+            let bump = if up == (small.m.sign() == Sign::Minus) {
+                Dyadic::zero()
+            } else if up {
+                ulp
+            } else {
+                ulp.neg()
+            };
             let e = big.e.min(bump.e);
             let m = (&big.m << (big.e - e) as usize) + (&bump.m << (bump.e - e) as usize);
             return Dyadic { m, e }.rounded(up);
@@ -228,7 +242,11 @@ impl Interval {
     fn abs_max(&self) -> Dyadic {
         let (a, b) = (self.lo.m.abs(), self.hi.m.abs());
         let (la, lb) = (Dyadic { m: a, e: self.lo.e }, Dyadic { m: b, e: self.hi.e });
-        if la.cmp(&lb) == Ordering::Greater { la } else { lb }
+        if la.cmp(&lb) == Ordering::Greater {
+            la
+        } else {
+            lb
+        }
     }
 
     fn powi(&self, n: i64) -> Option<Interval> {
@@ -310,7 +328,9 @@ fn enclose(e: &Expr, readings: Readings) -> Option<Interval> {
         }
         Expr::Func(Func::Sqrt, args) => go(args.first()?)?.root(2),
         Expr::Func(Func::Root, args) => {
-            let q = u32::try_from(small_integer(&exponent_value(args.first()?)?)?).ok().filter(|&q| (1..=MAX_ROOT).contains(&q))?;
+            let q = u32::try_from(small_integer(&exponent_value(args.first()?)?)?)
+                .ok()
+                .filter(|&q| (1..=MAX_ROOT).contains(&q))?;
             go(args.get(1)?)?.root(q)
         }
         Expr::Func(Func::Abs, args) => {
@@ -373,7 +393,9 @@ pub fn refine_rounding(value: &Expr, decimal: &BigRational, half_ulp: &BigRation
     // The window [low, high] rounded inwards must hold the value's interval for "equal"; rounded
     // outwards, it must miss it for "different".
     let bounds = |inwards: bool| Some((Dyadic::from_rational(&low, inwards)?, Dyadic::from_rational(&high, !inwards)?));
-    let (Some((inner_lo, inner_hi)), Some((outer_lo, outer_hi))) = (bounds(true), bounds(false)) else { return Refined::Undecided };
+    let (Some((inner_lo, inner_hi)), Some((outer_lo, outer_hi))) = (bounds(true), bounds(false)) else {
+        return Refined::Undecided;
+    };
     if x.lo.cmp(&inner_lo) != Ordering::Less && x.hi.cmp(&inner_hi) != Ordering::Greater {
         Refined::Equal
     } else if x.hi.cmp(&outer_lo) == Ordering::Less || x.lo.cmp(&outer_hi) == Ordering::Greater {
@@ -386,8 +408,8 @@ pub fn refine_rounding(value: &Expr, decimal: &BigRational, half_ulp: &BigRation
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::Answer;
     use crate::answer::node::Node;
+    use crate::answer::Answer;
 
     fn expr(s: &str) -> Expr {
         match Answer::parse(s).node() {
@@ -412,7 +434,8 @@ mod tests {
             Node::Scalar(sc) => sc.decimal.clone().expect("a decimal").value,
             other => panic!("{other:?}"),
         };
-        let half_ulp = |digits: i32| BigRational::new(BigInt::one(), BigInt::from(2) * BigInt::from(10).pow(digits as u32));
+        let half_ulp =
+            |digits: i32| BigRational::new(BigInt::one(), BigInt::from(2) * BigInt::from(10).pow(digits as u32));
         let sqrt17 = expr("\\sqrt{17}");
         assert_eq!(refine_rounding(&sqrt17, &rational("4.123105625617661"), &half_ulp(15), 0), Refined::Equal);
         assert_eq!(refine_rounding(&sqrt17, &rational("4.123105625617660"), &half_ulp(15), 0), Refined::Different);

@@ -78,13 +78,12 @@ pub enum Tok<'a> {
 /// Commands dropped with no trace: sizing, styles, spacing, font wrappers whose group stays,
 /// and `\textdollar` (dropped as `\$` is).
 const DROPPED_COMMANDS: &[&str] = &[
-    "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
-    "biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "scriptstyle",
-    "scriptscriptstyle", "limits", "nolimits", "boxed", "fbox", "mathbf", "mathrm", "mathit",
-    "mathsf", "mathtt", "mathnormal", "mathcal", "mathscr", "mathfrak", "boldsymbol", "bm", "bf",
-    "rm", "it", "sf", "tt", "cal", "quad", "qquad", "enspace", "thinspace", "medspace",
-    "thickspace", "negthinspace", "negmedspace", "negthickspace", "nonumber", "notag", "mathord",
-    "mathop", "mathrel", "mathbin", "mathpunct", "strut", "phantom", "cr", "newline", "textdollar",
+    "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "Biggl",
+    "Biggr", "displaystyle", "textstyle", "scriptstyle", "scriptscriptstyle", "limits", "nolimits", "boxed", "fbox",
+    "mathbf", "mathrm", "mathit", "mathsf", "mathtt", "mathnormal", "mathcal", "mathscr", "mathfrak", "boldsymbol",
+    "bm", "bf", "rm", "it", "sf", "tt", "cal", "quad", "qquad", "enspace", "thinspace", "medspace", "thickspace",
+    "negthinspace", "negmedspace", "negthickspace", "nonumber", "notag", "mathord", "mathop", "mathrel", "mathbin",
+    "mathpunct", "strut", "phantom", "cr", "newline", "textdollar",
 ];
 
 /// Commands dropped together with their one braced argument (colours, explicit spaces, labels).
@@ -93,8 +92,8 @@ const DROPPED_WITH_ARGUMENT: &[&str] =
 
 /// Text-mode commands: their content is text, not math.
 const TEXT_COMMANDS: &[&str] = &[
-    "text", "textrm", "textit", "textbf", "textnormal", "textsf", "texttt", "textup", "textmd",
-    "textsc", "emph", "mbox", "hbox", "textsl",
+    "text", "textrm", "textit", "textbf", "textnormal", "textsf", "texttt", "textup", "textmd", "textsc", "emph",
+    "mbox", "hbox", "textsl",
 ];
 
 /// Spelling variants of one command -> the canonical name.
@@ -262,7 +261,15 @@ pub fn escaped_twice(text: &str) -> Option<String> {
 /// The tokens of `\frac{num}{den}` for two integer digit strings.
 pub(super) fn frac_tokens<'a>(num: Cow<'a, str>, den: Cow<'a, str>) -> [Tok<'a>; 7] {
     let integer = |int| Tok::Num(Numeral { int, frac: None, exp: None });
-    [Tok::Cmd(Cow::Borrowed("frac")), Tok::Sym('{'), integer(num), Tok::Sym('}'), Tok::Sym('{'), integer(den), Tok::Sym('}')]
+    [
+        Tok::Cmd(Cow::Borrowed("frac")),
+        Tok::Sym('{'),
+        integer(num),
+        Tok::Sym('}'),
+        Tok::Sym('{'),
+        integer(den),
+        Tok::Sym('}'),
+    ]
 }
 
 fn lex_latex(text: &str) -> Vec<Tok<'_>> {
@@ -352,8 +359,7 @@ impl<'a> Lexer<'a> {
                 self.i += c.len_utf8();
                 out.push(Tok::Cmd(Cow::Borrowed("dots")));
             }
-            '+' | '-' | '/' | '_' | '=' | '<' | '>' | '!' | ',' | ';' | '|' | '{' | '}' | '&'
-            | '%' | ':' | '.' => {
+            '+' | '-' | '/' | '_' | '=' | '<' | '>' | '!' | ',' | ';' | '|' | '{' | '}' | '&' | '%' | ':' | '.' => {
                 self.i += 1;
                 out.push(Tok::Sym(c));
             }
@@ -562,8 +568,7 @@ impl<'a> Lexer<'a> {
         let rest = self.s[self.i..].trim_start();
         let rest = rest.strip_prefix('{').unwrap_or(rest).trim_start();
         let mut chars = rest.chars();
-        matches!(chars.next(), Some('R' | 'N' | 'Z' | 'Q' | 'C'))
-            && matches!(chars.next(), Some('}') | None)
+        matches!(chars.next(), Some('R' | 'N' | 'Z' | 'Q' | 'C')) && matches!(chars.next(), Some('}') | None)
     }
 
     /// The argument of `\mathbb`: `{R}` or `R`.
@@ -830,9 +835,9 @@ fn unit_spacing(content: &str) -> String {
     let mut out = String::with_capacity(content.len());
     let mut rest = content;
     while let Some(c) = rest.chars().next() {
-        let letter = LETTERS
-            .iter()
-            .find(|(cmd, _)| rest.starts_with(cmd) && !rest.as_bytes().get(cmd.len()).is_some_and(u8::is_ascii_alphabetic));
+        let letter = LETTERS.iter().find(|(cmd, _)| {
+            rest.starts_with(cmd) && !rest.as_bytes().get(cmd.len()).is_some_and(u8::is_ascii_alphabetic)
+        });
         if let Some((cmd, symbol)) = letter {
             out.push_str(symbol);
             rest = rest[cmd.len()..].trim_start_matches(' ');
@@ -914,7 +919,11 @@ fn unicode_tokens(c: char, out: &mut Vec<Tok<'_>>) {
         // `∛x` is `\sqrt[3]{x}`, `∜x` is `\sqrt[4]{x}`.
         '∛' | '∜' => {
             let index = if c == '∛' { "3" } else { "4" };
-            out.extend([cmd("sqrt"), Tok::Sym('['), Tok::Num(Numeral { int: Cow::Borrowed(index), frac: None, exp: None })]);
+            out.extend([
+                cmd("sqrt"),
+                Tok::Sym('['),
+                Tok::Num(Numeral { int: Cow::Borrowed(index), frac: None, exp: None }),
+            ]);
             Tok::Sym(']')
         }
         'π' => cmd("pi"),
@@ -1094,8 +1103,8 @@ fn greek_name(c: char) -> Option<&'static str> {
 fn argument_count(cmd: &str) -> u8 {
     match cmd {
         "frac" | "binom" => 2,
-        "sqrt" | "dot" | "ddot" | "hat" | "bar" | "vec" | "tilde" | "overline" | "widehat"
-        | "widetilde" | "overrightarrow" | "underline" => 1,
+        "sqrt" | "dot" | "ddot" | "hat" | "bar" | "vec" | "tilde" | "overline" | "widehat" | "widetilde"
+        | "overrightarrow" | "underline" => 1,
         _ => 0,
     }
 }
@@ -1162,8 +1171,12 @@ impl<'a> ArgumentFramer<'a> {
 
     fn top_wants_argument(&self) -> bool {
         self.frames.last().is_some_and(|f| {
-            f.depth == self.depth && f.args_left > 0 && !f.in_group && !f.awaiting_child
-                && f.optional.is_none() && f.parens.is_none()
+            f.depth == self.depth
+                && f.args_left > 0
+                && !f.in_group
+                && !f.awaiting_child
+                && f.optional.is_none()
+                && f.parens.is_none()
         })
     }
 
@@ -1243,7 +1256,9 @@ impl<'a> ArgumentFramer<'a> {
                 self.out.push(tok);
                 None
             }
-            Tok::Num(num) if kind == FrameKind::Digits && num.frac.is_none() && num.exp.is_none() && num.int.len() > 1 => {
+            Tok::Num(num)
+                if kind == FrameKind::Digits && num.frac.is_none() && num.exp.is_none() && num.int.len() > 1 =>
+            {
                 let (first, rest) = split_cow(num.int, 1);
                 let rest = Tok::Num(Numeral { int: rest, frac: None, exp: None });
                 self.wrap_single(Tok::Num(Numeral { int: first, frac: None, exp: None }));
@@ -1368,7 +1383,9 @@ impl<'a> ArgumentFramer<'a> {
         }
         let starts_frame = match &tok {
             Tok::Sym('^') | Tok::Sym('_') => Some(Frame::new(FrameKind::Script, 1, self.depth)),
-            Tok::Cmd(name) if argument_count(name) > 0 => Some(Frame::new(frame_kind_of(name), argument_count(name), self.depth)),
+            Tok::Cmd(name) if argument_count(name) > 0 => {
+                Some(Frame::new(frame_kind_of(name), argument_count(name), self.depth))
+            }
             _ => None,
         };
         self.out.push(tok);
@@ -1526,7 +1543,8 @@ pub fn render_token(tok: &Tok, out: &mut String) {
 }
 
 fn needs_space(prev: &Tok, next: &Tok) -> bool {
-    let ends_alpha = matches!(prev, Tok::Word(_)) || matches!(prev, Tok::Cmd(n) if n.ends_with(|c: char| c.is_ascii_alphabetic()));
+    let ends_alpha =
+        matches!(prev, Tok::Word(_)) || matches!(prev, Tok::Cmd(n) if n.ends_with(|c: char| c.is_ascii_alphabetic()));
     let starts_alpha = matches!(next, Tok::Word(_));
     match (prev, next) {
         _ if ends_alpha && starts_alpha => true,
@@ -1635,8 +1653,17 @@ mod tests {
     #[test]
     fn rendering_relexes_identically() {
         for s in [
-            "\\frac{1}{2}", "2 e-5", "x^{\\circ}", "1. 5", "a**b", "\\sqrt[3]{x}", "\\{1, 2\\}",
-            "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "5\\text{cm}^{2}", "\\pi x", "1{, }000",
+            "\\frac{1}{2}",
+            "2 e-5",
+            "x^{\\circ}",
+            "1. 5",
+            "a**b",
+            "\\sqrt[3]{x}",
+            "\\{1, 2\\}",
+            "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}",
+            "5\\text{cm}^{2}",
+            "\\pi x",
+            "1{, }000",
         ] {
             let once = lex(s);
             let rendered = render(&once);
@@ -1647,7 +1674,10 @@ mod tests {
 
     #[test]
     fn hostile_inputs_do_not_panic() {
-        for s in ["\\", "{", "}", "\\frac", "\\frac{", "^", "x^", "\\sqrt[", "1,", "1{,}", "\\text{", "é", "\u{0}", "$$", "\\left", "1e", "1e-", "..", "\\mathbb{", "\\operatorname{"] {
+        for s in [
+            "\\", "{", "}", "\\frac", "\\frac{", "^", "x^", "\\sqrt[", "1,", "1{,}", "\\text{", "é", "\u{0}", "$$",
+            "\\left", "1e", "1e-", "..", "\\mathbb{", "\\operatorname{",
+        ] {
             let _ = render(&lex(s));
         }
         let deep = "{".repeat(100_000) + &"}".repeat(100_000);

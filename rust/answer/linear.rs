@@ -22,7 +22,11 @@ pub enum Linear {
     /// A tuple of at least two components (`(a, b)`, `\langle a, b, c \rangle`).
     Vector(Vec<Expr>),
     /// Row-major.
-    Matrix { rows: usize, cols: usize, cells: Vec<Expr> },
+    Matrix {
+        rows: usize,
+        cols: usize,
+        cells: Vec<Expr>,
+    },
 }
 
 fn sum(mut terms: Vec<Expr>) -> Expr {
@@ -74,7 +78,9 @@ impl Linear {
         match self {
             Linear::Scalar(e) => Linear::Scalar(f(e)),
             Linear::Vector(items) => Linear::Vector(items.into_iter().map(f).collect()),
-            Linear::Matrix { rows, cols, cells } => Linear::Matrix { rows, cols, cells: cells.into_iter().map(f).collect() },
+            Linear::Matrix { rows, cols, cells } => {
+                Linear::Matrix { rows, cols, cells: cells.into_iter().map(f).collect() }
+            }
         }
     }
 
@@ -88,7 +94,9 @@ impl Linear {
         let zip = |a: Vec<Expr>, b: Vec<Expr>| a.into_iter().zip(b).map(|(x, y)| sum(vec![x, y])).collect::<Vec<_>>();
         match (self, other) {
             (Linear::Vector(a), Linear::Vector(b)) if a.len() == b.len() => Some(Linear::Vector(zip(a, b))),
-            (Linear::Matrix { rows, cols, cells: a }, Linear::Matrix { rows: r, cols: c, cells: b }) if (rows, cols) == (r, c) => {
+            (Linear::Matrix { rows, cols, cells: a }, Linear::Matrix { rows: r, cols: c, cells: b })
+                if (rows, cols) == (r, c) =>
+            {
                 Some(Linear::Matrix { rows, cols, cells: zip(a, b) })
             }
             _ => None,
@@ -101,10 +109,14 @@ impl Linear {
         match (self, other) {
             (Linear::Scalar(_), Linear::Scalar(_)) => None,
             (Linear::Scalar(k), x) | (x, Linear::Scalar(k)) => Some(x.map(|e| times(k.clone(), e))),
-            (Linear::Matrix { rows, cols: inner, cells: a }, Linear::Matrix { rows: r, cols, cells: b }) if inner == r => {
+            (Linear::Matrix { rows, cols: inner, cells: a }, Linear::Matrix { rows: r, cols, cells: b })
+                if inner == r =>
+            {
                 let cells = (0..rows)
                     .flat_map(|i| (0..cols).map(move |j| (i, j)))
-                    .map(|(i, j)| sum((0..inner).map(|k| times(a[i * inner + k].clone(), b[k * cols + j].clone())).collect()))
+                    .map(|(i, j)| {
+                        sum((0..inner).map(|k| times(a[i * inner + k].clone(), b[k * cols + j].clone())).collect())
+                    })
                     .collect();
                 Some(Linear::Matrix { rows, cols, cells })
             }

@@ -93,7 +93,12 @@ fn log_magnitude_at(e: &Expr, readings: Readings, depth: usize) -> Option<LnBoun
             // The largest term leads when the others together are less than half of it.
             let bounds: Vec<LnBounds> = terms.iter().map(at).collect::<Option<_>>()?;
             let lead = (0..bounds.len()).max_by(|&i, &j| bounds[i].0.total_cmp(&bounds[j].0))?;
-            let others = bounds.iter().enumerate().filter(|&(k, _)| k != lead).map(|(_, b)| b.1).fold(f64::NEG_INFINITY, f64::max);
+            let others = bounds
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != lead)
+                .map(|(_, b)| b.1)
+                .fold(f64::NEG_INFINITY, f64::max);
             let count = (bounds.len().max(2) - 1) as f64;
             let hi = bounds.iter().map(|b| b.1).fold(f64::NEG_INFINITY, f64::max) + (bounds.len() as f64).ln();
             if others + (2.0 * count).ln() < bounds[lead].0 {

@@ -62,9 +62,9 @@ mod sympy;
 mod units;
 
 pub use distinct::{DistinctTexts, Numbering};
-pub(crate) use lexer::{matching_brace, superscript_digit};
 pub use equivalence::{compare, equivalent, Answer};
 pub use judgement::{Judgement, Method, Reason, Verdict};
+pub(crate) use lexer::{matching_brace, superscript_digit};
 pub use normalize::normalize;
 pub use policy::{PercentPolicy, Policy, UnitsPolicy};
 pub use simplest_form::unreduced_forms;

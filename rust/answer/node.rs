@@ -83,7 +83,8 @@ impl Relation {
             return None;
         }
         if first.is_name_like() || first.is_label() {
-            let value = self.ops.iter().skip(1).position(|op| *op == RelOp::Approx).map_or(self.parts.len() - 1, |k| k + 1);
+            let value =
+                self.ops.iter().skip(1).position(|op| *op == RelOp::Approx).map_or(self.parts.len() - 1, |k| k + 1);
             // `x = \sqrt{11 - 2x} + 4` is an equation in x, not a value given to x.
             let names_itself = |v: &Node| match (first, v) {
                 (Node::Scalar(name), Node::Scalar(value)) => match &name.expr {
@@ -135,7 +136,15 @@ impl Relation {
         // `e^{i\pi} = -1`. Written decimals are approximations, not read this way.
         fn ball(n: &Node) -> Option<super::numeric::Ball> {
             match n {
-                Node::Scalar(s) if !s.percent && s.unit.is_none() && s.info.readings == 0 && s.is_constant() && s.decimal.is_none() => s.ball(),
+                Node::Scalar(s)
+                    if !s.percent
+                        && s.unit.is_none()
+                        && s.info.readings == 0
+                        && s.is_constant()
+                        && s.decimal.is_none() =>
+                {
+                    s.ball()
+                }
                 _ => None,
             }
         }
@@ -143,7 +152,11 @@ impl Relation {
         let tolerance = super::policy::Policy::default().rel_tol;
         self.parts
             .iter()
-            .all(|p| ball(p).is_some_and(|b| super::numeric::compare_balls(&b, &v, tolerance) == super::numeric::BallOrder::Close))
+            .all(|p| {
+                ball(p).is_some_and(|b| {
+                    super::numeric::compare_balls(&b, &v, tolerance) == super::numeric::BallOrder::Close
+                })
+            })
             .then_some(last)
     }
 
@@ -174,7 +187,11 @@ pub enum Node {
     Scalar(Box<Scalar>),
     Relation(Box<Relation>),
     /// `(a, b)`, `[a, b)`, `(1, 2, 3)`: ordered, brackets kept (an interval is a bracketed pair).
-    Bracketed { open: char, close: char, items: Vec<Node> },
+    Bracketed {
+        open: char,
+        close: char,
+        items: Vec<Node>,
+    },
     /// `\{a, b\}`: unordered.
     Set(Vec<Node>),
     /// `a, b` or `a \text{ or } b`: several answers, compared as an unordered multiset.
@@ -182,11 +199,18 @@ pub enum Node {
     /// `A \cup B`.
     Union(Vec<Node>),
     /// A matrix, row-major.
-    Matrix { rows: usize, cols: usize, cells: Vec<Node> },
+    Matrix {
+        rows: usize,
+        cols: usize,
+        cells: Vec<Node>,
+    },
     /// `a : b` with constant terms.
     Ratio(Box<Ratio>),
     /// A multiple-choice letter, possibly with the value written after it (`\textbf{(C)}\ 20`).
-    Choice { letter: char, value: Option<Box<Node>> },
+    Choice {
+        letter: char,
+        value: Option<Box<Node>>,
+    },
     /// Prose: compared as lowercase text.
     Text(String),
     /// `\emptyset`, `\{\}`.

@@ -28,13 +28,17 @@ fn canonical_token(tok: Tok, before_paren: bool) -> Tok {
         Tok::Word(w) | Tok::Text(w) if is_separator_word(&w) => Tok::Sym(','),
         // `\lor`, `\vee`, `∨` and `\land`, `\wedge`, `∧` join answers as "or" and "and" do.
         Tok::Cmd(c) if c == "lor" || c == "land" => Tok::Sym(','),
-        Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => Tok::Sym('%'),
+        Tok::Word(w) | Tok::Text(w) if ["percent", "pct", "percentage"].iter().any(|p| w.eq_ignore_ascii_case(p)) => {
+            Tok::Sym('%')
+        }
         Tok::Word(w) if matches!(&*w, "infinity" | "infty" | "Infinity") => Tok::Cmd("infty".into()),
         // Plain-text `2pi` means 2π, not 2·p·i.
         Tok::Word(w) if w == "pi" => Tok::Cmd("pi".into()),
         // So are `theta`, `mu` and `Delta` the Greek letters (not prose, not m·u); before a
         // parenthesis `gamma`, `beta` and `zeta` are sympy's functions (`gamma(5)` is 24).
-        Tok::Word(w) if GREEK_LETTERS.contains(&&*w) && !(before_paren && matches!(&*w, "gamma" | "beta" | "zeta")) => Tok::Cmd(w),
+        Tok::Word(w) if GREEK_LETTERS.contains(&&*w) && !(before_paren && matches!(&*w, "gamma" | "beta" | "zeta")) => {
+            Tok::Cmd(w)
+        }
         Tok::Text(t) if t.eq_ignore_ascii_case("infinity") => Tok::Cmd("infty".into()),
         // `r \text{cis} \theta`, as `\operatorname{cis}` is written too.
         Tok::Text(t) if t == "cis" => Tok::Word(t),
@@ -372,7 +376,8 @@ fn subscripts_first(tokens: &mut [Tok]) {
         if first_sup.is_some_and(|f| groups[f..].iter().any(is_sub)) {
             let subs = groups.iter().filter(|g| is_sub(g));
             let sups = groups.iter().filter(|g| !is_sub(g));
-            let reordered: Vec<Tok> = subs.chain(sups).flat_map(|&(start, end)| tokens[start..=end].iter().cloned()).collect();
+            let reordered: Vec<Tok> =
+                subs.chain(sups).flat_map(|&(start, end)| tokens[start..=end].iter().cloned()).collect();
             tokens[i..next].clone_from_slice(&reordered);
         }
         i = next;
@@ -425,7 +430,11 @@ fn strip_ends(mut tokens: Vec<Tok>) -> Vec<Tok> {
         if let Some(Tok::Num(n)) = tokens.first_mut() {
             if n.int.len() > 1 && n.int.starts_with('0') {
                 let digits = n.int.trim_start_matches('0');
-                n.int = Cow::Owned(if digits.is_empty() && n.frac.is_none() { "0".to_string() } else { digits.to_string() });
+                n.int = Cow::Owned(if digits.is_empty() && n.frac.is_none() {
+                    "0".to_string()
+                } else {
+                    digits.to_string()
+                });
             }
         }
     }
@@ -547,11 +556,27 @@ mod tests {
     #[test]
     fn idempotent_on_samples() {
         for s in [
-            "\\left( 3, \\frac{\\pi}{2} \\right)", "\\text{(B)}", "10,\\!080", "\\$18.90", "864 \\mbox{ inches}^2",
-            "\\begin{pmatrix} -1/3 \\\\ 2/3 \\end{pmatrix}", "x \\in [-2,7]", "1 \\pm \\sqrt{19}", "4.5e33", "2e-5x",
-            "\\frac{d^{2} v_{o}}{d t^{2}}", ", and .", "\\text{ and } 5", "1 . 5", "a**b", "\\operatorname{text}",
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
+            "\\text{(B)}",
+            "10,\\!080",
+            "\\$18.90",
+            "864 \\mbox{ inches}^2",
+            "\\begin{pmatrix} -1/3 \\\\ 2/3 \\end{pmatrix}",
+            "x \\in [-2,7]",
+            "1 \\pm \\sqrt{19}",
+            "4.5e33",
+            "2e-5x",
+            "\\frac{d^{2} v_{o}}{d t^{2}}",
+            ", and .",
+            "\\text{ and } 5",
+            "1 . 5",
+            "a**b",
+            "\\operatorname{text}",
             // Found by Hypothesis in a fresh CI run: one pass must order a whole run of scripts.
-            "^0^0_0", "a^b_c_d", "x^{2}_{1}^{3}_{4}", "v^2_0",
+            "^0^0_0",
+            "a^b_c_d",
+            "x^{2}_{1}^{3}_{4}",
+            "v^2_0",
         ] {
             let once = normalize(s);
             assert_eq!(normalize(&once), once, "{s:?}");

@@ -54,7 +54,12 @@ impl Ball {
     /// Refuses non-finite values and magnitudes f64 cannot carry with a relative error bound.
     fn checked(self) -> Option<Ball> {
         let m = self.abs();
-        let ok = self.re.is_finite() && self.im.is_finite() && self.rad.is_finite() && self.rad >= 0.0 && m < HUGE && self.rad < HUGE
+        let ok = self.re.is_finite()
+            && self.im.is_finite()
+            && self.rad.is_finite()
+            && self.rad >= 0.0
+            && m < HUGE
+            && self.rad < HUGE
             && (m == 0.0 || m > TINY || self.rad > TINY);
         ok.then_some(self)
     }
@@ -139,7 +144,8 @@ impl Ball {
 
     pub fn exp(self) -> Option<Ball> {
         let magnitude = self.re.exp();
-        let (re, im) = if self.real { (magnitude, 0.0) } else { (magnitude * self.im.cos(), magnitude * self.im.sin()) };
+        let (re, im) =
+            if self.real { (magnitude, 0.0) } else { (magnitude * self.im.cos(), magnitude * self.im.sin()) };
         // |e^(z+d) - e^z| <= |e^z| (e^|d| - 1).
         let rad = magnitude * self.rad.exp_m1() + 4.0 * EPS * magnitude * (1.0 + self.im.abs());
         Ball { re, im, rad, real: self.real }.checked()
@@ -155,7 +161,11 @@ impl Ball {
         if self.real {
             let v = self.re.abs().ln();
             let rad = spread + 2.0 * EPS * v.abs();
-            return if self.re > 0.0 { Ball::real(v, rad) } else { Ball::complex(v, std::f64::consts::PI, rad + EPS * 4.0) };
+            return if self.re > 0.0 {
+                Ball::real(v, rad)
+            } else {
+                Ball::complex(v, std::f64::consts::PI, rad + EPS * 4.0)
+            };
         }
         if self.re < 0.0 && self.im.abs() <= self.rad {
             return None;
@@ -169,7 +179,13 @@ impl Ball {
         let m = self.abs();
         if m <= 2.0 * self.rad {
             // Too close to zero for a derivative bound: a disc around 0 that surely holds it.
-            return Ball { re: 0.0, im: 0.0, rad: (m + self.rad).sqrt() * (1.0 + 4.0 * EPS), real: self.real && self.re >= self.rad }.checked();
+            return Ball {
+                re: 0.0,
+                im: 0.0,
+                rad: (m + self.rad).sqrt() * (1.0 + 4.0 * EPS),
+                real: self.real && self.re >= self.rad,
+            }
+            .checked();
         }
         let rad_from_input = self.rad / (2.0 * (m - self.rad).sqrt());
         if self.real {
@@ -181,7 +197,8 @@ impl Ball {
             return None;
         }
         let t = ((m + self.re.abs()) / 2.0).sqrt();
-        let (re, im) = if self.re >= 0.0 { (t, self.im / (2.0 * t)) } else { (self.im.abs() / (2.0 * t), t.copysign(self.im)) };
+        let (re, im) =
+            if self.re >= 0.0 { (t, self.im / (2.0 * t)) } else { (self.im.abs() / (2.0 * t), t.copysign(self.im)) };
         Ball::complex(re, im, rad_from_input + 6.0 * EPS * m.sqrt())
     }
 
@@ -199,7 +216,10 @@ impl Ball {
     fn sin_cos(self) -> Option<(Ball, Ball)> {
         if self.real {
             let (s, c) = self.re.sin_cos();
-            return Some((Ball::real(s, self.rad + 2.0 * EPS * s.abs() + f64::MIN_POSITIVE)?, Ball::real(c, self.rad + 2.0 * EPS * c.abs() + f64::MIN_POSITIVE)?));
+            return Some((
+                Ball::real(s, self.rad + 2.0 * EPS * s.abs() + f64::MIN_POSITIVE)?,
+                Ball::real(c, self.rad + 2.0 * EPS * c.abs() + f64::MIN_POSITIVE)?,
+            ));
         }
         let (s, c) = self.re.sin_cos();
         let (ch, sh) = (self.im.cosh(), self.im.sinh());
@@ -226,7 +246,13 @@ impl Ball {
         };
         let v = if cosine { self.re.acos() } else { self.re.asin() };
         let edge = lo.abs().max(hi.abs());
-        let rad = if self.rad == 0.0 { 0.0 } else if edge < 1.0 { self.rad / (1.0 - edge * edge).sqrt() } else { (2.0 * self.rad).sqrt() * 2.0 };
+        let rad = if self.rad == 0.0 {
+            0.0
+        } else if edge < 1.0 {
+            self.rad / (1.0 - edge * edge).sqrt()
+        } else {
+            (2.0 * self.rad).sqrt() * 2.0
+        };
         Ball::real(v, rad + 2.0 * EPS * v.abs())
     }
 
@@ -276,14 +302,8 @@ impl Ball {
 fn lanczos_gamma(x: f64) -> f64 {
     const G: f64 = 7.0;
     const C: [f64; 9] = [
-        0.999_999_999_999_809_9,
-        676.520_368_121_885_1,
-        -1_259.139_216_722_402_8,
-        771.323_428_777_653_1,
-        -176.615_029_162_140_6,
-        12.507_343_278_686_905,
-        -0.138_571_095_265_720_12,
-        9.984_369_578_019_572e-6,
+        0.999_999_999_999_809_9, 676.520_368_121_885_1, -1_259.139_216_722_402_8, 771.323_428_777_653_1,
+        -176.615_029_162_140_6, 12.507_343_278_686_905, -0.138_571_095_265_720_12, 9.984_369_578_019_572e-6,
         1.505_632_735_149_311_6e-7,
     ];
     let x = x - 1.0;
@@ -642,7 +662,6 @@ fn close(a: Option<Ball>, b: f64) -> bool {
 mod tests {
     use super::*;
 
-
     fn ev(e: &Expr) -> Option<Ball> {
         evaluate(e, 0, &NoPoints)
     }
@@ -683,7 +702,10 @@ mod tests {
         let root = ev(&f(Func::Sqrt, Expr::int(-4))).unwrap();
         assert_eq!(compare_balls(&root, &Ball { re: 0.0, im: 2.0, rad: 0.0, real: false }, 1e-10), BallOrder::Close);
         let ln = ev(&f(Func::Ln, Expr::int(-1))).unwrap();
-        assert_eq!(compare_balls(&ln, &Ball { re: 0.0, im: std::f64::consts::PI, rad: 0.0, real: false }, 1e-10), BallOrder::Close);
+        assert_eq!(
+            compare_balls(&ln, &Ball { re: 0.0, im: std::f64::consts::PI, rad: 0.0, real: false }, 1e-10),
+            BallOrder::Close
+        );
     }
 
     #[test]
@@ -701,7 +723,8 @@ mod tests {
     fn inverse_trig_off_the_real_segment() {
         // sympy: asin(2) = pi/2 - i acosh(2).
         let v = ev(&f(Func::Asin, Expr::int(2))).unwrap();
-        let expected = Ball { re: std::f64::consts::FRAC_PI_2, im: -(2.0f64 + 3f64.sqrt()).ln(), rad: 0.0, real: false };
+        let expected =
+            Ball { re: std::f64::consts::FRAC_PI_2, im: -(2.0f64 + 3f64.sqrt()).ln(), rad: 0.0, real: false };
         assert_eq!(compare_balls(&v, &expected, 1e-10), BallOrder::Close);
         let w = ev(&f(Func::Atan, Expr::Const(Constant::I))).is_none();
         assert!(w, "atan(i) is a pole");

@@ -29,13 +29,13 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::rational;
 use super::expr::{Constant, Decimal, Expr, ExprInfo, Func, Symbol};
 use super::judgement::Reason;
 use super::lexer::{render, render_token, Numeral, Tok};
 use super::linear::{self, Linear};
 use super::node::{assignments_as_tuple, is_label_expr, Node, Ratio, RelOp, Relation};
 use super::normalize::{canonical_tokens, plain_text};
+use super::rational;
 use super::scalar::Scalar;
 use super::sets::{self, SetOp};
 use super::units;
@@ -82,8 +82,8 @@ impl Operand {
 
 /// Phrases that mean "no solution".
 const EMPTY_PHRASES: &[&str] = &[
-    "no solution", "no solutions", "no real solution", "no real solutions", "none", "empty set",
-    "the empty set", "no such", "no real roots", "no roots", "no real values",
+    "no solution", "no solutions", "no real solution", "no real solutions", "none", "empty set", "the empty set",
+    "no such", "no real roots", "no roots", "no real values",
 ];
 
 /// Short English words that make an answer prose rather than a product of variables.
@@ -98,9 +98,9 @@ const PROSE_WORDS: &[&str] = &[
 /// The Greek letters' names, also as plain-text words (capital Pi aside: plain text means the
 /// number by `Pi`).
 pub(super) const GREEK_LETTERS: &[&str] = &[
-    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu",
-    "xi", "omicron", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
-    "Lambda", "Xi", "Sigma", "Upsilon", "Phi", "Psi", "Omega",
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu", "nu", "xi",
+    "omicron", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda",
+    "Xi", "Sigma", "Upsilon", "Phi", "Psi", "Omega",
 ];
 
 /// Commands that name a symbol besides the Greek letters.
@@ -118,8 +118,22 @@ pub(super) fn function_name(name: &str) -> bool {
     Func::from_name(name).is_some()
         || matches!(
             name,
-            "log" | "lg" | "arccot" | "acot" | "arcsec" | "asec" | "arccsc" | "acsc" | "coth" | "sech" | "csch" | "round"
-                | "nthroot" | "cbrt" | "factorial" | "cis"
+            "log"
+                | "lg"
+                | "arccot"
+                | "acot"
+                | "arcsec"
+                | "asec"
+                | "arccsc"
+                | "acsc"
+                | "coth"
+                | "sech"
+                | "csch"
+                | "round"
+                | "nthroot"
+                | "cbrt"
+                | "factorial"
+                | "cis"
         )
         || inverse_hyperbolic(name).is_some()
 }
@@ -173,9 +187,9 @@ pub fn parse(tokens: &[Tok]) -> Node {
     match parser.answer() {
         Ok(node) => node,
         // Only what the ordinary reading leaves unread is tried as linear algebra.
-        Err(Fail::Unparsed) => {
-            Parser { toks: tokens, pos: 0, depth: 0, abs_depth: 0 }.linear_answer().unwrap_or(Node::Unparsed(Reason::Unparsed))
-        }
+        Err(Fail::Unparsed) => Parser { toks: tokens, pos: 0, depth: 0, abs_depth: 0 }
+            .linear_answer()
+            .unwrap_or(Node::Unparsed(Reason::Unparsed)),
         Err(Fail::Prose) => {
             let text = plain_text(tokens);
             if EMPTY_PHRASES.contains(&text.trim_end_matches('.')) {
@@ -587,7 +601,10 @@ impl<'t> Parser<'t> {
                 }
                 Some(Tok::Text(t)) => {
                     let nouns = t.split(' ').all(|w| {
-                        w.len() >= 3 && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_qualifier(w) && !changes_a_value(w)
+                        w.len() >= 3
+                            && w.chars().all(|c| c.is_ascii_alphabetic())
+                            && !is_qualifier(w)
+                            && !changes_a_value(w)
                     });
                     if !(units::is_unit_phrase(t) || nouns) {
                         return None;
@@ -653,7 +670,8 @@ impl<'t> Parser<'t> {
         let last_is_joiner = words.last().is_some_and(|(w, _)| w == "/");
         // Modifiers alone name nothing: `5 square` is no `5 square units` (nor 5).
         let names_something = words.iter().any(|(w, _)| !units::is_modifier(w) && w != "/" && w != "(" && w != ")");
-        (names_something && !last_is_joiner && self.is_item_end_at(k)).then(|| (k - start, units::canonical_phrase(&words)))
+        (names_something && !last_is_joiner && self.is_item_end_at(k))
+            .then(|| (k - start, units::canonical_phrase(&words)))
     }
 
     /// Whether a unit word of two letters or more follows at `k`, after an optional exponent
@@ -759,7 +777,8 @@ impl<'t> Parser<'t> {
             _ => None,
         };
         let minutes = matches!(&b, Expr::Num(n) if n.is_integer() && n.numer() <= &BigInt::from(59));
-        let clock_like = matches!(digits(start..colon), Some(1 | 2)) && digits(colon + 1..self.pos) == Some(2) && minutes;
+        let clock_like =
+            matches!(digits(start..colon), Some(1 | 2)) && digits(colon + 1..self.pos) == Some(2) && minutes;
         // `12:00` is a time on the hour, no ratio; `5:0` is neither.
         if !(constant(&a) && constant(&b)) || (zero && !clock_like) {
             return Err(Fail::Unparsed);
@@ -795,7 +814,11 @@ impl<'t> Parser<'t> {
                     let continues = matches!(self.peek(), Some(Tok::Sym('+' | '-')))
                         || cmd_tok(self.peek(), "pm")
                         || cmd_tok(self.peek(), "mp");
-                    return if first && sign.is_none() && !continues { Ok(Operand::Node(node)) } else { Err(Fail::Unparsed) };
+                    return if first && sign.is_none() && !continues {
+                        Ok(Operand::Node(node))
+                    } else {
+                        Err(Fail::Unparsed)
+                    };
                 }
                 Operand::Expr(e) => e,
             };
@@ -885,7 +908,9 @@ impl<'t> Parser<'t> {
     /// power.
     fn slash_derivative(&mut self) -> Option<Expr> {
         let d_name = |t: Option<&Tok>| match t {
-            Some(Tok::Word(w)) if w.len() == 2 && w.starts_with('d') && w.as_bytes()[1].is_ascii_alphabetic() => Some(w.to_string()),
+            Some(Tok::Word(w)) if w.len() == 2 && w.starts_with('d') && w.as_bytes()[1].is_ascii_alphabetic() => {
+                Some(w.to_string())
+            }
             _ => None,
         };
         let num = d_name(self.toks.get(self.pos))?;
@@ -1169,7 +1194,8 @@ impl<'t> Parser<'t> {
                 last_digit_exponent: mantissa.last_digit_exponent + exp,
             })));
         }
-        let power = Expr::Pow(Box::new(Expr::int(10)), Box::new(Expr::rational(BigRational::from_integer(BigInt::from(exp)))));
+        let power =
+            Expr::Pow(Box::new(Expr::int(10)), Box::new(Expr::rational(BigRational::from_integer(BigInt::from(exp)))));
         Ok(Expr::Mul(vec![Expr::Decimal(Box::new(mantissa)), power]))
     }
 
@@ -1230,7 +1256,8 @@ impl<'t> Parser<'t> {
         if let Some(len) = self.label_arguments_len() {
             // `\Phi(x, y) = ...`: a function of several variables named before `=` is a label,
             // one atom (like the name of `f(x)`); elsewhere `C(n, k)` stays unread.
-            let atom = Symbol::new(format!("{}({})", symbol.name, render(&self.toks[self.pos + 1..self.pos + len - 1])));
+            let atom =
+                Symbol::new(format!("{}({})", symbol.name, render(&self.toks[self.pos + 1..self.pos + len - 1])));
             self.pos += len;
             return Ok(Expr::Sym(atom));
         }
@@ -1509,7 +1536,11 @@ impl<'t> Parser<'t> {
                 let minus_one = matches!(&exponent, Expr::Neg(inner) if matches!(&**inner, Expr::Num(r) if r.is_one()));
                 let func = Func::from_name(name);
                 let reciprocal = matches!(name, "sec" | "csc" | "cot" | "coth" | "sech" | "csch");
-                if minus_one && (func.and_then(Func::inverse).is_some() || matches!(name, "sinh" | "cosh" | "tanh") || reciprocal) {
+                if minus_one
+                    && (func.and_then(Func::inverse).is_some()
+                        || matches!(name, "sinh" | "cosh" | "tanh")
+                        || reciprocal)
+                {
                     inverse = true;
                 } else if minus_one {
                     // `\sinh^{-1} x`, `\sec^{-1} x` name inverse functions this engine does not
@@ -1574,7 +1605,10 @@ impl<'t> Parser<'t> {
             // `r \operatorname{cis} \theta`: cos θ + i sin θ, that is e^{iθ}.
             "cis" => {
                 let [theta] = <[Expr; 1]>::try_from(args).map_err(|_| Fail::Unparsed)?;
-                Expr::Pow(Box::new(Expr::Const(Constant::E)), Box::new(Expr::Mul(vec![Expr::Const(Constant::I), theta])))
+                Expr::Pow(
+                    Box::new(Expr::Const(Constant::E)),
+                    Box::new(Expr::Mul(vec![Expr::Const(Constant::I), theta])),
+                )
             }
             // sympy's spelling of `n!`.
             "factorial" => {
@@ -1721,8 +1755,12 @@ impl<'t> Parser<'t> {
         }
         Some(match value {
             Linear::Scalar(e) => Node::scalar(e),
-            Linear::Vector(items) => Node::Bracketed { open: '(', close: ')', items: items.into_iter().map(Node::scalar).collect() },
-            Linear::Matrix { rows, cols, cells } => Node::Matrix { rows, cols, cells: cells.into_iter().map(Node::scalar).collect() },
+            Linear::Vector(items) => {
+                Node::Bracketed { open: '(', close: ')', items: items.into_iter().map(Node::scalar).collect() }
+            }
+            Linear::Matrix { rows, cols, cells } => {
+                Node::Matrix { rows, cols, cells: cells.into_iter().map(Node::scalar).collect() }
+            }
         })
     }
 
@@ -1782,7 +1820,8 @@ impl<'t> Parser<'t> {
         let mut value = self.nested(|p| p.linear_primary(used))?;
         while sym_tok(self.peek(), '^') {
             let (start, end) = self.group_span(self.pos + 1).ok_or(Fail::Unparsed)?;
-            let integer = |n: &Numeral| if n.frac.is_none() && n.exp.is_none() { n.int.parse::<i64>().ok() } else { None };
+            let integer =
+                |n: &Numeral| if n.frac.is_none() && n.exp.is_none() { n.int.parse::<i64>().ok() } else { None };
             value = match &self.toks[start..end] {
                 [Tok::Word(w)] if w == "T" => value.transpose(false),
                 [Tok::Cmd(c)] if c == "top" || c == "intercal" => value.transpose(false),
@@ -1836,7 +1875,9 @@ impl<'t> Parser<'t> {
                 let start = self.pos;
                 match self.bracketed() {
                     Ok(Operand::Expr(e)) => return Ok(Linear::Scalar(e)),
-                    Ok(Operand::Node(Node::Bracketed { open: '(', close: ')', items })) => return Ok(Linear::Vector(plain_values(&items)?)),
+                    Ok(Operand::Node(Node::Bracketed { open: '(', close: ')', items })) => {
+                        return Ok(Linear::Vector(plain_values(&items)?))
+                    }
                     _ => {}
                 }
                 self.pos = start + 1;
@@ -2013,7 +2054,11 @@ fn one_node(mut values: Vec<Node>) -> Option<Node> {
 /// Whether `toks[k]` follows a value: not at the start of an item (after a separator, an
 /// opening bracket or a relation), where a label is the choice itself (`\textbf{(C)}`).
 fn follows_value(toks: &[Tok], k: usize) -> bool {
-    k > 0 && !matches!(toks[k - 1], Tok::Sym(',' | ';' | '(' | '[' | '{' | '&' | '=' | '<' | '>') | Tok::SetOpen | Tok::RowSep)
+    k > 0
+        && !matches!(
+            toks[k - 1],
+            Tok::Sym(',' | ';' | '(' | '[' | '{' | '&' | '=' | '<' | '>') | Tok::SetOpen | Tok::RowSep
+        )
 }
 
 /// A multiple-choice label after an item's value, as its length in tokens and its letter: a
@@ -2076,14 +2121,16 @@ fn is_generic_noun(w: &str) -> bool {
 /// they leave the answer unparsed rather than dropped.
 fn changes_a_value(w: &str) -> bool {
     use crate::extract::{denominator, is_operation_word, scale};
-    scale(w).is_some() || is_operation_word(w) || (denominator(w).is_some() && !w.to_ascii_lowercase().starts_with("quarter"))
+    scale(w).is_some()
+        || is_operation_word(w)
+        || (denominator(w).is_some() && !w.to_ascii_lowercase().starts_with("quarter"))
 }
 
 /// Words after a value that deny, hedge or bound it rather than name what it counts: `10 not`,
 /// `7 or more`, `3 is impossible`, `5 at most`, `5 degrees below zero` are no `5 apples`.
 const QUALIFIERS: &[&str] = &[
-    "not", "never", "none", "nothing", "impossible", "wrong", "incorrect", "false", "invalid", "undefined",
-    "unknown", "more", "less", "fewer", "least", "most", "maybe", "possibly", "probably", "perhaps",
+    "not", "never", "none", "nothing", "impossible", "wrong", "incorrect", "false", "invalid", "undefined", "unknown",
+    "more", "less", "fewer", "least", "most", "maybe", "possibly", "probably", "perhaps",
     // `5 \text{ degrees below zero}` is -5.
     "below", "above",
 ];
@@ -2105,9 +2152,15 @@ fn is_derivative(num: &[Tok], den: &[Tok]) -> bool {
         _ => false,
     };
     let variable_after_d = match den {
-        [Tok::Word(w), rest @ ..] if w.len() == 2 && w.starts_with('d') => rest.is_empty() || sym_tok(rest.first(), '^'),
-        [Tok::Word(d), Tok::Word(v), rest @ ..] if d == "d" && v.len() == 1 => rest.is_empty() || sym_tok(rest.first(), '^'),
-        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && names_a_symbol(g) => rest.is_empty() || sym_tok(rest.first(), '^'),
+        [Tok::Word(w), rest @ ..] if w.len() == 2 && w.starts_with('d') => {
+            rest.is_empty() || sym_tok(rest.first(), '^')
+        }
+        [Tok::Word(d), Tok::Word(v), rest @ ..] if d == "d" && v.len() == 1 => {
+            rest.is_empty() || sym_tok(rest.first(), '^')
+        }
+        [Tok::Word(d), Tok::Cmd(g), rest @ ..] if d == "d" && names_a_symbol(g) => {
+            rest.is_empty() || sym_tok(rest.first(), '^')
+        }
         _ => false,
     };
     starts_with_d(num) && variable_after_d
@@ -2134,14 +2187,18 @@ fn differentiates_a_name(num: &[Tok]) -> bool {
     };
     match after_name {
         [] => true,
-        [Tok::Sym('_'), Tok::Sym('{'), inner @ .., Tok::Sym('}')] => !inner.is_empty() && !inner.iter().any(|t| matches!(t, Tok::Sym('{' | '}'))),
+        [Tok::Sym('_'), Tok::Sym('{'), inner @ .., Tok::Sym('}')] => {
+            !inner.is_empty() && !inner.iter().any(|t| matches!(t, Tok::Sym('{' | '}')))
+        }
         _ => false,
     }
 }
 
 fn as_set(operand: Operand) -> PResult<Node> {
     match operand {
-        Operand::Node(n @ (Node::Bracketed { .. } | Node::Set(_) | Node::EmptySet | Node::NamedSet(_) | Node::Union(_))) => Ok(n),
+        Operand::Node(
+            n @ (Node::Bracketed { .. } | Node::Set(_) | Node::EmptySet | Node::NamedSet(_) | Node::Union(_)),
+        ) => Ok(n),
         _ => Err(Fail::Unparsed),
     }
 }
@@ -2150,7 +2207,11 @@ fn as_set(operand: Operand) -> PResult<Node> {
 fn scalar_nodes(expr: Expr, unit: Option<String>, expand: bool) -> PResult<Vec<Node>> {
     let info = expr.info();
     if expand && info.plus_minus > 0 && info.plus_minus <= MAX_PLUS_MINUS {
-        return expr.expand_plus_minus().into_iter().map(|e| Ok(Node::Scalar(Box::new(make_scalar(e, unit.clone())?)))).collect();
+        return expr
+            .expand_plus_minus()
+            .into_iter()
+            .map(|e| Ok(Node::Scalar(Box::new(make_scalar(e, unit.clone())?))))
+            .collect();
     }
     Ok(vec![Node::Scalar(Box::new(make_scalar_with(expr, info, unit)?))])
 }
@@ -2251,11 +2312,18 @@ mod tests {
         for s in ["0", "9999999999999999999", "18446744073709551615", "99999999999999999999", "000000000000000000012"] {
             assert_eq!(exact(s), BigRational::from_integer(s.parse::<BigInt>().unwrap()), "{s}");
         }
-        for (s, sig) in [("0.000", 3), ("000.0120", 3), ("999999999.9999999999", 19), ("9999999999.9999999999", 20), ("0.0000000000000000001", 1)] {
+        for (s, sig) in [
+            ("0.000", 3),
+            ("000.0120", 3),
+            ("999999999.9999999999", 19),
+            ("9999999999.9999999999", 20),
+            ("0.0000000000000000001", 1),
+        ] {
             let d = scalar(s).decimal.unwrap();
             assert_eq!(d.significant_digits, sig, "{s}");
             let (i, f) = s.split_once('.').unwrap();
-            let value = rational::ratio(format!("{i}{f}").parse::<BigInt>().unwrap(), BigInt::from(10).pow(f.len() as u32));
+            let value =
+                rational::ratio(format!("{i}{f}").parse::<BigInt>().unwrap(), BigInt::from(10).pow(f.len() as u32));
             assert_eq!(d.value, value, "{s}");
         }
     }
@@ -2350,7 +2418,10 @@ mod tests {
         assert!(matches!(p(&long_chain), Node::Unparsed(Reason::TooComplex)));
         let many = vec!["1"; 5000].join("+");
         assert!(matches!(p(&many), Node::Unparsed(Reason::TooComplex)));
-        for s in ["(", ")", "\\frac{", "x^", "\\begin{pmatrix}", "\\sqrt[", "|", "||", "\\{", "f(", "(B", "\\text{(", "1_", "1_{99}", "\\angle"] {
+        for s in [
+            "(", ")", "\\frac{", "x^", "\\begin{pmatrix}", "\\sqrt[", "|", "||", "\\{", "f(", "(B", "\\text{(", "1_",
+            "1_{99}", "\\angle",
+        ] {
             let _ = p(s);
         }
     }

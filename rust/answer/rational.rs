@@ -8,8 +8,8 @@
 //! `num-rational`'s own path. The results are exactly those of `num-rational` (tested).
 
 use num_bigint::BigInt;
-use num_rational::BigRational;
 use num_integer::Integer;
+use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// Greatest common divisor of two machine words (binary gcd); `gcd(0, b) = b`.
@@ -118,7 +118,9 @@ pub fn mul(a: &BigRational, b: &BigRational) -> BigRational {
 pub fn add(a: &BigRational, b: &BigRational) -> BigRational {
     if let (Some((an, ad)), Some((bn, bd))) = (words(a), words(b)) {
         // |an·bd + bn·ad| < 2^127: denominators are positive, each product below 2^126.
-        if let Some(r) = small(i128::from(an) * i128::from(bd) + i128::from(bn) * i128::from(ad), i128::from(ad) * i128::from(bd)) {
+        if let Some(r) =
+            small(i128::from(an) * i128::from(bd) + i128::from(bn) * i128::from(ad), i128::from(ad) * i128::from(bd))
+        {
             return r;
         }
     }

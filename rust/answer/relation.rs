@@ -57,7 +57,14 @@ pub fn compare(a: &Relation, b: &Relation, policy: &Policy) -> Option<Judgement>
 }
 
 /// Is `a = k·b` (k constant, non-zero; positive when `positive` — after negating b if `negate`)?
-fn proportional(da: &Scalar, db: &Scalar, readings: Readings, negate: bool, positive: bool, policy: &Policy) -> Judgement {
+fn proportional(
+    da: &Scalar,
+    db: &Scalar,
+    readings: Readings,
+    negate: bool,
+    positive: bool,
+    policy: &Policy,
+) -> Judgement {
     let (a, b) = (da.values(readings), db.values(readings));
     if !a.has_points() && !b.has_points() {
         // Relations between constants (`2 = 2`) are statements, not answers worth deciding.
@@ -135,10 +142,8 @@ fn power_factor(da: &Scalar, db: &Scalar, ratios: &[(usize, Ball)], policy: &Pol
     for name in names.iter().take(8) {
         let symbol = Symbol::new(*name);
         for p in [1, -1, 2, -2] {
-            let scaled: Option<Vec<Ball>> = ratios
-                .iter()
-                .map(|&(k, q)| q.div(Ball::exact_real(real_point_value(&symbol, k).powi(p))))
-                .collect();
+            let scaled: Option<Vec<Ball>> =
+                ratios.iter().map(|&(k, q)| q.div(Ball::exact_real(real_point_value(&symbol, k).powi(p)))).collect();
             let Some(scaled) = scaled else { continue };
             let constant = scaled.windows(2).all(|w| compare_balls(&w[0], &w[1], policy.rel_tol) == BallOrder::Close);
             if constant {

@@ -15,12 +15,11 @@
 //!   equal when some real point clearly differs *and* some integer point clearly differs
 //!   (identities that hold on the integers only, like `\cos(n\pi) = (-1)^n`, stay Unknown).
 
-use std::sync::OnceLock;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
+use std::sync::OnceLock;
 
-use super::rational;
 use super::exact::{self, Exact, ExactError, NoSymbols, SymbolValues};
 use super::expr::{Decimal, Expr, ExprInfo, Func, Readings, Symbol, ALL_READINGS};
 use super::interval::{self, Refined};
@@ -28,6 +27,7 @@ use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::magnitude;
 use super::numeric::{self, compare_balls, Ball, BallOrder, PointValues};
 use super::policy::{PercentPolicy, Policy, UnitsPolicy};
+use super::rational;
 
 pub const REAL_POINTS: usize = 6;
 pub const INTEGER_POINTS: usize = 4;
@@ -136,7 +136,13 @@ impl Values {
             };
             return Values { exact, ball, readings, points: None, percent_scaled: false };
         }
-        Values { exact: Err(ExactError::Symbolic), ball: None, readings, points: Some(Box::default()), percent_scaled: false }
+        Values {
+            exact: Err(ExactError::Symbolic),
+            ball: None,
+            readings,
+            points: Some(Box::default()),
+            percent_scaled: false,
+        }
     }
 
     /// The value at real point `k` of `expr` (the expression these values are of).
@@ -160,7 +166,8 @@ impl Values {
             let value = match exact::evaluate(expr, self.readings, &IntegerPoint(k)) {
                 Ok(r) => PointValue::Exact(r),
                 Err(ExactError::Undefined) => PointValue::Undefined,
-                Err(_) => numeric::evaluate(expr, self.readings, &IntegerPoint(k)).map_or(PointValue::Undefined, PointValue::Approx),
+                Err(_) => numeric::evaluate(expr, self.readings, &IntegerPoint(k))
+                    .map_or(PointValue::Undefined, PointValue::Approx),
             };
             if !self.percent_scaled {
                 return value;
@@ -278,7 +285,9 @@ fn decimal_literal(e: &Expr) -> Option<Decimal> {
                 Ok(k) if k.is_integer() => i64::try_from(k.to_integer()).ok()?,
                 _ => return None,
             };
-            let scale = exact::power(BigRational::from_integer(BigInt::from(10)), &BigRational::from_integer(BigInt::from(k))).ok()?;
+            let scale =
+                exact::power(BigRational::from_integer(BigInt::from(10)), &BigRational::from_integer(BigInt::from(k)))
+                    .ok()?;
             Some(Decimal {
                 value: rational::mul(&mantissa.value, &scale),
                 significant_digits: mantissa.significant_digits,
@@ -324,7 +333,8 @@ pub fn compare(a: &Scalar, b: &Scalar, policy: &Policy) -> Judgement {
         (PercentPolicy::Either, true, false) => &[(false, false), (true, false)],
         (PercentPolicy::Either, false, true) => &[(false, false), (false, true)],
     };
-    let judgement = Judgement::any(options.iter().map(|&(scale_a, scale_b)| compare_readings(a, scale_a, b, scale_b, policy)));
+    let judgement =
+        Judgement::any(options.iter().map(|&(scale_a, scale_b)| compare_readings(a, scale_a, b, scale_b, policy)));
     let differs_on_reals = matches!(
         (judgement.verdict, judgement.reason),
         (Verdict::NotEqual, Reason::RandomPoints) | (Verdict::Unknown, Reason::DiffersOnReals)
@@ -332,7 +342,8 @@ pub fn compare(a: &Scalar, b: &Scalar, policy: &Policy) -> Judgement {
     if differs_on_reals && differ_only_in_case(a, b) {
         // `ce^{-2t}` against `Ce^{-2t}`: the same arbitrary constant, or two symbols? Undecided
         // if folding case makes them equal.
-        let fold = |s: &Scalar| Scalar::new(s.expr.rename_symbols(&|n: &str| n.to_lowercase()), s.percent, s.unit.clone());
+        let fold =
+            |s: &Scalar| Scalar::new(s.expr.rename_symbols(&|n: &str| n.to_lowercase()), s.percent, s.unit.clone());
         if compare_readings(&fold(a), false, &fold(b), false, policy).verdict == Verdict::Equal {
             // `C` against `c` (or `C_1` against `c_1`) is the integration constant written two
             // ways; any other letter could be two quantities (`X` and `x`).
@@ -408,7 +419,10 @@ fn compare_readings(a: &Scalar, scale_a: bool, b: &Scalar, scale_b: bool, policy
             }
             return judgement;
         }
-        let f64_verdict = matches!((judgement.verdict, judgement.reason), (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose));
+        let f64_verdict = matches!(
+            (judgement.verdict, judgement.reason),
+            (Verdict::Equal | Verdict::Unknown, Reason::NumericValue | Reason::TooClose)
+        );
         if f64_verdict && constants {
             // Algebraic constants get a second look far beyond f64 (see `interval`).
             match interval::refine(&a.expr, &b.expr, r) {
@@ -519,7 +533,9 @@ fn compare_rounded(decimal: &Decimal, other: &Values) -> Judgement {
             Judgement::not_equal(Method::Exact, Reason::DecimalRounding)
         };
     }
-    let Some(ball) = other.ball else { return Judgement::unknown(failure_reason(&other.exact, &Ok(BigRational::zero()))) };
+    let Some(ball) = other.ball else {
+        return Judgement::unknown(failure_reason(&other.exact, &Ok(BigRational::zero())));
+    };
     let Some(d) = Ball::from_rational(&decimal.value) else { return Judgement::unknown(Reason::TooLarge) };
     if numeric::certainly_complex(&ball) {
         return Judgement::not_equal(Method::Numeric, Reason::DecimalRounding);
@@ -613,14 +629,18 @@ fn any_subexpression(expr: &Expr, mut test: impl FnMut(&Expr) -> bool) -> bool {
 /// Whether `expr` takes the real or imaginary part, the argument or the conjugate of an expression with a
 /// variable.
 fn takes_a_complex_part(expr: &Expr) -> bool {
-    any_subexpression(expr, |e| matches!(e, Expr::Func(Func::Re | Func::Im | Func::Arg | Func::Conj, args) if args.iter().any(|a| a.info().free_symbols)))
+    any_subexpression(
+        expr,
+        |e| matches!(e, Expr::Func(Func::Re | Func::Im | Func::Arg | Func::Conj, args) if args.iter().any(|a| a.info().free_symbols)),
+    )
 }
 
 /// Whether `expr` takes the floor or ceiling of an expression with a variable.
 fn steps_on_a_variable(expr: &Expr) -> bool {
-    any_subexpression(expr, |e| {
-        matches!(e, Expr::Func(Func::Floor | Func::Ceil, args) if args.iter().any(|a| a.info().free_symbols))
-    })
+    any_subexpression(
+        expr,
+        |e| matches!(e, Expr::Func(Func::Floor | Func::Ceil, args) if args.iter().any(|a| a.info().free_symbols)),
+    )
 }
 
 /// Whether an |…|, max or min of `expr` whose arguments vary (a variable that does not cancel)
@@ -644,7 +664,8 @@ fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings, policy: &Polic
     if (0..args.len()).all(|i| one_value(points.iter().map(|p| p[i]), policy)) {
         return false;
     }
-    let certainly_positive = |d: Option<Ball>| d.and_then(|d| numeric::certain_sign(&d)) == Some(std::cmp::Ordering::Greater);
+    let certainly_positive =
+        |d: Option<Ball>| d.and_then(|d| numeric::certain_sign(&d)) == Some(std::cmp::Ordering::Greater);
     let branch_at = |values: &[Ball]| -> Option<usize> {
         match f {
             Func::Abs => match numeric::certain_sign(values.first()?)? {
@@ -655,7 +676,8 @@ fn kink_on_one_branch(f: Func, args: &[Expr], readings: Readings, policy: &Polic
             // The argument certainly above (max) or below (min) every other one.
             _ => (0..values.len()).find(|&i| {
                 values.iter().enumerate().all(|(j, &other)| {
-                    j == i || certainly_positive(if f == Func::Max { values[i].sub(other) } else { other.sub(values[i]) })
+                    j == i
+                        || certainly_positive(if f == Func::Max { values[i].sub(other) } else { other.sub(values[i]) })
                 })
             }),
         }
@@ -734,7 +756,11 @@ mod tests {
         let digits = format!("{int}{frac}");
         let value = rational::ratio(digits.parse::<BigInt>().unwrap(), BigInt::from(10).pow(frac.len() as u32));
         let significant = digits.trim_start_matches('0').len() as u32;
-        Expr::Decimal(Box::new(Decimal { value, significant_digits: significant, last_digit_exponent: -(frac.len() as i64) }))
+        Expr::Decimal(Box::new(Decimal {
+            value,
+            significant_digits: significant,
+            last_digit_exponent: -(frac.len() as i64),
+        }))
     }
 
     fn s(e: Expr) -> Scalar {

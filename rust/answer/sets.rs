@@ -8,10 +8,10 @@
 
 use std::cmp::Ordering;
 
+use super::expr::Expr;
 use super::judgement::{Judgement, Method, Reason, Verdict};
 use super::node::{Node, RelOp, Relation};
 use super::policy::Policy;
-use super::expr::Expr;
 use super::scalar::{self, Scalar};
 
 #[derive(Debug, Clone, Copy)]
@@ -45,7 +45,8 @@ pub fn is_set_valued(node: &Node) -> bool {
     match node {
         Node::Union(_) | Node::NamedSet('R') | Node::EmptySet => true,
         Node::Bracketed { open, close, items } if items.len() == 2 => {
-            (*open == '(') != (*close == ')') || items.iter().any(|i| matches!(i, Node::Scalar(s) if s.infinity.is_some()))
+            (*open == '(') != (*close == ')')
+                || items.iter().any(|i| matches!(i, Node::Scalar(s) if s.infinity.is_some()))
         }
         Node::Relation(r) => inequality_intervals(r).is_some() || r.assigned_value().is_some_and(is_set_valued),
         Node::List(items) => list_intervals(items).is_some(),
@@ -158,7 +159,9 @@ fn intervals(node: &Node) -> Option<Vec<Interval<'_>>> {
             })
             .collect(),
         Node::EmptySet => Some(Vec::new()),
-        Node::NamedSet('R') => Some(vec![Interval { lo: End::NegInf, lo_closed: false, hi: End::PosInf, hi_closed: false }]),
+        Node::NamedSet('R') => {
+            Some(vec![Interval { lo: End::NegInf, lo_closed: false, hi: End::PosInf, hi_closed: false }])
+        }
         Node::Union(parts) => {
             let mut all = Vec::new();
             for p in parts {
@@ -190,7 +193,12 @@ fn inequality_intervals(r: &Relation) -> Option<Vec<Interval<'_>>> {
             let lo_ok = finite(lo) || matches!(lo, End::NegInf);
             let hi_ok = finite(hi) || matches!(hi, End::PosInf);
             (lo_ok && hi_ok).then(|| {
-                vec![Interval { lo, lo_closed: finite(lo) && *lo_op == closed, hi, hi_closed: finite(hi) && *hi_op == closed }]
+                vec![Interval {
+                    lo,
+                    lo_closed: finite(lo) && *lo_op == closed,
+                    hi,
+                    hi_closed: finite(hi) && *hi_op == closed,
+                }]
             })
         }
         _ => None,
@@ -351,7 +359,9 @@ fn set_node(x: &[Interval<'_>]) -> Node {
     let mut parts: Vec<Node> = x
         .iter()
         .map(|p| match (p.lo, p.hi) {
-            (End::At(a), End::At(b)) if p.lo_closed && p.hi_closed && scalar::order(a, b, &Policy::default()) == Some(Ordering::Equal) => {
+            (End::At(a), End::At(b))
+                if p.lo_closed && p.hi_closed && scalar::order(a, b, &Policy::default()) == Some(Ordering::Equal) =>
+            {
                 Node::Set(vec![end(p.lo)])
             }
             _ => Node::Bracketed {
@@ -437,7 +447,12 @@ pub fn numeric_intervals(node: &Node) -> Option<Vec<NumericInterval>> {
             if lo > hi || (lo == hi && !(i.lo_closed && i.hi_closed)) {
                 return None;
             }
-            Some(NumericInterval { lo, lo_closed: i.lo_closed && lo.is_finite(), hi, hi_closed: i.hi_closed && hi.is_finite() })
+            Some(NumericInterval {
+                lo,
+                lo_closed: i.lo_closed && lo.is_finite(),
+                hi,
+                hi_closed: i.hi_closed && hi.is_finite(),
+            })
         })
         .collect()
 }

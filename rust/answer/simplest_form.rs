@@ -181,7 +181,8 @@ fn integer_before(text: &str, slash: usize) -> Option<&str> {
     let b = text.as_bytes();
     let end = slash - b[..slash].iter().rev().take_while(|c| **c == b' ').count();
     let start = end - b[..end].iter().rev().take_while(|c| c.is_ascii_digit()).count();
-    let standalone = start == 0 || !matches!(b[start - 1], b'.' | b'^' | b'_' | b'}' | b')' | b'!' | b'a'..=b'z' | b'A'..=b'Z');
+    let standalone =
+        start == 0 || !matches!(b[start - 1], b'.' | b'^' | b'_' | b'}' | b')' | b'!' | b'a'..=b'z' | b'A'..=b'Z');
     let before = text[..start].trim_end();
     let radicand = before.ends_with("sqrt") || before.ends_with('√');
     (start < end && standalone && !radicand && is_integer(&text[start..end])).then(|| &text[start..end])
@@ -238,7 +239,6 @@ fn integer_sqrt(n: u64) -> u64 {
 fn parse(digits: &str) -> Option<u64> {
     is_integer(digits).then(|| digits.parse().ok()).flatten()
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -364,12 +364,16 @@ mod tests {
     /// Balanced pieces of answers for the property test.
     const PIECES: [&str; 22] = [
         "\\frac{6}{4}", "\\frac{1}{\\sqrt{3}}", "\\dfrac84", "\\sqrt{12}", "\\sqrt 8", "sqrt(18)", "√117", "√(20)",
-        "3\\sqrt{13}", "8/32", "1/4", "1/(2√3)", "5047 ÷ 63", "6 \\div 3", "x", "+", "-", "2", " ", "\\pi", "(7)", "{x}",
+        "3\\sqrt{13}", "8/32", "1/4", "1/(2√3)", "5047 ÷ 63", "6 \\div 3", "x", "+", "-", "2", " ", "\\pi", "(7)",
+        "{x}",
     ];
 
     #[test]
     fn any_text_is_read_without_panic() {
-        for text in ["\\frac{", "\\frac{1}", "/", "sqrt", "\\sqrt{", "1/", "/2", "sqrt(", "\\frac{}{}", "99999999999999999999/3", "π/√2", "√/", "é/(√"] {
+        for text in [
+            "\\frac{", "\\frac{1}", "/", "sqrt", "\\sqrt{", "1/", "/2", "sqrt(", "\\frac{}{}",
+            "99999999999999999999/3", "π/√2", "√/", "é/(√",
+        ] {
             unreduced_forms(text);
         }
     }

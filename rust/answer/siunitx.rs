@@ -116,8 +116,15 @@ const MAX_ARGUMENT_TOKENS: usize = 256;
 
 /// Reads the arguments of `command` from `k` on and pushes what they typeset; the index after
 /// them, or `None` (nothing pushed) when they do not fit the grammar.
-fn read_command<'a>(command: Command, tokens: &[Tok<'a>], groups: &Groups, mut k: usize, out: &mut Vec<Tok<'a>>) -> Option<usize> {
-    let text = |span: std::ops::Range<usize>| (span.len() <= MAX_ARGUMENT_TOKENS).then(|| render_with(&tokens[span], false));
+fn read_command<'a>(
+    command: Command,
+    tokens: &[Tok<'a>],
+    groups: &Groups,
+    mut k: usize,
+    out: &mut Vec<Tok<'a>>,
+) -> Option<usize> {
+    let text =
+        |span: std::ops::Range<usize>| (span.len() <= MAX_ARGUMENT_TOKENS).then(|| render_with(&tokens[span], false));
     // Options (`\SI[round-mode=places]{...}{...}`) change the typesetting, not the value.
     if let Some((_, close)) = groups.at(tokens, k, '[') {
         k = close + 1;
@@ -430,13 +437,12 @@ const UNITS: &[(&str, &str)] = &[
 /// siunitx's abbreviations (`\kg`, `\MHz`, `\uA`, `\kohm`): each typesets its own name, with
 /// `u` for the micro sign and `ohm` for Ω ([`abbreviation_symbol`]).
 const ABBREVIATIONS: &[&str] = &[
-    "fg", "pg", "ng", "ug", "mg", "g", "kg", "pm", "nm", "um", "mm", "cm", "dm", "m", "km", "as",
-    "fs", "ps", "ns", "us", "ms", "s", "fmol", "pmol", "nmol", "umol", "mmol", "mol", "kmol", "pA",
-    "nA", "uA", "mA", "A", "kA", "ul", "ml", "l", "hl", "uL", "mL", "L", "hL", "mHz", "Hz", "kHz",
-    "MHz", "GHz", "THz", "mN", "N", "kN", "MN", "Pa", "kPa", "MPa", "GPa", "mohm", "kohm", "Mohm",
-    "pV", "nV", "uV", "mV", "V", "kV", "W", "uW", "mW", "kW", "MW", "GW", "J", "uJ", "mJ", "kJ",
-    "eV", "meV", "keV", "MeV", "GeV", "TeV", "kWh", "F", "fF", "pF", "nF", "uF", "mF", "H", "fH",
-    "pH", "nH", "mH", "uH", "C", "nC", "mC", "uC", "K", "dB",
+    "fg", "pg", "ng", "ug", "mg", "g", "kg", "pm", "nm", "um", "mm", "cm", "dm", "m", "km", "as", "fs", "ps", "ns",
+    "us", "ms", "s", "fmol", "pmol", "nmol", "umol", "mmol", "mol", "kmol", "pA", "nA", "uA", "mA", "A", "kA", "ul",
+    "ml", "l", "hl", "uL", "mL", "L", "hL", "mHz", "Hz", "kHz", "MHz", "GHz", "THz", "mN", "N", "kN", "MN", "Pa",
+    "kPa", "MPa", "GPa", "mohm", "kohm", "Mohm", "pV", "nV", "uV", "mV", "V", "kV", "W", "uW", "mW", "kW", "MW", "GW",
+    "J", "uJ", "mJ", "kJ", "eV", "meV", "keV", "MeV", "GeV", "TeV", "kWh", "F", "fF", "pF", "nF", "uF", "mF", "H",
+    "fH", "pH", "nH", "mH", "uH", "C", "nC", "mC", "uC", "K", "dB",
 ];
 
 /// The symbol an abbreviation typesets: `kg` is kg, `uA` µA, `kohm` kΩ.
@@ -456,7 +462,9 @@ enum Macro {
     PowerNext(i64),
     PowerLast(i64),
     /// `\tothe{n}` (last unit) or `\raiseto{n}` (next): the power follows as an argument.
-    ArgumentPower { next: bool },
+    ArgumentPower {
+        next: bool,
+    },
     Percent,
     Degree,
     DegreeCelsius,
@@ -504,7 +512,9 @@ pub fn unit(content: &str) -> Option<Unit> {
             rest = &rest[c.len_utf8()..];
             continue;
         }
-        if let Some(after) = rest.strip_prefix("\\,").or_else(|| rest.strip_prefix("\\ ")).or_else(|| rest.strip_prefix("\\;")) {
+        if let Some(after) =
+            rest.strip_prefix("\\,").or_else(|| rest.strip_prefix("\\ ")).or_else(|| rest.strip_prefix("\\;"))
+        {
             rest = after;
             continue;
         }
@@ -626,7 +636,10 @@ mod tests {
         assert_eq!(unit("\\degree"), Some(Unit::Degree));
         assert_eq!(unit("\\degreeCelsius"), Some(Unit::DegreeCelsius));
         assert_eq!(unit(""), Some(Unit::None));
-        for bad in ["0", "2/3", "\\kilo", "\\per", "\\frobnicate", "\\metre\\tothe{x}", "\\percent\\per\\second", "\\squared", "\\"] {
+        for bad in [
+            "0", "2/3", "\\kilo", "\\per", "\\frobnicate", "\\metre\\tothe{x}", "\\percent\\per\\second", "\\squared",
+            "\\",
+        ] {
             assert_eq!(unit(bad), None, "{bad:?}");
         }
     }

@@ -198,7 +198,8 @@ fn build<'a>(node: &'a Node, scan: &mut Scan<'a>) -> Option<Condition<'a>> {
                 same_variable(scan, &s.name)?;
                 return Some(Condition::Member(sets::numeric_intervals(set)?));
             }
-            let comparable = |op: &RelOp| matches!(op, RelOp::Eq | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge | RelOp::Ne);
+            let comparable =
+                |op: &RelOp| matches!(op, RelOp::Eq | RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge | RelOp::Ne);
             if !r.ops.iter().all(comparable) {
                 return None;
             }
@@ -206,7 +207,12 @@ fn build<'a>(node: &'a Node, scan: &mut Scan<'a>) -> Option<Condition<'a>> {
             let mut has_variable = false;
             for part in &r.parts {
                 let Node::Scalar(s) = part else { return None };
-                if s.percent || s.unit.is_some() || s.infinity.is_some() || s.info.readings != 0 || s.info.plus_minus != 0 {
+                if s.percent
+                    || s.unit.is_some()
+                    || s.infinity.is_some()
+                    || s.info.readings != 0
+                    || s.info.plus_minus != 0
+                {
                     return None;
                 }
                 has_variable |= s.info.free_symbols;
@@ -219,7 +225,9 @@ fn build<'a>(node: &'a Node, scan: &mut Scan<'a>) -> Option<Condition<'a>> {
             scan.relations += 1;
             Some(Condition::Relation { parts, ops: r.ops.clone() })
         }
-        Node::List(items) | Node::Bracketed { open: '(', close: ')', items } if items.len() >= 2 && items.len() <= MAX_ATOMS => {
+        Node::List(items) | Node::Bracketed { open: '(', close: ')', items }
+            if items.len() >= 2 && items.len() <= MAX_ATOMS =>
+        {
             // A bracketed pair of constants is an interval, not a group.
             if let Some(intervals) = sets::numeric_intervals(node).filter(|_| matches!(node, Node::Bracketed { .. })) {
                 return Some(Condition::Member(intervals));
@@ -478,7 +486,9 @@ fn events_by_search(parts: &[&Scalar], lo: f64, hi: f64, budget: &Cell<usize>, p
                 let s = if s == Sign::Zero { s0 } else { s };
                 hidden_roots(a, b, (grid[k - 1], grid[k]), s, budget, points)?;
             }
-            if let (Some((Sign::Positive | Sign::Negative, d0)), Some((s2, d2))) = (values[k - 1], values.get(k + 1).copied().flatten()) {
+            if let (Some((Sign::Positive | Sign::Negative, d0)), Some((s2, d2))) =
+                (values[k - 1], values.get(k + 1).copied().flatten())
+            {
                 let d1 = values[k].map_or(f64::NAN, |(_, d)| d);
                 if s0 == s && s == s2 && d1.abs() < d0.abs() && d1.abs() < d2.abs() {
                     hidden_roots(a, b, (grid[k - 1], grid[k + 1]), s, budget, points)?;
@@ -504,7 +514,14 @@ fn rough(a: &Expr, b: &Expr, x: f64, budget: &Cell<usize>) -> Option<Option<(Sig
 /// Between grid points where `a - b` keeps sign `s` but comes closer to zero in the middle: the
 /// closest approach (golden-section search) is a double root when it touches zero, and lies
 /// between two roots when it crosses (`(x + 12)(x + 11)`, both in one grid cell).
-fn hidden_roots(a: &Expr, b: &Expr, (mut x0, mut x3): (f64, f64), s: Sign, budget: &Cell<usize>, points: &mut Vec<f64>) -> Option<()> {
+fn hidden_roots(
+    a: &Expr,
+    b: &Expr,
+    (mut x0, mut x3): (f64, f64),
+    s: Sign,
+    budget: &Cell<usize>,
+    points: &mut Vec<f64>,
+) -> Option<()> {
     let (from, to) = (x0, x3);
     let toward_zero = |x: f64| -> Option<Option<f64>> {
         Some(rough(a, b, x, budget)?.and_then(|(sign, d)| match sign {
@@ -602,7 +619,9 @@ fn with_midpoints(mut points: Vec<f64>) -> Vec<f64> {
 /// Whether `c` holds at each point.
 fn truth(c: &Condition<'_>, points: &[f64], budget: &Cell<usize>) -> Option<Vec<Truth>> {
     match c {
-        Condition::Member(intervals) => Some(points.iter().map(|&x| Truth::of(intervals.iter().any(|i| i.contains(x, SAME_POINT)))).collect()),
+        Condition::Member(intervals) => {
+            Some(points.iter().map(|&x| Truth::of(intervals.iter().any(|i| i.contains(x, SAME_POINT)))).collect())
+        }
         Condition::Relation { parts, ops } => {
             let mut out = Vec::with_capacity(points.len());
             for &x in points {
@@ -623,7 +642,8 @@ fn truth(c: &Condition<'_>, points: &[f64], budget: &Cell<usize>) -> Option<Vec<
             let each = items.iter().map(|i| truth(i, points, budget)).collect::<Option<Vec<_>>>()?;
             // Disjoint items are alternatives; overlapping ones all hold.
             let overlap = (0..points.len()).any(|k| each.iter().filter(|t| t[k] == Truth::Yes).count() >= 2);
-            let (start, join): (Truth, fn(Truth, Truth) -> Truth) = if overlap { (Truth::Yes, Truth::and) } else { (Truth::No, Truth::or) };
+            let (start, join): (Truth, fn(Truth, Truth) -> Truth) =
+                if overlap { (Truth::Yes, Truth::and) } else { (Truth::No, Truth::or) };
             Some((0..points.len()).map(|k| each.iter().map(|t| t[k]).fold(start, join)).collect())
         }
     }
@@ -735,7 +755,10 @@ mod tests {
             ("x = \\pi", "x \\in \\{\\pi\\}"),
             ("2 < x \\le 5", "(2, 5]"),
             ("x = 1 \\text{ or } x = 10^{-30}", "x \\in \\{10^{-30}, 1\\}"),
-            ("x = 1 \\text{ or } x = 2", "x \\ge 1 \\text{ and } x \\le 2 \\text{ and } (x \\le 1 \\text{ or } x \\ge 2)"),
+            (
+                "x = 1 \\text{ or } x = 2",
+                "x \\ge 1 \\text{ and } x \\le 2 \\text{ and } (x \\le 1 \\text{ or } x \\ge 2)",
+            ),
             ("x > 2", "2 < x"),
         ] {
             assert_eq!(verdict(a, b).0, Verdict::Equal, "{a} / {b}");
@@ -760,13 +783,26 @@ mod tests {
     #[test]
     fn grading_does_not_take_the_condition_for_its_solution() {
         let grading = Policy::default().for_grading();
-        for (unsolved, solved) in [("x^2 - 5x - 14 \\le 0", "[-2, 7]"), ("x^2 = 4", "x = 2 \\text{ or } x = -2"), ("|x| < 2", "-2 < x < 2"), ("(x - 3)^2 = 0", "x = 3")] {
+        for (unsolved, solved) in [
+            ("x^2 - 5x - 14 \\le 0", "[-2, 7]"),
+            ("x^2 = 4", "x = 2 \\text{ or } x = -2"),
+            ("|x| < 2", "-2 < x < 2"),
+            ("(x - 3)^2 = 0", "x = 3"),
+        ] {
             assert_eq!(verdict(unsolved, solved).0, Verdict::Equal, "{unsolved} / {solved}");
-            assert_eq!(equivalent(unsolved, solved, &grading).reason, Reason::UnsolvedCondition, "{unsolved} / {solved}");
+            assert_eq!(
+                equivalent(unsolved, solved, &grading).reason,
+                Reason::UnsolvedCondition,
+                "{unsolved} / {solved}"
+            );
         }
         // Two solved forms, two unsolved ones, or a solved response against an unsolved
         // reference (`1 \le |z| \le 3/2`) still compare by their solution sets.
-        assert_eq!(equivalent("z \\in [-\\frac{3}{2}, -1] \\cup [1, \\frac{3}{2}]", "1 \\le |z| \\le \\frac{3}{2}", &grading).verdict, Verdict::Equal);
+        assert_eq!(
+            equivalent("z \\in [-\\frac{3}{2}, -1] \\cup [1, \\frac{3}{2}]", "1 \\le |z| \\le \\frac{3}{2}", &grading)
+                .verdict,
+            Verdict::Equal
+        );
         assert_eq!(equivalent("x \\ge 1 \\text{ and } x \\le 1", "x = 1", &grading).reason, Reason::SolutionSet);
         assert_eq!(equivalent("|x| \\le 3", "x^2 \\le 9", &grading).reason, Reason::SolutionSet);
     }
@@ -780,7 +816,11 @@ mod tests {
     #[test]
     fn other_answers_are_left_to_the_shape_rules() {
         // Two variables, a value against a relation, two sets of constants.
-        for (a, b, v) in [("ab=0", "a=0 \\text{ or } b=0", Verdict::NotEqual), ("x = 2", "2", Verdict::Equal), ("(1,2)", "\\{1, 2\\}", Verdict::Unknown)] {
+        for (a, b, v) in [
+            ("ab=0", "a=0 \\text{ or } b=0", Verdict::NotEqual),
+            ("x = 2", "2", Verdict::Equal),
+            ("(1,2)", "\\{1, 2\\}", Verdict::Unknown),
+        ] {
             let j = equivalent(a, b, &Policy::default());
             assert_ne!(j.reason, Reason::SolutionSet, "{a} / {b}");
             assert_eq!(j.verdict, v, "{a} / {b}");

@@ -213,7 +213,10 @@ fn found_by_symbolic_equality_suites() {
     equal("\\pm x^2+\\mp y^2", "-\\mp x^2-\\pm y^2");
     not_equal("\\pm x^2+\\mp y^2", "\\pm x^2-\\mp y^2");
     equal("1 \\pm 2 \\mp 3", "0, 2");
-    equal("\\pm\\sqrt{2}\\pm\\sqrt{3}", "\\sqrt{2}+\\sqrt{3}, \\sqrt{2}-\\sqrt{3}, -\\sqrt{2}+\\sqrt{3}, -\\sqrt{2}-\\sqrt{3}");
+    equal(
+        "\\pm\\sqrt{2}\\pm\\sqrt{3}",
+        "\\sqrt{2}+\\sqrt{3}, \\sqrt{2}-\\sqrt{3}, -\\sqrt{2}+\\sqrt{3}, -\\sqrt{2}-\\sqrt{3}",
+    );
     not_equal("x>-2 \\text{ and } x<2", "(-2,3)");
     not_equal("x \\geq 1, x < 3", "(1,3)");
     // Two variables, or a condition that is no interval, leave the list as it is.
@@ -1393,7 +1396,6 @@ fn prefixed_unit_symbols_keep_their_case() {
     equal("Evelyn", "\\text{evelyn}");
     assert_eq!(normalize("2\\text{ MW}"), "2\\text{MW}");
     assert_eq!(normalize("\\text{Evelyn}"), "\\text{evelyn}");
-
 }
 
 #[test]
@@ -1463,7 +1465,10 @@ fn arithmetic_on_written_out_vectors_and_matrices() {
     assert_eq!(unknown("(1,2) + (1,2,3)", "(2,4)"), Reason::Unparsed);
     assert_eq!(unknown("k(1,2)", "(k, 2k)"), Reason::Unparsed);
     // A singular matrix has no inverse.
-    assert_ne!(verdict("\\begin{pmatrix}1&2\\\\2&4\\end{pmatrix}^{-1}", "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}"), Verdict::Equal);
+    assert_ne!(
+        verdict("\\begin{pmatrix}1&2\\\\2&4\\end{pmatrix}^{-1}", "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}"),
+        Verdict::Equal
+    );
 }
 
 #[test]
@@ -1471,7 +1476,10 @@ fn a_period_dropped_before_a_closer_may_reveal_a_braced_colon() {
     // Found by the idempotence property in CI (`{:.}ዀ` normalized to `{:}ዀ`, then to `ዀ`).
     // And a colon stripped from the front leaves minutes' leading zero (`:00` gave `00`, then `0`).
     // Nested braced colons collapse in one pass (`{{:}}` gave `{:}`, then nothing).
-    for s in ["{:.}ዀ", "{:.}x", "4{:.}30", "{-.}13", "{:.}", ":00", ":05", ": 05", ":00.5", ":0", "\\SI{{:}}", "x{{:}}", "{{:}}5", "4{{:}}30", "x^{{-}}"] {
+    for s in [
+        "{:.}ዀ", "{:.}x", "4{:.}30", "{-.}13", "{:.}", ":00", ":05", ": 05", ":00.5", ":0", "\\SI{{:}}", "x{{:}}",
+        "{{:}}5", "4{{:}}30", "x^{{-}}",
+    ] {
         let once = normalize(s);
         assert_eq!(normalize(&once), once, "{s}");
     }
@@ -1493,7 +1501,14 @@ fn scale_words_multiply_the_numeral() {
     equal("1/2 million", "500000");
     equal("2 million dollars", "2000000");
     equal("2\\text{ million dollars}", "2000000 \\text{ dollars}");
-    for (a, b) in [("2 million", "2"), ("2\\text{ million}", "2"), ("3 thousand", "3"), ("1.5 billion", "1.5"), ("5 dozen", "5"), ("2 million dollars", "2")] {
+    for (a, b) in [
+        ("2 million", "2"),
+        ("2\\text{ million}", "2"),
+        ("3 thousand", "3"),
+        ("1.5 billion", "1.5"),
+        ("5 dozen", "5"),
+        ("2 million dollars", "2"),
+    ] {
         not_equal(a, b);
     }
     // Not after a numeral: not a unit noun either, so unread rather than dropped.
@@ -1507,7 +1522,17 @@ fn scale_words_multiply_the_numeral() {
     equal("3 tenths", "0.3");
     equal("5 hundredths", "0.05");
     equal("5 twelfths", "\\frac{5}{12}");
-    for (a, b) in [("2 squared", "2"), ("2 cubed", "2"), ("2 thirds", "2"), ("3 tenths", "3"), ("2 halves", "2"), ("2 times", "2"), ("2 inverse", "2"), ("5 factorial", "5"), ("x squared", "x")] {
+    for (a, b) in [
+        ("2 squared", "2"),
+        ("2 cubed", "2"),
+        ("2 thirds", "2"),
+        ("3 tenths", "3"),
+        ("2 halves", "2"),
+        ("2 times", "2"),
+        ("2 inverse", "2"),
+        ("5 factorial", "5"),
+        ("x squared", "x"),
+    ] {
         assert_ne!(verdict(a, b), Verdict::Equal, "{a} vs {b}");
     }
     // After a unit a power word is the unit's; "quarters" after a count is a noun (coins).
@@ -1521,7 +1546,11 @@ fn scale_words_multiply_the_numeral() {
     assert_ne!(verdict("5 per", "5"), Verdict::Equal);
     equal("5 square units", "5");
     equal("5 \\text{ sq ft}", "5\\text{ ft}^2");
-    for form in ["2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million", "2 squared", "2\\text{ thirds of it}", "3 cm squared", "0 thirds million", "2 thirds squared", "2 squared million", "5 dozen squared", "2\\text{ thirds million}", "0\\text{ million$(", "2\\text{ million (}"] {
+    for form in [
+        "2 million", "2\\text{ million dollars}", "3 hundred thousand", "5 dozen eggs", "1/2 million", "2 squared",
+        "2\\text{ thirds of it}", "3 cm squared", "0 thirds million", "2 thirds squared", "2 squared million",
+        "5 dozen squared", "2\\text{ thirds million}", "0\\text{ million$(", "2\\text{ million (}",
+    ] {
         let once = normalize(form);
         assert_eq!(normalize(&once), once, "{form}");
     }

@@ -178,7 +178,8 @@ impl SpellingIndex {
     fn get() -> &'static SpellingIndex {
         static INDEX: OnceLock<SpellingIndex> = OnceLock::new();
         INDEX.get_or_init(|| {
-            let mut index = SpellingIndex { exact: FastMap::default(), letters: FastMap::default(), words: FastMap::default() };
+            let mut index =
+                SpellingIndex { exact: FastMap::default(), letters: FastMap::default(), words: FastMap::default() };
             // A spelling listed twice keeps its first unit, as the scan in table order found.
             for &(name, spellings) in EXACT_SYMBOLS {
                 for &s in spellings {
@@ -221,7 +222,11 @@ pub fn fold_case(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        let len = if c.is_alphabetic() { rest.find(|ch: char| !ch.is_alphabetic()).unwrap_or(rest.len()) } else { c.len_utf8() };
+        let len = if c.is_alphabetic() {
+            rest.find(|ch: char| !ch.is_alphabetic()).unwrap_or(rest.len())
+        } else {
+            c.len_utf8()
+        };
         let run = &rest[..len];
         if exact_symbol(run).is_some() {
             out.push_str(run);
@@ -248,7 +253,11 @@ pub fn canonical_unit(word: &str) -> Option<&'static str> {
         return Some(found);
     }
     let lower = word.to_ascii_lowercase();
-    ["es", "s"].iter().filter_map(|suffix| lower.strip_suffix(suffix)).filter(|stem| stem.len() >= 2).find_map(|stem| index.unit(stem))
+    ["es", "s"]
+        .iter()
+        .filter_map(|suffix| lower.strip_suffix(suffix))
+        .filter(|stem| stem.len() >= 2)
+        .find_map(|stem| index.unit(stem))
 }
 
 /// True for a word that is a unit even written bare after a number (`12 cm`, `45 minutes`):
@@ -355,7 +364,8 @@ pub fn canonical_phrase(words: &[(String, Option<String>)]) -> String {
             '^' => {
                 let digits = rest.trim_start_matches('{');
                 let sign_len = usize::from(digits.starts_with(['-', '+']));
-                let len = sign_len + digits[sign_len..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(digits.len() - sign_len);
+                let len = sign_len
+                    + digits[sign_len..].find(|ch: char| !ch.is_ascii_digit()).unwrap_or(digits.len() - sign_len);
                 if let Ok(n) = digits[..len].parse::<i64>() {
                     // The exponent applies to the unit before it: replace its contribution.
                     for (k, exponent) in &mut last {
@@ -427,7 +437,15 @@ mod tests {
         for s in spellings {
             let upper = s.to_uppercase();
             let title: String = s.chars().take(1).flat_map(char::to_uppercase).chain(s.chars().skip(1)).collect();
-            for word in [s.to_string(), s.to_ascii_uppercase(), upper, title, format!("{s}s"), format!("{s}es"), s.chars().skip(1).collect()] {
+            for word in [
+                s.to_string(),
+                s.to_ascii_uppercase(),
+                upper,
+                title,
+                format!("{s}s"),
+                format!("{s}es"),
+                s.chars().skip(1).collect(),
+            ] {
                 agrees_with_the_scan(&word);
                 if let Some(stem) = word.strip_suffix('s') {
                     agrees_with_the_scan(stem);
@@ -487,7 +505,10 @@ mod tests {
         // A quotient and a negative power are one unit.
         assert_eq!(phrase(&[("kJ/mol", None)]), "kj mol^-1");
         assert_eq!(phrase(&[("kJ", None), ("mol", Some("-1"))]), "kj mol^-1");
-        assert_eq!(phrase(&[("J", None), ("/", None), ("(", None), ("mol", None), ("K", None), (")", None)]), "j mol^-1 k^-1");
+        assert_eq!(
+            phrase(&[("J", None), ("/", None), ("(", None), ("mol", None), ("K", None), (")", None)]),
+            "j mol^-1 k^-1"
+        );
         assert_eq!(phrase(&[("J", None), ("mol", Some("-1")), ("K", Some("-1"))]), "j mol^-1 k^-1");
         assert_eq!(phrase(&[("m/s^2", None)]), "m s^-2");
         assert_eq!(phrase(&[("m", None), ("s^{-2}", None)]), "m s^-2");

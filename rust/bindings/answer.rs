@@ -9,7 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::{borrow_str, sequence_items, threads_arg};
-use crate::answer::{self, Answer, DistinctTexts, Judgement, Method, Numbering, PercentPolicy, Policy, UnitsPolicy, Verdict};
+use crate::answer::{
+    self, Answer, DistinctTexts, Judgement, Method, Numbering, PercentPolicy, Policy, UnitsPolicy, Verdict,
+};
 use crate::parallel::{map_cheap_items, map_items};
 
 type JudgementTuple = (&'static str, &'static str, String, Option<String>, Option<String>);
@@ -30,10 +32,9 @@ pub(crate) fn policy_arg(percent: &str, units: &str, decimal_min_sig_digits: i64
         "ignore" => UnitsPolicy::Ignore,
         other => return Err(PyValueError::new_err(format!("units must be 'strict' or 'ignore', got {other:?}"))),
     };
-    let decimal_min_sig_digits = u32::try_from(decimal_min_sig_digits)
-        .ok()
-        .filter(|&d| d >= 1)
-        .ok_or_else(|| PyValueError::new_err(format!("decimal_min_sig_digits must be >= 1, got {decimal_min_sig_digits}")))?;
+    let decimal_min_sig_digits = u32::try_from(decimal_min_sig_digits).ok().filter(|&d| d >= 1).ok_or_else(|| {
+        PyValueError::new_err(format!("decimal_min_sig_digits must be >= 1, got {decimal_min_sig_digits}"))
+    })?;
     if !(rel_tol.is_finite() && rel_tol > 0.0 && rel_tol < 1.0) {
         return Err(PyValueError::new_err(format!("rel_tol must be in (0, 1), got {rel_tol}")));
     }
@@ -111,7 +112,10 @@ fn borrow_pairs(pairs: &PyAny) -> PyResult<Vec<(&str, &str)>> {
             } else if let Ok(l) = item.downcast::<PyList>() {
                 l.iter().collect()
             } else {
-                return Err(PyTypeError::new_err(format!("pairs[{i}] must be a (str, str) tuple, got {}", item.get_type().name()?)));
+                return Err(PyTypeError::new_err(format!(
+                    "pairs[{i}] must be a (str, str) tuple, got {}",
+                    item.get_type().name()?
+                )));
             };
             match pair.as_slice() {
                 [a, b] => Ok((borrow_str(a, &format!("pairs[{i}][0]"))?, borrow_str(b, &format!("pairs[{i}][1]"))?)),
@@ -141,13 +145,14 @@ fn answer_equivalent_batch(
         let mut numbered: Numbering<(usize, usize)> = Numbering::default();
         let pair_ids: Vec<usize> = pairs.iter().map(|&(a, b)| numbered.id((distinct.id(a), distinct.id(b)))).collect();
         let parsed = distinct.parse(threads);
-        let judged: Vec<JudgementTuple> = map_cheap_items(numbered.keys(), threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
-            (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b, &policy),
-            (Err(panic), _) | (_, Err(panic)) => internal_error(&panic.0),
-        })
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|panic| internal_error(&panic.0)))
-        .collect();
+        let judged: Vec<JudgementTuple> =
+            map_cheap_items(numbered.keys(), threads, |&(i, j)| match (&parsed[i], &parsed[j]) {
+                (Ok(a), Ok(b)) => judgement_tuple(answer::compare(a, b, &policy), a, b, &policy),
+                (Err(panic), _) | (_, Err(panic)) => internal_error(&panic.0),
+            })
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|panic| internal_error(&panic.0)))
+            .collect();
         pair_ids.iter().map(|&p| judged[p].clone()).collect()
     }))
 }
@@ -156,14 +161,16 @@ fn answer_equivalent_batch(
 #[pyfunction]
 fn answer_normalize(py: Python<'_>, text: &PyAny) -> PyResult<String> {
     let text = borrow_str(text, "text")?;
-    py.allow_threads(|| guarded(|| answer::normalize(text))).map_err(|m| PyValueError::new_err(format!("internal error: {m}")))
+    py.allow_threads(|| guarded(|| answer::normalize(text)))
+        .map_err(|m| PyValueError::new_err(format!("internal error: {m}")))
 }
 
 /// The CAS form of an answer (None where it has none).
 #[pyfunction]
 fn answer_to_sympy(py: Python<'_>, text: &PyAny) -> PyResult<Option<String>> {
     let text = borrow_str(text, "text")?;
-    py.allow_threads(|| guarded(|| Answer::parse(text).to_sympy())).map_err(|m| PyValueError::new_err(format!("internal error: {m}")))
+    py.allow_threads(|| guarded(|| Answer::parse(text).to_sympy()))
+        .map_err(|m| PyValueError::new_err(format!("internal error: {m}")))
 }
 
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {

@@ -7,7 +7,10 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use super::{known_name, rebuilder, Reduced, borrow_str, read_text, sequence_items, str_len, think_tags_of, threads_arg, utf8_len_of_str_start, PartText, TextReader};
+use super::{
+    borrow_str, known_name, read_text, rebuilder, sequence_items, str_len, think_tags_of, threads_arg,
+    utf8_len_of_str_start, PartText, Reduced, TextReader,
+};
 use crate::extract::{self, Candidate, CandidateKind, FinalAnswer, FinalRule, ProblemValues};
 use crate::parallel::{map_cheap_items, ItemPanic};
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total};
@@ -48,7 +51,11 @@ enum ByteSpan {
     /// read by its end ([`TextReader::read_part_or_ends`]), and reading the rest costs about as
     /// much as the rest of the check of a response that is not ASCII. The part not read may
     /// hold a lone surrogate, which no read found: it counts as `"surrogatepass"` encodes it.
-    Deferred { response: Py<PyString>, chars: usize, within: [usize; 2] },
+    Deferred {
+        response: Py<PyString>,
+        chars: usize,
+        within: [usize; 2],
+    },
 }
 
 impl ByteSpan {
@@ -153,7 +160,10 @@ impl PyFinalAnswer {
     fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
         let [byte_start, byte_end] = self.bytes.offsets(py)?;
         let f = self.clone();
-        Ok((rebuilder(py, "_final_answer")?, (f.text, f.start, f.end, byte_start, byte_end, f.rule, f.in_thinking).into_py(py)))
+        Ok((
+            rebuilder(py, "_final_answer")?,
+            (f.text, f.start, f.end, byte_start, byte_end, f.rule, f.in_thinking).into_py(py),
+        ))
     }
 }
 
@@ -161,7 +171,15 @@ impl PyFinalAnswer {
 #[pyfunction]
 #[pyo3(name = "_final_answer")]
 #[allow(clippy::too_many_arguments)]
-fn rebuild_final_answer(text: String, start: usize, end: usize, byte_start: usize, byte_end: usize, rule: &str, in_thinking: bool) -> PyResult<PyFinalAnswer> {
+fn rebuild_final_answer(
+    text: String,
+    start: usize,
+    end: usize,
+    byte_start: usize,
+    byte_end: usize,
+    rule: &str,
+    in_thinking: bool,
+) -> PyResult<PyFinalAnswer> {
     let rule = known_name(rule, FinalRule::ALL.iter().map(|r| r.as_str()), "final-answer rule")?;
     Ok(PyFinalAnswer { text, start, end, bytes: ByteSpan::Known([byte_start, byte_end]), rule, in_thinking })
 }
@@ -169,7 +187,14 @@ fn rebuild_final_answer(text: String, start: usize, end: usize, byte_start: usiz
 /// Unpickles a `Candidate` ([`PyCandidate::__reduce__`]).
 #[pyfunction]
 #[pyo3(name = "_candidate")]
-fn rebuild_candidate(text: String, start: usize, end: usize, byte_start: usize, byte_end: usize, kind: &str) -> PyResult<PyCandidate> {
+fn rebuild_candidate(
+    text: String,
+    start: usize,
+    end: usize,
+    byte_start: usize,
+    byte_end: usize,
+    kind: &str,
+) -> PyResult<PyCandidate> {
     let kind = known_name(kind, CandidateKind::ALL.iter().map(|k| k.as_str()), "candidate kind")?;
     Ok(PyCandidate { text, start, end, byte_start, byte_end, kind })
 }
@@ -299,7 +324,9 @@ fn extract_final(py: Python<'_>, response: &PyAny, think_tags: Option<&PyAny>) -
     let (text, chars) = (read_text(response, "response")?, str_len(response)?);
     let text = &*text;
     let tags = think_tags_of(think_tags)?;
-    Ok(py.allow_threads(|| extract::extract_final_with(text, tags.of_response(text).1).map(|f| PyFinalAnswer::with_chars(text, chars, f))))
+    Ok(py.allow_threads(|| {
+        extract::extract_final_with(text, tags.of_response(text).1).map(|f| PyFinalAnswer::with_chars(text, chars, f))
+    }))
 }
 
 /// The contents of the outermost ``\boxed{}`` / ``\fbox{}`` of ``text``, in order.
@@ -326,8 +353,16 @@ fn extract_final_batch(
     let items = sequence_items(responses, &"responses", "a list of str")?;
     let threads = threads_arg(threads)?;
     let tags = think_tags_of(think_tags)?;
-    let results = final_answers_in_parts(py, &items, "responses", tags.fixed_close(), |r| extract::extract_final_with(r, tags.of_response(r).1), threads)?;
-    let results = results.into_iter().map(|r| r.map(|found| found.map(|(f, span)| PyFinalAnswer::with_span(f, span)))).collect();
+    let results = final_answers_in_parts(
+        py,
+        &items,
+        "responses",
+        tags.fixed_close(),
+        |r| extract::extract_final_with(r, tags.of_response(r).1),
+        threads,
+    )?;
+    let results =
+        results.into_iter().map(|r| r.map(|found| found.map(|(f, span)| PyFinalAnswer::with_span(f, span)))).collect();
     unwrap_items(py, results, || None)
 }
 
@@ -380,7 +415,9 @@ pub(crate) fn final_answers_in_parts<'py>(
                     let span = PyFinalAnswer::char_span(text, *chars, &f);
                     (f, span)
                 }),
-                PartText::End { decided: (answer, span), char_start } => Some((answer.clone(), [char_start + span[0], char_start + span[1]])),
+                PartText::End { decided: (answer, span), char_start } => {
+                    Some((answer.clone(), [char_start + span[0], char_start + span[1]]))
+                }
             })
         });
         // An answer found in an end has byte offsets within it, counted from the end's start.

@@ -16,8 +16,8 @@
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
-use pyo3::prelude::*;
 use pyo3::once_cell::GILOnceCell;
+use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PySequence, PyString, PyTuple, PyType};
 use pyo3::AsPyPointer;
 use std::borrow::Cow;
@@ -25,14 +25,16 @@ use std::sync::Mutex;
 
 use crate::extract::{think_tag_preset_names, ThinkTags, THINK_TAG_PRESETS};
 use crate::hash::FastMap;
-use crate::text::code_points::{append_utf8_of_code_points, rfind_code_points, utf8_len_of_code_points, InvalidCodePoint};
+use crate::text::code_points::{
+    append_utf8_of_code_points, rfind_code_points, utf8_len_of_code_points, InvalidCodePoint,
+};
 
-mod tokens;
-mod text;
 mod answer;
 mod extract;
-mod reward;
 mod outcome;
+mod reward;
+mod text;
+mod tokens;
 
 create_exception!(apr_fast, AprError, PyException, "Base class of every error raised by apr_fast.");
 create_exception!(apr_fast, ConfigError, AprError, "An invalid option or configuration value.");
@@ -48,7 +50,11 @@ pub(crate) fn static_name(py: Python<'_>, name: &'static str) -> PyObject {
     // Only static strings come here: their address and length identify them, and the table
     // holds at most one entry per name constant of the crate.
     let mut names = names.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    names.entry((name.as_ptr() as usize, name.len())).or_insert_with(|| PyString::new(py, name).into()).clone_ref(py).into_py(py)
+    names
+        .entry((name.as_ptr() as usize, name.len()))
+        .or_insert_with(|| PyString::new(py, name).into())
+        .clone_ref(py)
+        .into_py(py)
 }
 
 /// What a value object's `__reduce__` gives pickle: the `_core` function that rebuilds it and
@@ -72,7 +78,11 @@ pub(crate) fn rebuilder(py: Python<'_>, name: &str) -> PyResult<PyObject> {
 
 /// The static name among `names` equal to `name` (a rule or kind read back from a pickle);
 /// ValueError otherwise (a pickle from another version, or a hand-made call).
-pub(crate) fn known_name(name: &str, names: impl IntoIterator<Item = &'static str>, what: &str) -> PyResult<&'static str> {
+pub(crate) fn known_name(
+    name: &str,
+    names: impl IntoIterator<Item = &'static str>,
+    what: &str,
+) -> PyResult<&'static str> {
     names.into_iter().find(|n| *n == name).ok_or_else(|| PyValueError::new_err(format!("unknown {what}: {name:?}")))
 }
 
@@ -143,9 +153,13 @@ fn untracked(tuple: PyObject) -> PyObject {
 impl<'py> InstanceBuilder<'py> {
     /// A builder for `cls` whose instances get the fields `names`, in this order.
     pub(crate) fn new(py: Python<'py>, cls: &'py PyAny, names: &[&str]) -> PyResult<Self> {
-        let cls: &PyType = cls.downcast().map_err(|_| PyTypeError::new_err(format!("into must be a class, got {}", cls.get_type().name().unwrap_or("?"))))?;
+        let cls: &PyType = cls.downcast().map_err(|_| {
+            PyTypeError::new_err(format!("into must be a class, got {}", cls.get_type().name().unwrap_or("?")))
+        })?;
         // SAFETY: `object` is a live static type; its `tp_new` slot is `object.__new__`.
-        let object_new = unsafe { pyo3::ffi::PyType_GetSlot(std::ptr::addr_of_mut!(pyo3::ffi::PyBaseObject_Type), pyo3::ffi::Py_tp_new) };
+        let object_new = unsafe {
+            pyo3::ffi::PyType_GetSlot(std::ptr::addr_of_mut!(pyo3::ffi::PyBaseObject_Type), pyo3::ffi::Py_tp_new)
+        };
         if object_new.is_null() {
             return Err(PyTypeError::new_err("object has no tp_new slot"));
         }
@@ -162,7 +176,11 @@ impl<'py> InstanceBuilder<'py> {
                         pyo3::ffi::PyType_GetSlot(descriptor.get_type().as_type_ptr(), pyo3::ffi::Py_tp_descr_set)
                     };
                     // SAFETY: a `Py_tp_descr_set` slot holds a `descrsetfunc`.
-                    (!set.is_null()).then(|| (descriptor, unsafe { std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::descrsetfunc>(set) }))
+                    (!set.is_null()).then(|| {
+                        (descriptor, unsafe {
+                            std::mem::transmute::<*mut std::ffi::c_void, pyo3::ffi::descrsetfunc>(set)
+                        })
+                    })
                 }
                 _ => None,
             };
@@ -239,7 +257,11 @@ impl<'py> InstanceBuilder<'py> {
 
 /// The items of a list or tuple; any other object is a `TypeError` that says what `what` (the
 /// argument's name) must be: "{what} must be {expected}, got {type}".
-pub(crate) fn sequence_items<'py>(obj: &'py PyAny, what: &dyn std::fmt::Display, expected: &str) -> PyResult<Vec<&'py PyAny>> {
+pub(crate) fn sequence_items<'py>(
+    obj: &'py PyAny,
+    what: &dyn std::fmt::Display,
+    expected: &str,
+) -> PyResult<Vec<&'py PyAny>> {
     if let Ok(list) = obj.downcast::<PyList>() {
         return Ok(list.iter().collect());
     }
@@ -252,7 +274,10 @@ pub(crate) fn sequence_items<'py>(obj: &'py PyAny, what: &dyn std::fmt::Display,
 /// Borrows every item of a list/tuple of `str` without copying the text.
 /// `what` names the argument in the error message (formatted only for an error: a batch
 /// borrows one list per row).
-pub(crate) fn borrow_str_list<'py>(obj: &'py PyAny, what: &(impl std::fmt::Display + ?Sized)) -> PyResult<Vec<&'py str>> {
+pub(crate) fn borrow_str_list<'py>(
+    obj: &'py PyAny,
+    what: &(impl std::fmt::Display + ?Sized),
+) -> PyResult<Vec<&'py str>> {
     sequence_items(obj, &what, "a list of str")?
         .into_iter()
         .enumerate()
@@ -332,7 +357,11 @@ impl<'py> TextReader<'py> {
 
     /// `obj`'s text when it is an ASCII `str` (borrowed), else the `str` to read; TypeError
     /// naming the argument `what` when it is no `str`.
-    fn ascii_or_str(isascii: &PyAny, obj: &'py PyAny, what: &dyn std::fmt::Display) -> PyResult<Result<&'py str, &'py PyString>> {
+    fn ascii_or_str(
+        isascii: &PyAny,
+        obj: &'py PyAny,
+        what: &dyn std::fmt::Display,
+    ) -> PyResult<Result<&'py str, &'py PyString>> {
         let Ok(s) = obj.downcast::<PyString>() else {
             return Err(PyTypeError::new_err(format!("{what} must be str, got {}", obj.get_type().name()?)));
         };
@@ -374,14 +403,20 @@ impl<'py> TextReader<'py> {
         let mut read: Vec<Result<&'py str, std::ops::Range<usize>>> = Vec::with_capacity(items.len());
         for (k, item) in items.iter().enumerate() {
             let start = part.len();
-            read.push(match Self::borrow_or_append(isascii, code_points, item, &format_args!("{what}[{}]", first + k), part)? {
-                Some(text) => Ok(text),
-                None => Err(start..part.len()),
-            });
+            read.push(
+                match Self::borrow_or_append(isascii, code_points, item, &format_args!("{what}[{}]", first + k), part)?
+                {
+                    Some(text) => Ok(text),
+                    None => Err(start..part.len()),
+                },
+            );
         }
         let part: &'s Vec<u8> = part;
         // SAFETY: each span holds the UTF-8 of whole code points, appended in one piece.
-        Ok(read.into_iter().map(|r| r.unwrap_or_else(|span| unsafe { std::str::from_utf8_unchecked(&part[span]) })).collect())
+        Ok(read
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|span| unsafe { std::str::from_utf8_unchecked(&part[span]) }))
+            .collect())
     }
 
     /// [`Self::read_part`] for a caller that may need only the end of a text: one that is not
@@ -442,7 +477,10 @@ impl<'py> TextReader<'py> {
             // whose tag lies further back, or that has none, is read whole).
             let read_from = n.saturating_sub(TAIL_READ);
             read_code_points(s, n, read_from..n, code_points)?;
-            let from = rfind_code_points(code_points, &close).filter(|&q| q >= END_CONTEXT).map(|q| read_from + q - END_CONTEXT).filter(|&from| from > 0);
+            let from = rfind_code_points(code_points, &close)
+                .filter(|&q| q >= END_CONTEXT)
+                .map(|q| read_from + q - END_CONTEXT)
+                .filter(|&from| from > 0);
             if let Some(from) = from {
                 end.clear();
                 append_utf8_of_code_points(&code_points[from - read_from..], end).map_err(|_| not_unicode(&name))?;
@@ -495,7 +533,10 @@ pub(crate) enum PartText<'s, T> {
     Whole(&'s str),
     /// What the caller's `decide` made of the text's end, which starts at its code point
     /// `char_start` (its byte offset is not counted: [`utf8_len_of_str_start`]).
-    End { decided: T, char_start: usize },
+    End {
+        decided: T,
+        char_start: usize,
+    },
 }
 
 /// The ValueError of a text that UTF-8 cannot encode (`what` names it).
@@ -511,7 +552,11 @@ const MAX_CODE_POINTS_AT_ONCE: usize = 1 << 20;
 /// Appends the UTF-8 of `s` to `out`, reading its code points into `code_points` (a buffer
 /// reused from text to text) [`MAX_CODE_POINTS_AT_ONCE`] at a time; the inner error (`out`
 /// then as it was) is a code point UTF-8 cannot encode, a lone surrogate.
-fn append_utf8_of_str(s: &PyString, code_points: &mut Vec<u32>, out: &mut Vec<u8>) -> PyResult<Result<(), InvalidCodePoint>> {
+fn append_utf8_of_str(
+    s: &PyString,
+    code_points: &mut Vec<u32>,
+    out: &mut Vec<u8>,
+) -> PyResult<Result<(), InvalidCodePoint>> {
     let n = str_len(s)?;
     let start = out.len();
     let mut from = 0;
@@ -565,7 +610,13 @@ fn read_code_points(s: &PyString, n: usize, range: std::ops::Range<usize>, code_
     let slice: &PyString = if from == 0 && to == n {
         s
     } else {
-        unsafe { py.from_owned_ptr_or_err(pyo3::ffi::PyUnicode_Substring(s.as_ptr(), from as pyo3::ffi::Py_ssize_t, to as pyo3::ffi::Py_ssize_t))? }
+        unsafe {
+            py.from_owned_ptr_or_err(pyo3::ffi::PyUnicode_Substring(
+                s.as_ptr(),
+                from as pyo3::ffi::Py_ssize_t,
+                to as pyo3::ffi::Py_ssize_t,
+            ))?
+        }
     };
     let len = to - from;
     code_points.clear();
@@ -573,7 +624,8 @@ fn read_code_points(s: &PyString, n: usize, range: std::ops::Range<usize>, code_
     // SAFETY: `slice` holds `len` code points; the buffer has room for `len` (no terminating
     // zero is asked for), and they are written when the call returns non-NULL.
     unsafe {
-        let filled = pyo3::ffi::PyUnicode_AsUCS4(slice.as_ptr(), code_points.as_mut_ptr(), len as pyo3::ffi::Py_ssize_t, 0);
+        let filled =
+            pyo3::ffi::PyUnicode_AsUCS4(slice.as_ptr(), code_points.as_mut_ptr(), len as pyo3::ffi::Py_ssize_t, 0);
         if filled.is_null() {
             return Err(PyErr::fetch(py));
         }
@@ -609,13 +661,10 @@ pub(crate) fn str_len(obj: &PyAny) -> PyResult<usize> {
 /// Borrows one `str` argument without copying; `TypeError` naming the argument otherwise.
 pub(crate) fn borrow_str<'py>(obj: &'py PyAny, what: &str) -> PyResult<&'py str> {
     match obj.downcast::<PyString>() {
-        Ok(s) => s.to_str().map_err(|_| {
-            PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)"))
-        }),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "{what} must be str, got {}",
-            obj.get_type().name()?
-        ))),
+        Ok(s) => {
+            s.to_str().map_err(|_| PyValueError::new_err(format!("{what} is not valid Unicode (lone surrogate?)")))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!("{what} must be str, got {}", obj.get_type().name()?))),
     }
 }
 

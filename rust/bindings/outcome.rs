@@ -45,14 +45,17 @@ fn names(j: Judgement) -> NativeJudgement {
 }
 
 fn native_outcome(span: Option<AnswerSpan>, outcome: Outcome) -> NativeOutcome {
-    let equal_at = outcome.judgements.last().filter(|j| j.verdict == Verdict::Equal).map(|_| outcome.judgements.len() - 1);
+    let equal_at =
+        outcome.judgements.last().filter(|j| j.verdict == Verdict::Equal).map(|_| outcome.judgements.len() - 1);
     let undecided = equal_at.is_none() && outcome.judgements.iter().any(|j| j.verdict == Verdict::Unknown);
     NativeOutcome {
         decisive: outcome.correctness().map(names),
         undecided,
         equal_at,
         judgements: if undecided { outcome.judgements.iter().copied().map(names).collect() } else { Vec::new() },
-        final_answer: outcome.final_answer.map(|f| PyFinalAnswer::with_span(f, span.expect("a final answer's span is counted where it is found"))),
+        final_answer: outcome
+            .final_answer
+            .map(|f| PyFinalAnswer::with_span(f, span.expect("a final answer's span is counted where it is found"))),
         problem_echo: outcome.problem_echo,
     }
 }
@@ -81,7 +84,9 @@ struct Judgements<'py> {
 
 impl<'py> Judgements<'py> {
     fn get(&mut self, py: Python<'py>, (verdict, method, detail): &NativeJudgement) -> PyResult<PyObject> {
-        let make = |detail: PyObject| self.factory.call1((static_name(py, verdict), static_name(py, method), detail)).map(|j| j.into_py(py));
+        let make = |detail: PyObject| {
+            self.factory.call1((static_name(py, verdict), static_name(py, method), detail)).map(|j| j.into_py(py))
+        };
         match detail {
             Cow::Borrowed(reason) => {
                 let key = (verdict.as_ptr() as usize, method.as_ptr() as usize, reason.as_ptr() as usize);
@@ -137,15 +142,21 @@ fn check_outcome_batch(
     let builder = InstanceBuilder::new(py, into, CORRECTNESS_FIELDS)?;
     let mut judgements = Judgements { factory: judgement_of, made: FastMap::default() };
     // The final answers (and their character offsets), the responses read a part at a time.
-    let (finals, spans): (Vec<_>, Vec<_>) =
-        final_answers_in_parts(py, &items, "responses", rules.think.fixed_close(), |text| rules.final_answer(text), threads)?
-            .into_iter()
-            .map(|item| match item {
-                Ok(Some((found, span))) => (Ok(Some(found)), Some(span)),
-                Ok(None) => (Ok(None), None),
-                Err(panic) => (Err(panic), None),
-            })
-            .unzip();
+    let (finals, spans): (Vec<_>, Vec<_>) = final_answers_in_parts(
+        py,
+        &items,
+        "responses",
+        rules.think.fixed_close(),
+        |text| rules.final_answer(text),
+        threads,
+    )?
+    .into_iter()
+    .map(|item| match item {
+        Ok(Some((found, span))) => (Ok(Some(found)), Some(span)),
+        Ok(None) => (Ok(None), None),
+        Err(panic) => (Err(panic), None),
+    })
+    .unzip();
     let outcomes = py.allow_threads(|| {
         // The final answers are found: the queries' responses are not read again.
         let queries: Vec<OutcomeQuery<'_>> =
@@ -171,7 +182,10 @@ fn check_outcome_batch(
             _ => py.None(),
         };
         let equal = o.equal_at.is_some();
-        rows.push(builder.build(py, [(equal && !echo).into_py(py), final_answer.clone_ref(py), matched, judgement, (equal && echo).into_py(py)])?);
+        rows.push(builder.build(
+            py,
+            [(equal && !echo).into_py(py), final_answer.clone_ref(py), matched, judgement, (equal && echo).into_py(py)],
+        )?);
         if o.undecided && !final_answer.is_none(py) {
             let names: Vec<PyObject> = o
                 .judgements

@@ -15,48 +15,28 @@ use pyo3::types::{PyList, PyModule, PyTuple};
 
 use super::answer::method_name;
 use super::tokens::{ids_arg, int64_rows, token_spans, IdsArg, Indexed, NativeEncoder, NativeVocabulary};
-use super::{borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, tuple_of, untracked_pair, ConfigError, InstanceBuilder, TextReader};
+use super::{
+    borrow_str, borrow_str_list, char_lengths, read_text, static_name, think_tags_of, threads_arg, tuple_of,
+    untracked_pair, ConfigError, InstanceBuilder, TextReader,
+};
 use crate::anchor::{AnchorMode, AnchorOptions, ContextRule};
 use crate::answer::{Judgement, PercentPolicy, Policy, UnitsPolicy};
 use crate::extract::{ThinkTags, AUTO_THINK_TAGS};
+use crate::parallel::{map_items, ItemPanic};
 use crate::reward::{
     apr_reward as core_apr_reward, score_batch, AnchorScope, IdsRollout, IdsScorer, ReferenceChoice, RewardConfig,
     Rollout, RolloutScore, Status, TokenSpans,
 };
-use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::CueMatcher;
 use crate::text::offsets::{bytes_to_chars_sorted, bytes_to_chars_sorted_with_total, count_chars};
 use crate::tokens::{token_ends_from_spans, Vocabulary};
 
 /// Names of the tuple fields returned per rollout, in order.
 const SCORE_FIELDS: &[&str] = &[
-    "status",
-    "status_code",
-    "reward",
-    "correct",
-    "correctness_method",
-    "correctness_detail",
-    "final_answer",
-    "final_answer_rule",
-    "final_answer_span",
-    "has_think_close",
-    "thinking_span",
-    "anchor_found",
-    "anchor_searched",
-    "anchor_sentence",
-    "num_sentences",
-    "anchor_span",
-    "anchor_end",
-    "anchor_byte_span",
-    "anchor_token",
-    "matched_candidate",
-    "matched_span",
-    "undecided_comparisons",
-    "t_think",
-    "l_ast",
-    "rho",
-    "length_unit",
-    "mode",
+    "status", "status_code", "reward", "correct", "correctness_method", "correctness_detail", "final_answer",
+    "final_answer_rule", "final_answer_span", "has_think_close", "thinking_span", "anchor_found", "anchor_searched",
+    "anchor_sentence", "num_sentences", "anchor_span", "anchor_end", "anchor_byte_span", "anchor_token",
+    "matched_candidate", "matched_span", "undecided_comparisons", "t_think", "l_ast", "rho", "length_unit", "mode",
     "error",
 ];
 
@@ -77,11 +57,7 @@ struct CharScore {
 /// characters when Python told: then the offsets near the end are counted from there).
 fn with_chars(text: &str, total_chars: Option<usize>, score: RolloutScore, error: Option<String>) -> CharScore {
     let mut offsets = vec![
-        score.thinking.start,
-        score.thinking.end,
-        score.anchor_span.start,
-        score.anchor_span.end,
-        score.anchor_end,
+        score.thinking.start, score.thinking.end, score.anchor_span.start, score.anchor_span.end, score.anchor_end,
     ];
     if let Some(f) = &score.final_answer {
         offsets.extend([f.start, f.end]);
@@ -179,20 +155,12 @@ impl<'py> RowForm<'py> {
 
 /// Ground truths: one list of accepted answers per rollout.
 pub(crate) fn ground_truth_lists(obj: &PyAny, n: usize) -> PyResult<Vec<Vec<&str>>> {
-    let outer = obj
-        .downcast::<PyList>()
-        .map_err(|_| PyTypeError::new_err("ground_truths must be a list of lists of str"))?;
+    let outer =
+        obj.downcast::<PyList>().map_err(|_| PyTypeError::new_err("ground_truths must be a list of lists of str"))?;
     if outer.len() != n {
-        return Err(PyValueError::new_err(format!(
-            "ground_truths has {} items for {n} rollouts",
-            outer.len()
-        )));
+        return Err(PyValueError::new_err(format!("ground_truths has {} items for {n} rollouts", outer.len())));
     }
-    outer
-        .iter()
-        .enumerate()
-        .map(|(i, item)| borrow_str_list(item, &format_args!("ground_truths[{i}]")))
-        .collect()
+    outer.iter().enumerate().map(|(i, item)| borrow_str_list(item, &format_args!("ground_truths[{i}]"))).collect()
 }
 
 /// Problems: None, or one `str | None` per rollout.
@@ -200,9 +168,7 @@ pub(crate) fn problem_list(obj: Option<&PyAny>, n: usize) -> PyResult<Vec<Option
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(vec![None; n]);
     };
-    let list = obj
-        .downcast::<PyList>()
-        .map_err(|_| PyTypeError::new_err("problems must be a list of str or None"))?;
+    let list = obj.downcast::<PyList>().map_err(|_| PyTypeError::new_err("problems must be a list of str or None"))?;
     if list.len() != n {
         return Err(PyValueError::new_err(format!("problems has {} items for {n} rollouts", list.len())));
     }
@@ -293,19 +259,9 @@ fn options_tuple(a: &AnchorOptions) -> OptionsTuple {
         a.backtrack_gap,
         a.max_extra_complexity,
         vec![
-            a.skip_problem_values,
-            a.backtrack,
-            a.number_words,
-            a.boxed_is_conclusion,
-            a.list_items,
-            a.inequality_sides,
-            a.skip_task_statements,
-            a.skip_problem_arguments,
-            a.skip_unreduced_forms,
-            a.colon_carries_cue,
-            a.skip_described_values,
-            a.skip_trial_values,
-            a.reference_figures,
+            a.skip_problem_values, a.backtrack, a.number_words, a.boxed_is_conclusion, a.list_items,
+            a.inequality_sides, a.skip_task_statements, a.skip_problem_arguments, a.skip_unreduced_forms,
+            a.colon_carries_cue, a.skip_described_values, a.skip_trial_values, a.reference_figures,
         ],
     )
 }
@@ -373,7 +329,14 @@ impl NativeScorer {
         config.beta = beta;
         config.floor = floor;
         config.reference = reference;
-        config.policy = Policy { percent, units, decimal_min_sig_digits, rel_tol, prove_not_equal: true, unsolved_conditions: true };
+        config.policy = Policy {
+            percent,
+            units,
+            decimal_min_sig_digits,
+            rel_tol,
+            prove_not_equal: true,
+            unsolved_conditions: true,
+        };
         config.cues = cues;
         config.reject_problem_echo = reject_problem_echo;
         config.require_answer_after_think = require_answer_after_think;
@@ -381,21 +344,7 @@ impl NativeScorer {
         config.anchors = anchors;
         if let Some((context, backtrack_gap, max_extra_complexity, flags)) = anchor_options {
             let Ok::<[bool; OPTION_FLAGS], _>(
-                [
-                    skip_problem_values,
-                    backtrack,
-                    number_words,
-                    boxed,
-                    list_items,
-                    inequality_sides,
-                    skip_task_statements,
-                    skip_problem_arguments,
-                    skip_unreduced_forms,
-                    colon_carries_cue,
-                    skip_described_values,
-                    skip_trial_values,
-                    reference_figures,
-                ],
+                [skip_problem_values, backtrack, number_words, boxed, list_items, inequality_sides, skip_task_statements, skip_problem_arguments, skip_unreduced_forms, colon_carries_cue, skip_described_values, skip_trial_values, reference_figures],
             ) = flags.as_slice().try_into()
             else {
                 return Err(config_error(format!("anchor options need {OPTION_FLAGS} flags, got {}", flags.len())));
@@ -446,7 +395,15 @@ impl NativeScorer {
     /// `token_offsets` is None, else those whose item is None) are encoded natively. Rows are
     /// tuples of the `SCORE_FIELDS` values, or instances of the class `into` with those fields
     /// in their `__dict__`.
-    #[args(responses, ground_truths, problems = "None", token_offsets = "None", threads = "None", into = "None", encoder = "None")]
+    #[args(
+        responses,
+        ground_truths,
+        problems = "None",
+        token_offsets = "None",
+        threads = "None",
+        into = "None",
+        encoder = "None"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn score_texts(
         &self,
@@ -474,11 +431,18 @@ impl NativeScorer {
                     response: responses[i],
                     ground_truth: &gts[i],
                     problem: problems[i],
-                    tokens: ends.as_ref().and_then(|e| e[i].as_ref()).map(|e| TokenSpans { ends: e, think_close: None }),
+                    tokens: ends
+                        .as_ref()
+                        .and_then(|e| e[i].as_ref())
+                        .map(|e| TokenSpans { ends: e, think_close: None }),
                 })
                 .collect();
             let scores = score_batch(&rollouts, encoder.map(|e| &*e.inner), config, threads);
-            scores.into_iter().enumerate().map(|(i, s)| with_chars(responses[i], Some(chars[i]), s, None)).collect::<Vec<_>>()
+            scores
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| with_chars(responses[i], Some(chars[i]), s, None))
+                .collect::<Vec<_>>()
         });
         scores.into_iter().map(|c| form.row(py, c)).collect()
     }
@@ -488,7 +452,15 @@ impl NativeScorer {
     /// with `lengths`, one 2-D C-contiguous int64 array of padded rows, row i's ids being its
     /// first `lengths[i]` (read in place: one array for the whole batch). Rows as in
     /// `score_texts`; with `return_text`, each is a `(row, decoded text)` pair.
-    #[args(token_ids, ground_truths, problems = "None", threads = "None", return_text = "false", lengths = "None", into = "None")]
+    #[args(
+        token_ids,
+        ground_truths,
+        problems = "None",
+        threads = "None",
+        return_text = "false",
+        lengths = "None",
+        into = "None"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn score_ids(
         &self,
@@ -502,9 +474,10 @@ impl NativeScorer {
         into: Option<&PyAny>,
     ) -> PyResult<Vec<PyObject>> {
         let form = RowForm::new(py, into)?;
-        let vocabulary = self.vocabulary.as_ref().ok_or_else(|| {
-            ConfigError::new_err("this scorer has no vocabulary: pass one to score token ids")
-        })?;
+        let vocabulary = self
+            .vocabulary
+            .as_ref()
+            .ok_or_else(|| ConfigError::new_err("this scorer has no vocabulary: pass one to score token ids"))?;
         let args: Vec<IdsArg<'_>> = match lengths {
             Some(lengths) => int64_rows(token_ids, &lengths, "token_ids")?.into_iter().map(IdsArg::Array).collect(),
             None => {
@@ -621,9 +594,6 @@ pub(crate) fn register(m: &PyModule) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(thinking_span, m)?)?;
     m.add("SCORE_FIELDS", PyTuple::new(m.py(), SCORE_FIELDS))?;
     m.add("ANCHOR_MODES", PyTuple::new(m.py(), AnchorMode::ALL.iter().map(|m| m.as_str())))?;
-    m.add(
-        "STATUS_NAMES",
-        PyTuple::new(m.py(), Status::ALL.iter().map(|s| s.as_str())),
-    )?;
+    m.add("STATUS_NAMES", PyTuple::new(m.py(), Status::ALL.iter().map(|s| s.as_str())))?;
     Ok(())
 }

@@ -18,7 +18,9 @@ use pyo3::once_cell::GILOnceCell;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::{known_name, rebuilder, Reduced, borrow_str, borrow_str_list, sequence_items, threads_arg, AprError, ConfigError};
+use super::{
+    borrow_str, borrow_str_list, known_name, rebuilder, sequence_items, threads_arg, AprError, ConfigError, Reduced,
+};
 use crate::parallel::{map_items, ItemPanic};
 use crate::text::cues::{
     segment as core_segment, CueKind, CueMatcher as CoreMatcher, Segmentation as CoreSegmentation,
@@ -49,20 +51,18 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
         None => CoreSegmentation {
             sentences: core_split(text, opts)
                 .into_iter()
-                .map(|sentence| CoreSentenceCues {
-                    sentence,
-                    hits: 0..0,
-                    conclusion: false,
-                    verification: false,
-                })
+                .map(|sentence| CoreSentenceCues { sentence, hits: 0..0, conclusion: false, verification: false })
                 .collect(),
             hits: Vec::new(),
         },
     };
     let index = CharIndex::new(text);
     let hit_chars = seg.hits.iter().map(|h| [index.chars_at(h.start), index.chars_at(h.end)]).collect();
-    let mut sentence_chars: Vec<[usize; 3]> =
-        seg.sentences.iter().map(|s| [index.chars_at(s.sentence.start), index.chars_at(s.sentence.content_end), 0]).collect();
+    let mut sentence_chars: Vec<[usize; 3]> = seg
+        .sentences
+        .iter()
+        .map(|s| [index.chars_at(s.sentence.start), index.chars_at(s.sentence.content_end), 0])
+        .collect();
     let total = index.chars_at(text.len());
     for k in 0..sentence_chars.len() {
         sentence_chars[k][2] = sentence_chars.get(k + 1).map_or(total, |next| next[0]);
@@ -71,10 +71,7 @@ fn segmented(text: &str, opts: &CoreOptions, matcher: Option<&CoreMatcher>) -> S
 }
 
 fn internal_error(what: &str, panic: ItemPanic) -> PyErr {
-    AprError::new_err(format!(
-        "internal error on {what}: {}; this is a bug in apr_fast, please report it",
-        panic.0
-    ))
+    AprError::new_err(format!("internal error on {what}: {}; this is a bug in apr_fast, please report it", panic.0))
 }
 
 /// Runs `f` on every text with the interpreter released; the first caught panic becomes an
@@ -87,11 +84,7 @@ pub(super) fn run_released<R: Send>(
     f: impl Fn(&str) -> R + Sync + Send,
 ) -> PyResult<Vec<R>> {
     let results = py.allow_threads(|| map_items(texts, threads, |t| f(t)));
-    results
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| r.map_err(|p| internal_error(&format!("{what}[{i}]"), p)))
-        .collect()
+    results.into_iter().enumerate().map(|(i, r)| r.map_err(|p| internal_error(&format!("{what}[{i}]"), p))).collect()
 }
 
 /// Same, for one text.
@@ -116,12 +109,7 @@ fn texts_arg(texts: &PyAny) -> PyResult<(Vec<&str>, Vec<&PyString>)> {
     Ok((strs, objs))
 }
 
-fn slice_of<'py>(
-    py: Python<'py>,
-    source: &Py<PyString>,
-    start: usize,
-    end: usize,
-) -> PyResult<&'py PyString> {
+fn slice_of<'py>(py: Python<'py>, source: &Py<PyString>, start: usize, end: usize) -> PyResult<&'py PyString> {
     let text = source.as_ref(py).to_str()?;
     text.get(start..end)
         .map(|s| PyString::new(py, s))
@@ -302,17 +290,21 @@ impl PySentence {
     /// Pickles as its offsets and its source text (one copy per pickle, however many of its
     /// sentences it holds).
     fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
-        let args = (self.index, self.start, self.end, self.content_end, self.byte_start, self.byte_end, self.byte_content_end, self.source.clone_ref(py));
+        let args = (
+            self.index,
+            self.start,
+            self.end,
+            self.content_end,
+            self.byte_start,
+            self.byte_end,
+            self.byte_content_end,
+            self.source.clone_ref(py),
+        );
         Ok((rebuilder(py, "_sentence")?, args.into_py(py)))
     }
 }
 
-fn sentence_object(
-    py: Python<'_>,
-    source: &Py<PyString>,
-    sm: &Segmented,
-    k: usize,
-) -> PyResult<Py<PySentence>> {
+fn sentence_object(py: Python<'_>, source: &Py<PyString>, sm: &Segmented, k: usize) -> PyResult<Py<PySentence>> {
     let s = &sm.seg.sentences[k].sentence;
     let [start, content_end, end] = sm.sentence_chars[k];
     Py::new(
@@ -379,8 +371,7 @@ impl PyMathRegion {
 
     fn __richcmp__(&self, other: PyRef<'_, Self>, op: CompareOp) -> PyResult<PyObject> {
         let py = other.py();
-        let equal = (self.byte_start, self.byte_end, self.kind)
-            == (other.byte_start, other.byte_end, other.kind)
+        let equal = (self.byte_start, self.byte_end, self.kind) == (other.byte_start, other.byte_end, other.kind)
             && self.text(py)?.to_str()? == other.text(py)?.to_str()?;
         Ok(eq_only(py, op, equal))
     }
@@ -468,7 +459,16 @@ impl PyCueHit {
 
     /// Pickles as its cue, offsets and source text.
     fn __reduce__(&self, py: Python<'_>) -> PyResult<Reduced> {
-        let args = (self.cue.clone_ref(py), self.kind, self.cue_index, self.start, self.end, self.byte_start, self.byte_end, self.source.clone_ref(py));
+        let args = (
+            self.cue.clone_ref(py),
+            self.kind,
+            self.cue_index,
+            self.start,
+            self.end,
+            self.byte_start,
+            self.byte_end,
+            self.source.clone_ref(py),
+        );
         Ok((rebuilder(py, "_cue_hit")?, args.into_py(py)))
     }
 }
@@ -564,22 +564,15 @@ fn cue_list_arg(arg: Option<&PyAny>, what: &str, paper: &[&str]) -> PyResult<Vec
         .enumerate()
         .map(|(i, item)| match item.downcast::<PyString>() {
             Ok(s) => Ok(s.to_str()?.to_string()),
-            Err(_) => {
-                Err(ConfigError::new_err(format!("{what}[{i}] must be str, got {}", item.get_type().name()?)))
-            }
+            Err(_) => Err(ConfigError::new_err(format!("{what}[{i}] must be str, got {}", item.get_type().name()?))),
         })
         .collect()
 }
 
 impl PyCueMatcher {
-    fn build(
-        py: Python<'_>,
-        conclusion: &[String],
-        verification: &[String],
-        inflections: bool,
-    ) -> PyResult<Self> {
-        let core = CoreMatcher::new(conclusion, verification, inflections)
-            .map_err(|e| ConfigError::new_err(e.to_string()))?;
+    fn build(py: Python<'_>, conclusion: &[String], verification: &[String], inflections: bool) -> PyResult<Self> {
+        let core =
+            CoreMatcher::new(conclusion, verification, inflections).map_err(|e| ConfigError::new_err(e.to_string()))?;
         let tuple_of = |kind| PyTuple::new(py, core.cues(kind)).into_py(py);
         Ok(PyCueMatcher {
             conclusion: tuple_of(CueKind::Conclusion),
@@ -603,10 +596,8 @@ fn paper_matcher(py: Python<'_>) -> PyResult<Py<PyCueMatcher>> {
         return Ok(m.clone_ref(py));
     }
     let paper = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let m = Py::new(
-        py,
-        PyCueMatcher::build(py, &paper(PAPER_CONCLUSION_CUES), &paper(PAPER_VERIFICATION_CUES), false)?,
-    )?;
+    let m =
+        Py::new(py, PyCueMatcher::build(py, &paper(PAPER_CONCLUSION_CUES), &paper(PAPER_VERIFICATION_CUES), false)?)?;
     // Another caller may have filled the cell meanwhile; either matcher is the same.
     let _ = PAPER.set(py, m.clone_ref(py));
     Ok(m)
@@ -767,10 +758,7 @@ impl PyCueMatcher {
 
     fn __reduce__(&self, py: Python<'_>) -> (PyObject, (PyObject, PyObject, bool)) {
         let list = |t: &Py<PyTuple>| PyList::new(py, t.as_ref(py)).into_py(py);
-        (
-            py.get_type::<Self>().into_py(py),
-            (list(&self.conclusion), list(&self.verification), self.core.inflections()),
-        )
+        (py.get_type::<Self>().into_py(py), (list(&self.conclusion), list(&self.verification), self.core.inflections()))
     }
 }
 
@@ -886,11 +874,7 @@ impl PySegmentation {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Segmentation(sentences={}, hits={})",
-            self.data.seg.sentences.len(),
-            self.data.seg.hits.len()
-        )
+        format!("Segmentation(sentences={}, hits={})", self.data.seg.sentences.len(), self.data.seg.hits.len())
     }
 
     /// Pickles as its text, matcher and split options: unpickling segments the text again
@@ -927,7 +911,12 @@ fn segment_batch_with(
     Ok(all
         .into_iter()
         .zip(objs)
-        .map(|(data, obj)| PySegmentation { source: obj.into_py(py), matcher: matcher.clone_ref(py), options: opts, data })
+        .map(|(data, obj)| PySegmentation {
+            source: obj.into_py(py),
+            matcher: matcher.clone_ref(py),
+            options: opts,
+            data,
+        })
         .collect())
 }
 
@@ -1121,7 +1110,15 @@ fn rebuild_sentence(
 /// Unpickles a `MathRegion`.
 #[pyfunction]
 #[pyo3(name = "_math_region")]
-fn rebuild_math_region(py: Python<'_>, start: usize, end: usize, byte_start: usize, byte_end: usize, kind: &str, source: Py<PyString>) -> PyResult<PyMathRegion> {
+fn rebuild_math_region(
+    py: Python<'_>,
+    start: usize,
+    end: usize,
+    byte_start: usize,
+    byte_end: usize,
+    kind: &str,
+    source: Py<PyString>,
+) -> PyResult<PyMathRegion> {
     check_span(py, &source, byte_start, byte_end)?;
     let kind = known_name(kind, MathKind::ALL.map(MathKind::as_str), "math region kind")?;
     Ok(PyMathRegion { start, end, byte_start, byte_end, kind, source })
@@ -1150,14 +1147,23 @@ fn rebuild_cue_hit(
 /// Unpickles a `SentenceCues`.
 #[pyfunction]
 #[pyo3(name = "_sentence_cues")]
-fn rebuild_sentence_cues(sentence: Py<PySentence>, conclusion: Py<PyTuple>, verification: Py<PyTuple>) -> PySentenceCues {
+fn rebuild_sentence_cues(
+    sentence: Py<PySentence>,
+    conclusion: Py<PyTuple>,
+    verification: Py<PyTuple>,
+) -> PySentenceCues {
     PySentenceCues { sentence, conclusion, verification }
 }
 
 /// Unpickles a `Segmentation`: the text segmented again with the same matcher and options.
 #[pyfunction]
 #[pyo3(name = "_segmentation")]
-fn rebuild_segmentation(py: Python<'_>, text: &PyAny, matcher: Py<PyCueMatcher>, options: PyRef<'_, PySplitOptions>) -> PyResult<PySegmentation> {
+fn rebuild_segmentation(
+    py: Python<'_>,
+    text: &PyAny,
+    matcher: Py<PyCueMatcher>,
+    options: PyRef<'_, PySplitOptions>,
+) -> PyResult<PySegmentation> {
     segment_with(py, matcher, text, options.inner)
 }
 

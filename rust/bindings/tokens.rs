@@ -70,15 +70,10 @@ pub(crate) fn ids_arg<'py>(obj: &'py PyAny, what: &dyn Display) -> PyResult<IdsA
         match item.extract::<i64>() {
             Ok(v) => ids.push(v),
             Err(_) if item.downcast::<pyo3::types::PyLong>().is_ok() => {
-                return Ok(IdsArg::Invalid(format!(
-                    "{what}[{i}] = {item} is not a token id (must be in 0..2**32)"
-                )));
+                return Ok(IdsArg::Invalid(format!("{what}[{i}] = {item} is not a token id (must be in 0..2**32)")));
             }
             Err(_) => {
-                return Err(PyTypeError::new_err(format!(
-                    "{what}[{i}] must be int, got {}",
-                    item.get_type().name()?
-                )))
+                return Err(PyTypeError::new_err(format!("{what}[{i}] must be int, got {}", item.get_type().name()?)))
             }
         }
     }
@@ -171,7 +166,10 @@ fn int64_buffer<'py>(obj: &'py PyAny, what: &dyn Display, ndim: usize) -> PyResu
     if !contiguous {
         return Err(bad("the array must be C-contiguous".into()));
     }
-    let len = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or_else(|| bad(format!("shape {shape:?} is too large")))?;
+    let len = shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| bad(format!("shape {shape:?} is too large")))?;
     if len == 0 {
         return Ok(Some((&[], shape)));
     }
@@ -240,7 +238,9 @@ fn array_struct_layout(capsule: &PyAny) -> Result<ArrayLayout, String> {
             return Err("__array_struct__ has no shape".into());
         }
         let shape: Vec<usize> = dims(inter.shape).iter().map(|&d| d.max(0) as usize).collect();
-        let contiguous = inter.flags & NPY_ARRAY_C_CONTIGUOUS != 0 || inter.strides.is_null() || c_order(&shape, dims(inter.strides));
+        let contiguous = inter.flags & NPY_ARRAY_C_CONTIGUOUS != 0
+            || inter.strides.is_null()
+            || c_order(&shape, dims(inter.strides));
         let native_order = if cfg!(target_endian = "little") { '<' } else { '>' };
         let swapped_order = if cfg!(target_endian = "little") { '>' } else { '<' };
         let order = if inter.flags & NPY_ARRAY_NOTSWAPPED != 0 { native_order } else { swapped_order };
@@ -256,12 +256,15 @@ fn array_struct_layout(capsule: &PyAny) -> Result<ArrayLayout, String> {
 /// Whether `strides` (bytes) are those of a C-ordered int64 array of `shape`.
 fn c_order(shape: &[usize], strides: &[isize]) -> bool {
     strides.len() == shape.len()
-        && (0..shape.len()).all(|d| shape[d] <= 1 || strides[d] == 8 * shape[d + 1..].iter().product::<usize>() as isize)
+        && (0..shape.len())
+            .all(|d| shape[d] <= 1 || strides[d] == 8 * shape[d + 1..].iter().product::<usize>() as isize)
 }
 
 /// The layout an `__array_interface__` dict describes.
 fn array_interface_layout(interface: &PyAny) -> PyResult<Result<ArrayLayout, String>> {
-    let Ok(interface) = interface.downcast::<PyDict>() else { return Ok(Err("__array_interface__ is not a dict".into())) };
+    let Ok(interface) = interface.downcast::<PyDict>() else {
+        return Ok(Err("__array_interface__ is not a dict".into()));
+    };
     macro_rules! field {
         ($key:literal) => {
             match interface.get_item($key) {
@@ -313,7 +316,8 @@ fn narrow(values: &[i64], what: &dyn Display) -> Result<Vec<u32>, String> {
         v as u32
     }));
     if all >> 32 != 0 {
-        let (i, v) = values.iter().enumerate().find(|(_, &v)| (v as u64) >> 32 != 0).expect("a value with a high bit set");
+        let (i, v) =
+            values.iter().enumerate().find(|(_, &v)| (v as u64) >> 32 != 0).expect("a value with a high bit set");
         return Err(format!("{what}[{i}] = {v} is not a token id (must be in 0..2**32)"));
     }
     Ok(ids)
@@ -336,7 +340,8 @@ unsafe fn narrow_avx2(values: &[i64], out: *mut u32) -> (usize, u64) {
     for k in 0..steps {
         let (a, b) = (_mm256_loadu_si256(p.add(2 * k)), _mm256_loadu_si256(p.add(2 * k + 1)));
         all = _mm256_or_si256(all, _mm256_or_si256(a, b));
-        let halves = _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(a, lows), _mm256_permutevar8x32_epi32(b, lows), 0x20);
+        let halves =
+            _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(a, lows), _mm256_permutevar8x32_epi32(b, lows), 0x20);
         _mm256_storeu_si256(out.add(8 * k) as *mut __m256i, halves);
     }
     let mut lanes = [0u64; 4];
@@ -369,11 +374,7 @@ impl NativeVocabulary {
                 format!("{what}[{index}] = {id} is not a token of this vocabulary ({vocab_len} ids)")
             }
         })?;
-        Ok(if char_offsets {
-            with_char_ends(decoded)
-        } else {
-            (decoded.text, Vec::new())
-        })
+        Ok(if char_offsets { with_char_ends(decoded) } else { (decoded.text, Vec::new()) })
     }
 
     /// A single call, run through `map_items` so that a panic (a bug) still becomes an error.
@@ -386,9 +387,7 @@ impl NativeVocabulary {
     ) -> PyResult<(String, Vec<usize>)> {
         let ids = ids_arg(ids, &"ids")?;
         let out = py.allow_threads(|| {
-            map_items(std::slice::from_ref(&ids), Some(1), |ids| {
-                self.decode_one(ids, &"ids", skip, char_offsets)
-            })
+            map_items(std::slice::from_ref(&ids), Some(1), |ids| self.decode_one(ids, &"ids", skip, char_offsets))
         });
         match out.into_iter().next() {
             Some(Ok(Ok(result))) => Ok(result),
@@ -405,9 +404,7 @@ impl NativeVocabulary {
     #[staticmethod]
     fn from_json(py: Python<'_>, json: &PyAny) -> PyResult<Self> {
         let json = borrow_str(json, "json")?;
-        let inner = py
-            .allow_threads(|| Vocabulary::from_tokenizer_json(json))
-            .map_err(vocabulary_error)?;
+        let inner = py.allow_threads(|| Vocabulary::from_tokenizer_json(json)).map_err(vocabulary_error)?;
         Ok(NativeVocabulary { inner: std::sync::Arc::new(inner) })
     }
 
@@ -417,9 +414,7 @@ impl NativeVocabulary {
         let bytes = py.allow_threads(|| std::fs::read(&path))?;
         let json = std::str::from_utf8(&bytes)
             .map_err(|e| TokenizerError::new_err(format!("{} is not UTF-8 text: {e}", path.display())))?;
-        let inner = py
-            .allow_threads(|| Vocabulary::from_tokenizer_json(json))
-            .map_err(vocabulary_error)?;
+        let inner = py.allow_threads(|| Vocabulary::from_tokenizer_json(json)).map_err(vocabulary_error)?;
         Ok(NativeVocabulary { inner: std::sync::Arc::new(inner) })
     }
 
@@ -456,8 +451,7 @@ impl NativeVocabulary {
     }
 
     fn decode(&self, py: Python<'_>, ids: &PyAny, skip_special_tokens: bool) -> PyResult<String> {
-        self.decode_single(py, ids, skip_special_tokens, false)
-            .map(|(text, _)| text)
+        self.decode_single(py, ids, skip_special_tokens, false).map(|(text, _)| text)
     }
 
     fn decode_with_offsets(
@@ -485,9 +479,7 @@ impl NativeVocabulary {
             .map(|(i, item)| ids_arg(item, &Indexed("batch", i)).map(|ids| (i, ids)))
             .collect::<PyResult<_>>()?;
         let results = py.allow_threads(|| {
-            map_items(&args, threads, |(i, ids)| {
-                self.decode_one(ids, &Indexed("batch", *i), skip_special_tokens, true)
-            })
+            map_items(&args, threads, |(i, ids)| self.decode_one(ids, &Indexed("batch", *i), skip_special_tokens, true))
         });
         Ok(results
             .into_iter()
@@ -500,11 +492,7 @@ impl NativeVocabulary {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<NativeVocabulary: {} ids, {}>",
-            self.inner.len(),
-            self.inner.decoder_kind()
-        )
+        format!("<NativeVocabulary: {} ids, {}>", self.inner.len(), self.inner.decoder_kind())
     }
 }
 
@@ -546,7 +534,12 @@ impl NativeEncoder {
     }
 
     /// `encode` for many texts, in parallel.
-    fn encode_batch(&self, py: Python<'_>, texts: &PyAny, threads: Option<i64>) -> PyResult<Vec<(Vec<u32>, Vec<usize>)>> {
+    fn encode_batch(
+        &self,
+        py: Python<'_>,
+        texts: &PyAny,
+        threads: Option<i64>,
+    ) -> PyResult<Vec<(Vec<u32>, Vec<usize>)>> {
         let mut reader = TextReader::new(py)?;
         let texts = reader.read_all(texts, "texts")?;
         run_released(py, &texts, threads_arg(threads)?, "texts", |t| encoded_with_char_ends(&self.inner, t))
@@ -572,7 +565,13 @@ pub(crate) fn token_spans(obj: &PyAny) -> Option<Vec<(usize, usize)>> {
         return Some(pairs);
     }
     let lists: Vec<Vec<usize>> = obj.extract().ok()?;
-    lists.into_iter().map(|p| match p[..] { [start, end] => Some((start, end)), _ => None }).collect()
+    lists
+        .into_iter()
+        .map(|p| match p[..] {
+            [start, end] => Some((start, end)),
+            _ => None,
+        })
+        .collect()
 }
 
 pub(crate) fn register(m: &PyModule) -> PyResult<()> {

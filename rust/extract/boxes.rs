@@ -24,8 +24,7 @@ const BOX_COMMANDS: [&[u8]; 2] = [b"boxed", b"fbox"];
 fn box_command_len(bytes: &[u8], i: usize) -> Option<usize> {
     BOX_COMMANDS.iter().find_map(|name| {
         let end = i + 1 + name.len();
-        let matches = bytes.get(i + 1..end) == Some(*name)
-            && !bytes.get(end).is_some_and(|b| b.is_ascii_alphabetic());
+        let matches = bytes.get(i + 1..end) == Some(*name) && !bytes.get(end).is_some_and(|b| b.is_ascii_alphabetic());
         matches.then_some(1 + name.len())
     })
 }
@@ -123,7 +122,8 @@ pub(crate) fn self_contained_boxes(text: &str, range: Range<usize>, thorough: bo
         return None;
     }
     let Some(first_box) = first_box_scan_start(bytes, &range) else { return Some(Vec::new()) };
-    let closes_near_first_box = memchr::memchr(b'}', &bytes[first_box.saturating_sub(MAX_ROW_GAP + 1).max(start)..first_box]).is_some();
+    let closes_near_first_box =
+        memchr::memchr(b'}', &bytes[first_box.saturating_sub(MAX_ROW_GAP + 1).max(start)..first_box]).is_some();
     let scan_start = match (closes_near_first_box, thorough) {
         (false, _) => first_box,
         (true, true) => start,

@@ -122,7 +122,10 @@ impl CandidateKind {
     fn priority(self) -> u8 {
         match self {
             CandidateKind::Boxed => 9,
-            CandidateKind::Choice | CandidateKind::Text | CandidateKind::NumberWord | CandidateKind::WordedExpression => 8,
+            CandidateKind::Choice
+            | CandidateKind::Text
+            | CandidateKind::NumberWord
+            | CandidateKind::WordedExpression => 8,
             CandidateKind::Equation => 7,
             CandidateKind::List => 6,
             CandidateKind::Tuple | CandidateKind::Interval | CandidateKind::Set => 5,
@@ -281,7 +284,15 @@ impl<'t> Scanner<'t> {
             .iter()
             .map(|t| (t.kind == TokenKind::Command).then(|| command_class(&text[t.range()][1..])))
             .collect();
-        Scanner { text, tokens, brace_partner, partner: vec![NO_PARTNER; tokens.len()], found: Vec::new(), words, command_classes }
+        Scanner {
+            text,
+            tokens,
+            brace_partner,
+            partner: vec![NO_PARTNER; tokens.len()],
+            found: Vec::new(),
+            words,
+            command_classes,
+        }
     }
 
     // ---------------------------------------------------------------- token helpers
@@ -354,9 +365,7 @@ impl<'t> Scanner<'t> {
     }
 
     fn into_candidates(mut self) -> Vec<Candidate> {
-        self.found.sort_by(|a, b| {
-            (a.start, b.end, b.kind.priority()).cmp(&(b.start, a.end, a.kind.priority()))
-        });
+        self.found.sort_by(|a, b| (a.start, b.end, b.kind.priority()).cmp(&(b.start, a.end, a.kind.priority())));
         self.found.dedup_by(|later, earlier| later.start == earlier.start && later.end == earlier.end);
         self.found
     }
@@ -403,8 +412,7 @@ impl<'t> Scanner<'t> {
         // A number, as in `boxes::outermost_boxes`: `\boxed 5`, `\boxed5`, `\boxed -2`.
         let signed = self.kind(first) == TokenKind::Operator && matches!(self.slice(first), "-" | "+");
         let number_at = if signed { first + 1 } else { first };
-        if self.tokens.get(number_at).map_or(true, |t| t.kind != TokenKind::Number)
-            || (first == command + 1 && signed)
+        if self.tokens.get(number_at).map_or(true, |t| t.kind != TokenKind::Number) || (first == command + 1 && signed)
         {
             return first..first;
         }
@@ -509,7 +517,9 @@ impl<'t> Scanner<'t> {
         // Tokens `first..=last` are a whole operand: no operator or number right before or after
         // ("3 + 3 choose 3", "n-1 choose 2", "the square root of 81/16").
         let whole_operand = |first: usize, last: usize| {
-            let joins = |k: Option<usize>| k.is_some_and(|k| matches!(self.kind(k), TokenKind::Operator | TokenKind::Number | TokenKind::Postfix));
+            let joins = |k: Option<usize>| {
+                k.is_some_and(|k| matches!(self.kind(k), TokenKind::Operator | TokenKind::Number | TokenKind::Postfix))
+            };
             !joins(self.prev_non_space(first, segment.start)) && !joins(self.next_non_space(last, segment.end))
         };
         // The token after a single space (no line break) from `k`, when there is one.
@@ -521,7 +531,13 @@ impl<'t> Scanner<'t> {
                 continue;
             }
             // "square root of N", "cube root of N".
-            let index = if self.word_is(i, &["square"]) { Some(2) } else if self.word_is(i, &["cube"]) { Some(3) } else { None };
+            let index = if self.word_is(i, &["square"]) {
+                Some(2)
+            } else if self.word_is(i, &["cube"]) {
+                Some(3)
+            } else {
+                None
+            };
             if let Some(index) = index {
                 let root = after_space(i).filter(|&k| self.word_is(k, &["root"]));
                 let of = root.and_then(after_space).filter(|&k| self.word_is(k, &["of"]));
@@ -545,7 +561,10 @@ impl<'t> Scanner<'t> {
                         continue;
                     }
                     let text = format!("\\binom{{{n_text}}}{{{k_text}}}");
-                    let parenthesised = i >= segment.start + 3 && self.slice(i - 3) == "(" && k + 1 < segment.end && self.slice(k + 1) == ")";
+                    let parenthesised = i >= segment.start + 3
+                        && self.slice(i - 3) == "("
+                        && k + 1 < segment.end
+                        && self.slice(k + 1) == ")";
                     let (start, end) = if parenthesised { (i - 3, k + 1) } else { (i - 2, k) };
                     if !whole_operand(start, end) {
                         continue;
@@ -569,9 +588,17 @@ impl<'t> Scanner<'t> {
                 // "5th" is an ordinal and "60-degree" an adjective: neither states a value.
                 let ordinal = i + 1 < segment.end && self.word_is(i + 1, &["st", "nd", "rd", "th"]);
                 let compound = i + 2 < segment.end && self.is_hyphen(i + 1, segment) && self.kind(i + 2) == Word;
-                if ordinal || compound { ProseRole::Stop } else { ProseRole::Math(i + 1) }
+                if ordinal || compound {
+                    ProseRole::Stop
+                } else {
+                    ProseRole::Math(i + 1)
+                }
             }
-            Constant | Postfix | Prime | Relation | Open(Bracket::Round | Bracket::Set)
+            Constant
+            | Postfix
+            | Prime
+            | Relation
+            | Open(Bracket::Round | Bracket::Set)
             | Close(Bracket::Round | Bracket::Set) => ProseRole::Math(i + 1),
             Operator if self.is_bullet(i, segment) => ProseRole::Stop,
             Operator => match self.after_groups(i, segment.end) {
@@ -579,9 +606,7 @@ impl<'t> Scanner<'t> {
                 None => ProseRole::Math(i + 1),
             },
             Open(Bracket::Brace | Bracket::Env) => match self.brace_partner[i] {
-                close if close != NO_PARTNER && (close as usize) < segment.end => {
-                    ProseRole::Math(close as usize + 1)
-                }
+                close if close != NO_PARTNER && (close as usize) < segment.end => ProseRole::Math(close as usize + 1),
                 _ => ProseRole::Stop,
             },
             Close(Bracket::Brace | Bracket::Env) => ProseRole::Stop,
@@ -604,8 +629,9 @@ impl<'t> Scanner<'t> {
             return false;
         }
         match self.next_non_space(i + 1, segment.end) {
-            Some(next) => matches!(self.prose_role(next, segment), ProseRole::Math(_))
-                && !self.word_is(next, &["and", "or"]),
+            Some(next) => {
+                matches!(self.prose_role(next, segment), ProseRole::Math(_)) && !self.word_is(next, &["and", "or"])
+            }
             None => false,
         }
     }
@@ -615,7 +641,8 @@ impl<'t> Scanner<'t> {
         matches!(self.slice(i), "-" | "*" | "•")
             && self.tokens.get(i + 1).is_some_and(|t| t.kind == TokenKind::Space)
             && (i == segment.start
-                || (self.kind(i - 1) == TokenKind::Space && (i - 1 == segment.start || self.slice(i - 1).contains('\n'))))
+                || (self.kind(i - 1) == TokenKind::Space
+                    && (i - 1 == segment.start || self.slice(i - 1).contains('\n'))))
     }
 
     /// Whether the word at `i` is mathematics: a variable, a function name, a unit glued to a
@@ -638,7 +665,10 @@ impl<'t> Scanner<'t> {
             if self.kind(p) == TokenKind::Number {
                 // `2x`, `3n`, `12cm`, `144s²`, but not the ordinal `5th` or the plural `6s`.
                 let math_follows = next.is_some_and(|n| {
-                    matches!(self.kind(n), TokenKind::Postfix | TokenKind::Operator | TokenKind::Relation | TokenKind::Open(_))
+                    matches!(
+                        self.kind(n),
+                        TokenKind::Postfix | TokenKind::Operator | TokenKind::Relation | TokenKind::Open(_)
+                    )
                 });
                 return !matches!(word, "st" | "nd" | "rd" | "th") && (word != "s" || math_follows);
             }
@@ -657,7 +687,8 @@ impl<'t> Scanner<'t> {
             })
         };
         let spaced = || {
-            spaced_operator(self.prev_non_space(i, segment.start)) || spaced_operator(self.next_non_space(i, segment.end))
+            spaced_operator(self.prev_non_space(i, segment.start))
+                || spaced_operator(self.next_non_space(i, segment.end))
         };
         if !is_identifier(word) {
             // A longer word is math glued to an operator (`xy=1`, `ab+c`, `xy²`), or when it
@@ -672,13 +703,19 @@ impl<'t> Scanner<'t> {
                     _ => false,
                 })
             };
-            return glued_operator(prev, false) || glued_operator(next, true) || (spaced() && is_variable_product(word));
+            return glued_operator(prev, false)
+                || glued_operator(next, true)
+                || (spaced() && is_variable_product(word));
         }
         let glued_to_math = |j: Option<usize>, after: bool| -> bool {
             j.is_some_and(|j| match self.kind(j) {
                 TokenKind::Operator => !self.is_hyphen(j, segment),
-                TokenKind::Relation | TokenKind::Number | TokenKind::Constant | TokenKind::Command
-                | TokenKind::Open(_) | TokenKind::Close(_) => true,
+                TokenKind::Relation
+                | TokenKind::Number
+                | TokenKind::Constant
+                | TokenKind::Command
+                | TokenKind::Open(_)
+                | TokenKind::Close(_) => true,
                 TokenKind::Postfix | TokenKind::Prime => after,
                 _ => false,
             })
@@ -739,7 +776,9 @@ impl<'t> Scanner<'t> {
     /// `x` between two numbers written apart is a multiplication sign: "3 x 10^8", "2 x 2".
     fn is_times_sign(&self, i: usize, segment: &Range<usize>) -> bool {
         let spaced_number = |j: Option<usize>, gap: usize| {
-            j.is_some_and(|j| self.kind(j) == TokenKind::Number && j.abs_diff(i) == 2 && self.kind(gap) == TokenKind::Space)
+            j.is_some_and(|j| {
+                self.kind(j) == TokenKind::Number && j.abs_diff(i) == 2 && self.kind(gap) == TokenKind::Space
+            })
         };
         i > segment.start
             && i + 1 < segment.end
@@ -786,7 +825,8 @@ impl<'t> Scanner<'t> {
         let connectives = (left + 1..right).filter(|&k| self.word_is(k, &["and", "or"])).count();
         if connectives == 1 {
             // Not across brackets: "(which is 20) and (x = 5)" are two remarks, not a list.
-            let bracketed = matches!(self.kind(left), Close(Bracket::Round)) || matches!(self.kind(right), Open(Bracket::Round));
+            let bracketed =
+                matches!(self.kind(left), Close(Bracket::Round)) || matches!(self.kind(right), Open(Bracket::Round));
             let commas = between.iter().filter(|t| matches!(t.kind, Comma)).count();
             return !bracketed && commas <= 1 && self.ends_operand(left) && self.starts_item(right);
         }
@@ -828,7 +868,11 @@ impl<'t> Scanner<'t> {
                 let spaced_operator_after = self.tokens.get(right + 1).is_some_and(|t| t.kind == Space)
                     && self.tokens.get(right + 2).is_some_and(|t| matches!(t.kind, Operator | Relation))
                     && self.is_binary_or_relation(right + 2);
-                word == "pi" || (is_identifier(word) && word.chars().count() == 1 && !is_english_letter(word) && spaced_operator_after)
+                word == "pi"
+                    || (is_identifier(word)
+                        && word.chars().count() == 1
+                        && !is_english_letter(word)
+                        && spaced_operator_after)
             }
             // `\frac{1}{2} t^2`, `\right) e^{-t}`: LaTeX multiplies by juxtaposition; but in
             // "(1) x + y" the bracket is a label.
@@ -872,8 +916,12 @@ impl<'t> Scanner<'t> {
 
     fn ends_operand(&self, i: usize) -> bool {
         match self.kind(i) {
-            TokenKind::Number | TokenKind::Postfix | TokenKind::Constant | TokenKind::Close(_)
-            | TokenKind::Prime | TokenKind::Word => true,
+            TokenKind::Number
+            | TokenKind::Postfix
+            | TokenKind::Constant
+            | TokenKind::Close(_)
+            | TokenKind::Prime
+            | TokenKind::Word => true,
             TokenKind::Operator => self.slice(i) == "!",
             TokenKind::Command => matches!(self.command(i), Some(CommandClass::Value | CommandClass::Name)),
             _ => false,
@@ -895,11 +943,10 @@ impl<'t> Scanner<'t> {
         if trimmed.len() == 1 && self.kind(trimmed.start) == TokenKind::Number {
             let i = trimmed.start;
             const LABELS: &[&str] = &[
-                "case", "subcase", "step", "part", "problem", "question", "equation", "eq",
-                "method", "approach", "example", "figure", "fig", "line", "row", "column",
-                "lemma", "theorem", "claim", "condition", "property", "rule", "attempt", "trial",
-                "scenario", "iteration", "version", "chapter", "section", "page", "round", "day",
-                "option", "choice",
+                "case", "subcase", "step", "part", "problem", "question", "equation", "eq", "method", "approach",
+                "example", "figure", "fig", "line", "row", "column", "lemma", "theorem", "claim", "condition",
+                "property", "rule", "attempt", "trial", "scenario", "iteration", "version", "chapter", "section",
+                "page", "round", "day", "option", "choice",
             ];
             if let Some(p) = self.prev_non_space(i, segment.start) {
                 if self.word_is(p, LABELS) {
@@ -923,7 +970,9 @@ impl<'t> Scanner<'t> {
             // before a colon name it, whatever the word.
             let colon_follows = i + 1 < segment.end && self.slice(i + 1) == ":";
             if colon_follows
-                && self.prev_non_space(i, segment.start).is_some_and(|p| self.kind(p) == TokenKind::Word && line_starts_at(p))
+                && self
+                    .prev_non_space(i, segment.start)
+                    .is_some_and(|p| self.kind(p) == TokenKind::Word && line_starts_at(p))
             {
                 return;
             }
@@ -1074,8 +1123,7 @@ impl<'t> Scanner<'t> {
         match self.tokens.get(i + 1) {
             Some(t) if t.kind == TokenKind::Open(Bracket::Brace) => {
                 let close = self.brace_partner[i + 1];
-                close != NO_PARTNER
-                    && matches!(self.span_text(&(i + 2..close as usize)).trim(), "and" | "or")
+                close != NO_PARTNER && matches!(self.span_text(&(i + 2..close as usize)).trim(), "and" | "or")
             }
             _ => false,
         }
@@ -1155,7 +1203,8 @@ impl<'t> Scanner<'t> {
         }
         // `1, 2, 3, \ldots, 8`: the ellipsis stands for members of the list, it is no value.
         if inner.len() == 1
-            && (self.kind(inner.start) == TokenKind::Ellipsis || self.command(inner.start) == Some(CommandClass::Ellipsis))
+            && (self.kind(inner.start) == TokenKind::Ellipsis
+                || self.command(inner.start) == Some(CommandClass::Ellipsis))
         {
             list.last_end = inner.end;
             return;
@@ -1174,9 +1223,8 @@ impl<'t> Scanner<'t> {
             }
         }
         if item.relations == 0 {
-            let value = whole.filter(|w| {
-                !w.is_empty() && self.is_value(w) && !self.is_name(w) && !self.is_single_box(w)
-            });
+            let value =
+                whole.filter(|w| !w.is_empty() && self.is_value(w) && !self.is_name(w) && !self.is_single_box(w));
             list.all_values &= value.is_some();
             list.all_named_equations = false;
             if let Some(value) = value {
@@ -1331,12 +1379,20 @@ impl<'t> Scanner<'t> {
     fn trims_anywhere(&self, i: usize) -> bool {
         use TokenKind::*;
         match self.kind(i) {
-            Space | Spacing | Comma | Semicolon | Relation | Arrow | Ellipsis | Punct | MathDelim
-            | Markup | LineBreak | Dollar | Other => true,
-            Command => matches!(
-                self.command(i),
-                Some(CommandClass::Transparent | CommandClass::Separator | CommandClass::Relation(_) | CommandClass::Ellipsis | CommandClass::Operator)
-            ) && !(self.slice(i) == "\\pm" || self.slice(i) == "\\mp"),
+            Space | Spacing | Comma | Semicolon | Relation | Arrow | Ellipsis | Punct | MathDelim | Markup
+            | LineBreak | Dollar | Other => true,
+            Command => {
+                matches!(
+                    self.command(i),
+                    Some(
+                        CommandClass::Transparent
+                            | CommandClass::Separator
+                            | CommandClass::Relation(_)
+                            | CommandClass::Ellipsis
+                            | CommandClass::Operator
+                    )
+                ) && !(self.slice(i) == "\\pm" || self.slice(i) == "\\mp")
+            }
             _ => false,
         }
     }
@@ -1399,7 +1455,9 @@ impl<'t> Scanner<'t> {
                 if self.kind(first) == TokenKind::Operator && matches!(self.slice(first), "-" | "+" | "−") {
                     first += 1;
                 }
-                let scaled = self.before_scale_words(range).is_some_and(|head| head.start == range.start && head.end == first + 1);
+                let scaled = self
+                    .before_scale_words(range)
+                    .is_some_and(|head| head.start == range.start && head.end == first + 1);
                 if (first + 1 == range.end || scaled) && self.kind(first) == TokenKind::Number {
                     CandidateKind::Number
                 } else {
@@ -1419,9 +1477,7 @@ impl<'t> Scanner<'t> {
                 TokenKind::Open(Bracket::Round) if self.has_inner_comma(range) => {
                     let open = self.slice(first);
                     let close = self.slice(last);
-                    let infinite = range.clone().any(|i| {
-                        self.slice(i) == "\\infty" || self.slice(i) == "∞"
-                    });
+                    let infinite = range.clone().any(|i| self.slice(i) == "\\infty" || self.slice(i) == "∞");
                     let kind = if open == "(" && close == ")" && !infinite {
                         CandidateKind::Tuple
                     } else {
@@ -1579,7 +1635,8 @@ impl<'t> Scanner<'t> {
             let lone_one = last == i && self.slice(i).eq_ignore_ascii_case("one");
             // "exactly two + 3*exactly three": the words name quantities in a formula.
             let arithmetic = |j: Option<usize>| j.is_some_and(|j| self.is_binary_operator(j));
-            let in_formula = arithmetic(self.prev_non_space(i, segment.start)) || arithmetic(self.next_non_space(last, segment.end));
+            let in_formula =
+                arithmetic(self.prev_non_space(i, segment.start)) || arithmetic(self.next_non_space(last, segment.end));
             if !in_formula && (!lone_one || self.one_is_stated(i, &segment)) {
                 let (start, end) = (self.tokens[i].start as usize, self.tokens[last].end as usize);
                 self.push(start, end, text, CandidateKind::NumberWord);
@@ -1597,17 +1654,18 @@ impl<'t> Scanner<'t> {
         let d = number_words::denominator(name)?;
         let plural = name.ends_with('s') || name.eq_ignore_ascii_case("halves");
         let adjective = word + 1 < segment.end && self.slice(word + 1) == "-";
-        ((numerator == 1) != plural && !adjective && number_words::states_fraction(u64::from(numerator), d)).then_some(d)
+        ((numerator == 1) != plural && !adjective && number_words::states_fraction(u64::from(numerator), d))
+            .then_some(d)
     }
 
     fn one_is_stated(&self, i: usize, segment: &Range<usize>) -> bool {
         const STATING: &[&str] = &[
-            "is", "are", "was", "were", "be", "been", "equals", "exactly", "only", "just", "get",
-            "gets", "got", "gives", "give", "yields", "answer",
+            "is", "are", "was", "were", "be", "been", "equals", "exactly", "only", "just", "get", "gets", "got",
+            "gives", "give", "yields", "answer",
         ];
         const PRONOUN_NEXT: &[&str] = &[
-            "of", "another", "other", "such", "more", "less", "way", "can", "could", "would",
-            "should", "might", "must", "may", "will",
+            "of", "another", "other", "such", "more", "less", "way", "can", "could", "would", "should", "might",
+            "must", "may", "will",
         ];
         let stated = match self.prev_non_space(i, segment.start) {
             // "the only one where ..." is a pronoun.
@@ -1620,9 +1678,7 @@ impl<'t> Scanner<'t> {
             }
             _ => false,
         };
-        let pronoun = self
-            .next_non_space(i, segment.end)
-            .is_some_and(|n| self.word_is(n, PRONOUN_NEXT));
+        let pronoun = self.next_non_space(i, segment.end).is_some_and(|n| self.word_is(n, PRONOUN_NEXT));
         stated && !pronoun
     }
 
@@ -1644,7 +1700,9 @@ impl<'t> Scanner<'t> {
                 if stated {
                     self.push(start, end, word.to_string(), CandidateKind::Choice);
                 }
-            } else if is_proper_word(word) && (self.after_answer_words(i, &segment, false) || self.named_after_copula(i, &segment)) {
+            } else if is_proper_word(word)
+                && (self.after_answer_words(i, &segment, false) || self.named_after_copula(i, &segment))
+            {
                 self.push(start, end, format!("\\text{{{word}}}"), CandidateKind::Text);
             }
         }
@@ -1654,7 +1712,8 @@ impl<'t> Scanner<'t> {
     fn choices_in_math(&mut self, region: Range<usize>) {
         for i in region.clone() {
             let word = self.slice(i);
-            let letter = self.kind(i) == TokenKind::Word && word.len() == 1 && matches!(word.as_bytes()[0], b'A'..=b'E');
+            let letter =
+                self.kind(i) == TokenKind::Word && word.len() == 1 && matches!(word.as_bytes()[0], b'A'..=b'E');
             if letter && self.parenthesised_letter(i, &region) {
                 let t = self.tokens[i];
                 self.push(t.start as usize, t.end as usize, word.to_string(), CandidateKind::Choice);
@@ -1675,13 +1734,22 @@ impl<'t> Scanner<'t> {
         let operand_before = open > segment.start
             && matches!(
                 self.kind(open - 1),
-                TokenKind::Word | TokenKind::Number | TokenKind::Close(_) | TokenKind::Command | TokenKind::Postfix
-                    | TokenKind::Operator | TokenKind::Constant
+                TokenKind::Word
+                    | TokenKind::Number
+                    | TokenKind::Close(_)
+                    | TokenKind::Command
+                    | TokenKind::Postfix
+                    | TokenKind::Operator
+                    | TokenKind::Constant
             );
         let operand_after = i + 2 < segment.end
             && matches!(
                 self.kind(i + 2),
-                TokenKind::Word | TokenKind::Number | TokenKind::Open(_) | TokenKind::Operator | TokenKind::Postfix
+                TokenKind::Word
+                    | TokenKind::Number
+                    | TokenKind::Open(_)
+                    | TokenKind::Operator
+                    | TokenKind::Postfix
                     | TokenKind::Relation
             );
         !operand_before && !operand_after
@@ -1693,8 +1761,14 @@ impl<'t> Scanner<'t> {
         let starts_math = |k: usize| {
             matches!(
                 self.kind(k),
-                TokenKind::Operator | TokenKind::Relation | TokenKind::Command | TokenKind::Number | TokenKind::Open(_)
-                    | TokenKind::Postfix | TokenKind::Constant | TokenKind::Prime
+                TokenKind::Operator
+                    | TokenKind::Relation
+                    | TokenKind::Command
+                    | TokenKind::Number
+                    | TokenKind::Open(_)
+                    | TokenKind::Postfix
+                    | TokenKind::Constant
+                    | TokenKind::Prime
             ) || (self.kind(k) == TokenKind::Word && is_identifier(self.slice(k)))
         };
         match self.kind(next) {
@@ -1707,7 +1781,8 @@ impl<'t> Scanner<'t> {
     /// complement: "the highest average speed is Evelyn with 3.6", "the winner was Bob." (not
     /// "is Newton's method", "is Euler line").
     fn named_after_copula(&self, i: usize, segment: &Range<usize>) -> bool {
-        const LINKS: &[&str] = &["with", "and", "or", "at", "who", "which", "because", "since", "as", "by", "for", "in", "on"];
+        const LINKS: &[&str] =
+            &["with", "and", "or", "at", "who", "which", "because", "since", "as", "by", "for", "in", "on"];
         let before = self.prev_non_space(i, segment.start).is_some_and(|p| self.word_is(p, &["is", "was"]));
         // The name ends the statement: then only punctuation, a bracket or markup, or a word that
         // links a clause ("Evelyn with 3.6"); not a noun ("Euler line"), an operator ("Total -
@@ -1716,7 +1791,11 @@ impl<'t> Scanner<'t> {
             k >= segment.end
                 || matches!(
                     self.kind(k),
-                    TokenKind::Punct | TokenKind::Comma | TokenKind::Semicolon | TokenKind::Close(_) | TokenKind::Markup
+                    TokenKind::Punct
+                        | TokenKind::Comma
+                        | TokenKind::Semicolon
+                        | TokenKind::Close(_)
+                        | TokenKind::Markup
                         | TokenKind::MathDelim
                 )
                 || self.word_is(k, LINKS)
@@ -1790,8 +1869,8 @@ fn makes_words_math(kind: TokenKind) -> bool {
 /// `ABC`: points, segments), or a Greek letter spelled out (`theta`).
 fn is_identifier(word: &str) -> bool {
     const GREEK: &[&str] = &[
-        "alpha", "beta", "gamma", "delta", "epsilon", "theta", "lambda", "mu", "sigma", "phi",
-        "omega", "rho", "tau", "psi",
+        "alpha", "beta", "gamma", "delta", "epsilon", "theta", "lambda", "mu", "sigma", "phi", "omega", "rho", "tau",
+        "psi",
     ];
     let mut chars = word.chars();
     match (chars.next(), chars.next()) {
@@ -1809,14 +1888,13 @@ fn is_english_letter(word: &str) -> bool {
 /// `hk`), unless it is an English word.
 fn is_variable_product(word: &str) -> bool {
     const ENGLISH: &[&str] = &[
-        "is", "to", "so", "an", "or", "of", "in", "at", "be", "by", "as", "it", "we", "if", "on",
-        "no", "do", "go", "he", "me", "my", "up", "us", "am", "ok", "and", "the", "for", "but",
-        "not", "are", "was", "can", "has", "had", "its", "let", "get", "got", "see", "say", "use",
-        "how", "why", "who", "any", "all", "one", "two", "six", "ten", "may", "now", "new", "off",
-        "our", "out", "per", "try", "way", "yes", "too", "set", "put", "sum", "lot", "few", "him",
-        "her", "she", "you", "did", "end", "add", "odd", "its", "way", "mod", "max", "min", "log",
-        "sin", "cos", "tan", "hmm", "etc", "via", "vs", "ie", "eg", "cm", "mm", "km", "kg", "mph",
-        "day", "yet", "own", "far", "big", "old", "top", "low", "key", "fit", "fix", "run", "own",
+        "is", "to", "so", "an", "or", "of", "in", "at", "be", "by", "as", "it", "we", "if", "on", "no", "do", "go",
+        "he", "me", "my", "up", "us", "am", "ok", "and", "the", "for", "but", "not", "are", "was", "can", "has", "had",
+        "its", "let", "get", "got", "see", "say", "use", "how", "why", "who", "any", "all", "one", "two", "six", "ten",
+        "may", "now", "new", "off", "our", "out", "per", "try", "way", "yes", "too", "set", "put", "sum", "lot", "few",
+        "him", "her", "she", "you", "did", "end", "add", "odd", "its", "way", "mod", "max", "min", "log", "sin", "cos",
+        "tan", "hmm", "etc", "via", "vs", "ie", "eg", "cm", "mm", "km", "kg", "mph", "day", "yet", "own", "far", "big",
+        "old", "top", "low", "key", "fit", "fix", "run", "own",
     ];
     (2..=3).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_lowercase()) && !ENGLISH.contains(&word)
 }
@@ -1824,11 +1902,10 @@ fn is_variable_product(word: &str) -> bool {
 /// A capitalised word that can be a text answer (a name), not a sentence word.
 fn is_proper_word(word: &str) -> bool {
     const SENTENCE_WORDS: &[&str] = &[
-        "The", "This", "That", "These", "Those", "It", "Its", "There", "Then", "So", "Not", "No",
-        "Yes", "Correct", "Wrong", "Also", "And", "But", "Therefore", "Thus", "Hence", "Because",
-        "Since", "Let", "We", "I", "In", "If", "When", "Option", "Choice", "Answer", "Final",
-        "Wait", "Hmm", "Okay", "Ok", "Alright", "Well", "Now", "First", "Actually", "Maybe",
-        "Perhaps", "Note", "However", "Given", "Hence", "Likely", "Probably", "Still", "Negative",
+        "The", "This", "That", "These", "Those", "It", "Its", "There", "Then", "So", "Not", "No", "Yes", "Correct",
+        "Wrong", "Also", "And", "But", "Therefore", "Thus", "Hence", "Because", "Since", "Let", "We", "I", "In", "If",
+        "When", "Option", "Choice", "Answer", "Final", "Wait", "Hmm", "Okay", "Ok", "Alright", "Well", "Now", "First",
+        "Actually", "Maybe", "Perhaps", "Note", "However", "Given", "Hence", "Likely", "Probably", "Still", "Negative",
         "Positive", "Infinity", "Undefined", "None",
     ];
     let mut chars = word.chars();
@@ -1911,9 +1988,10 @@ mod tests {
             found(r"the probability is \(\frac{5}{36}\), but let me verify"),
             pairs(&[(r"\frac{5}{36}", "math_span")])
         );
-        assert_eq!(found(r"so $x=3$ and $$y = 4$$"), pairs(&[
-            ("x=3", "equation"), ("3", "equation_side"), ("y = 4", "equation"), ("4", "equation_side")
-        ]));
+        assert_eq!(
+            found(r"so $x=3$ and $$y = 4$$"),
+            pairs(&[("x=3", "equation"), ("3", "equation_side"), ("y = 4", "equation"), ("4", "equation_side")])
+        );
     }
 
     #[test]
@@ -1961,7 +2039,9 @@ mod tests {
         assert!(!texts("square root of\n15").iter().any(|t| t.starts_with('\\')));
         assert!(!texts("2.5 choose 1").iter().any(|t| t.starts_with('\\')));
         // Nor part of a larger expression.
-        for t in ["(3 + 3 choose 3) = 20", "which is n-1 choose 2.", "9/4 is the square root of 81/16.", "2 * (8 choose 6)"] {
+        for t in
+            ["(3 + 3 choose 3) = 20", "which is n-1 choose 2.", "9/4 is the square root of 81/16.", "2 * (8 choose 6)"]
+        {
             assert!(!texts(t).iter().any(|c| c.starts_with(r"\binom") || c.starts_with(r"\sqrt")), "{t}");
         }
         assert!(texts("= 6 choose 3 = 20").contains(&r"\binom{6}{3}".to_string()));
@@ -2015,7 +2095,10 @@ mod tests {
         assert_eq!(texts("so -2 < x < 3"), vec!["-2 < x < 3", "-2", "3"]);
         assert_eq!(texts("so x = 1, y = 2"), vec!["x = 1, y = 2", "x = 1", "1", "y = 2", "2"]);
         // Names are not values: `f(2022)`, `a_1`, `AB`.
-        assert_eq!(texts("f(2022) = 2 and a_1 = 7 and AB = 5"), vec!["f(2022) = 2 and a_1 = 7 and AB = 5", "f(2022) = 2", "2", "a_1 = 7", "7", "AB = 5", "5"]);
+        assert_eq!(
+            texts("f(2022) = 2 and a_1 = 7 and AB = 5"),
+            vec!["f(2022) = 2 and a_1 = 7 and AB = 5", "f(2022) = 2", "2", "a_1 = 7", "7", "AB = 5", "5"]
+        );
     }
 
     #[test]
@@ -2052,7 +2135,10 @@ mod tests {
     fn plain_text_math() {
         assert_eq!(texts("so 3 x 10^8 m/s"), vec!["3 x 10^8", "m/s"]);
         assert_eq!(texts("(2 T - 1) - T + 1 = T and 5 V."), vec!["(2 T - 1) - T + 1 = T", "(2 T - 1) - T + 1", "5"]);
-        assert_eq!(texts("sqrt(2) and log_6 x - log_6 9 = 2"), vec!["sqrt(2)", "log_6 x - log_6 9 = 2", "log_6 x - log_6 9", "2"]);
+        assert_eq!(
+            texts("sqrt(2) and log_6 x - log_6 9 = 2"),
+            vec!["sqrt(2)", "log_6 x - log_6 9 = 2", "log_6 x - log_6 9", "2"]
+        );
         assert_eq!(texts("so b^2 - 4ac = 0"), vec!["b^2 - 4ac = 0", "b^2 - 4ac", "0"]);
         assert_eq!(texts("1,000 and 1{,}000"), vec!["1,000 and 1{,}000", "1,000", "1{,}000"]);
     }
@@ -2065,26 +2151,42 @@ mod tests {
         );
         assert_eq!(
             texts(r"so \begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix} = -I"),
-            vec![r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix} = -I", r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix}", "-I"]
+            vec![
+                r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix} = -I",
+                r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix}",
+                "-I"
+            ]
         );
     }
 
     #[test]
     fn units_in_text_give_the_bare_number_too() {
-        assert_eq!(texts(r"\(d = 6\sqrt{2} \text{ cm}\)"), vec![r"d = 6\sqrt{2} \text{ cm}", r"6\sqrt{2} \text{ cm}", r"6\sqrt{2}"]);
+        assert_eq!(
+            texts(r"\(d = 6\sqrt{2} \text{ cm}\)"),
+            vec![r"d = 6\sqrt{2} \text{ cm}", r"6\sqrt{2} \text{ cm}", r"6\sqrt{2}"]
+        );
         assert!(has(r"\(D = 1.29 \times 10^{-5} \, \text{cm}^2/\text{s}\)", r"1.29 \times 10^{-5}"));
         assert_eq!(texts(r"\(\text{Evelyn}\)"), vec![r"\text{Evelyn}"]);
-        assert_eq!(texts(r"\(\mathbf{w_1} - \mathbf{w_2}\) and \(x - \text{cm}\)"), vec![r"\mathbf{w_1} - \mathbf{w_2}", r"x - \text{cm}"]);
+        assert_eq!(
+            texts(r"\(\mathbf{w_1} - \mathbf{w_2}\) and \(x - \text{cm}\)"),
+            vec![r"\mathbf{w_1} - \mathbf{w_2}", r"x - \text{cm}"]
+        );
     }
 
     #[test]
     fn number_words_after_a_numeral_belong_to_the_value() {
         // A scale word: the whole, and the numeral a box may mean with the scale as its unit.
-        assert_eq!(found("So the population is 2 million."), vec![("2 million".to_string(), "number"), ("2".to_string(), "number")]);
+        assert_eq!(
+            found("So the population is 2 million."),
+            vec![("2 million".to_string(), "number"), ("2".to_string(), "number")]
+        );
         assert_eq!(texts("So it is 3 hundred thousand."), vec!["3 hundred thousand", "3"]);
         assert_eq!(texts("around 100 billion to 400 billion"), vec!["100 billion", "100", "400 billion", "400"]);
         // A chain is at most four words long.
-        assert_eq!(texts("So 2 million million million million million."), vec!["2 million million million million", "2"]);
+        assert_eq!(
+            texts("So 2 million million million million million."),
+            vec!["2 million million million million", "2"]
+        );
         // A power word: the power only; the base is no result.
         assert_eq!(texts("So 5 squared is 25."), vec!["5 squared", "25"]);
         assert_eq!(texts("So it is 3 cubed."), vec!["3 cubed"]);
@@ -2149,7 +2251,10 @@ mod tests {
     #[test]
     fn enumerations_joined_by_words_or_an_ellipsis_are_lists() {
         assert_eq!(texts("x = 0 or x = 5"), vec!["x = 0 or x = 5", "x = 0", "0", "x = 5", "5"]);
-        assert_eq!(texts("all θ are π/4, 3π/4, π/6, and 5π/6."), vec!["π/4, 3π/4, π/6, and 5π/6", "π/4", "3π/4", "π/6", "5π/6"]);
+        assert_eq!(
+            texts("all θ are π/4, 3π/4, π/6, and 5π/6."),
+            vec!["π/4, 3π/4, π/6, and 5π/6", "π/4", "3π/4", "π/6", "5π/6"]
+        );
         assert_eq!(texts(r"k can be \( 1, 2, 3, \ldots, 8 \)."), vec![r"1, 2, 3, \ldots, 8", "1", "2", "3", "8"]);
         // A word after "and" ends the enumeration: the value stands alone.
         assert_eq!(texts("So the answer is 5 and we are done."), vec!["5"]);
@@ -2164,7 +2269,8 @@ mod tests {
 
     #[test]
     fn degenerate_input() {
-        for text in ["", " ", "$", "$$", r"\(", r"\boxed{", "{{{{", "))))", "\0", "(((x", "=====", ",,,,", "**", "𝔸𝔹"] {
+        for text in ["", " ", "$", "$$", r"\(", r"\boxed{", "{{{{", "))))", "\0", "(((x", "=====", ",,,,", "**", "𝔸𝔹"]
+        {
             for c in extract_candidates(text) {
                 assert!(c.start < c.end && c.end <= text.len() && !c.text.is_empty(), "{text:?}");
             }

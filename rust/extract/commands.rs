@@ -68,30 +68,28 @@ pub(crate) fn command_class(name: &str) -> CommandClass {
         return Transparent;
     }
     match name {
-        "frac" | "dfrac" | "tfrac" | "cfrac" | "sqrt" | "binom" | "dbinom" | "tbinom" | "pi"
-        | "infty" | "emptyset" | "varnothing" | "mathbb" => Value,
-        "text" | "textbf" | "textit" | "textrm" | "textsf" | "texttt" | "textnormal" | "mathrm"
-        | "mathbf" | "mathit" | "mathsf" | "mbox" | "operatorname" | "emph" => Text,
-        "alpha" | "beta" | "gamma" | "delta" | "epsilon" | "varepsilon" | "zeta" | "eta"
-        | "theta" | "vartheta" | "iota" | "kappa" | "lambda" | "mu" | "nu" | "xi" | "rho"
-        | "sigma" | "tau" | "upsilon" | "phi" | "varphi" | "chi" | "psi" | "omega" | "Gamma"
-        | "Delta" | "Theta" | "Lambda" | "Xi" | "Sigma" | "Phi" | "Psi" | "Omega" | "angle"
-        | "measuredangle" | "triangle" | "overline" | "overrightarrow" | "vec" | "hat"
+        "frac" | "dfrac" | "tfrac" | "cfrac" | "sqrt" | "binom" | "dbinom" | "tbinom" | "pi" | "infty" | "emptyset"
+        | "varnothing" | "mathbb" => Value,
+        "text" | "textbf" | "textit" | "textrm" | "textsf" | "texttt" | "textnormal" | "mathrm" | "mathbf"
+        | "mathit" | "mathsf" | "mbox" | "operatorname" | "emph" => Text,
+        "alpha" | "beta" | "gamma" | "delta" | "epsilon" | "varepsilon" | "zeta" | "eta" | "theta" | "vartheta"
+        | "iota" | "kappa" | "lambda" | "mu" | "nu" | "xi" | "rho" | "sigma" | "tau" | "upsilon" | "phi" | "varphi"
+        | "chi" | "psi" | "omega" | "Gamma" | "Delta" | "Theta" | "Lambda" | "Xi" | "Sigma" | "Phi" | "Psi"
+        | "Omega" | "angle" | "measuredangle" | "triangle" | "overline" | "overrightarrow" | "vec" | "hat"
         | "widehat" | "bar" | "tilde" | "dot" | "ddot" | "mathcal" => Name,
-        "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan" | "sinh"
-        | "cosh" | "tanh" | "log" | "ln" | "lg" | "exp" | "det" | "gcd" | "lim" | "max" | "min"
-        | "mod" | "bmod" | "pmod" | "deg" | "arg" => Function,
+        "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos" | "arctan" | "sinh" | "cosh" | "tanh"
+        | "log" | "ln" | "lg" | "exp" | "det" | "gcd" | "lim" | "max" | "min" | "mod" | "bmod" | "pmod" | "deg"
+        | "arg" => Function,
         "cdot" | "times" | "div" | "pm" | "mp" | "cup" | "cap" | "setminus" => Operator,
         "le" | "leq" | "leqslant" | "lt" => Relation(self::Relation::Less),
         "ge" | "geq" | "geqslant" | "gt" => Relation(self::Relation::Greater),
         "approx" | "simeq" | "sim" | "cong" | "doteq" => Relation(self::Relation::Approx),
-        "ne" | "neq" | "equiv" | "in" | "notin" | "subset" | "subseteq" | "supset" | "supseteq"
-        | "propto" | "parallel" | "perp" => Relation(self::Relation::Other),
-        "quad" | "qquad" | "implies" | "Rightarrow" | "Longrightarrow" | "Leftrightarrow"
-        | "Longleftrightarrow" | "iff" | "rightarrow" | "longrightarrow" | "to" | "mapsto"
-        | "therefore" | "because" => Separator,
-        "left" | "right" | "big" | "Big" | "bigg" | "Bigg" | "bigl" | "bigr" | "Bigl" | "Bigr"
-        | "biggl" | "biggr" | "Biggl" | "Biggr" => Sizing,
+        "ne" | "neq" | "equiv" | "in" | "notin" | "subset" | "subseteq" | "supset" | "supseteq" | "propto"
+        | "parallel" | "perp" => Relation(self::Relation::Other),
+        "quad" | "qquad" | "implies" | "Rightarrow" | "Longrightarrow" | "Leftrightarrow" | "Longleftrightarrow"
+        | "iff" | "rightarrow" | "longrightarrow" | "to" | "mapsto" | "therefore" | "because" => Separator,
+        "left" | "right" | "big" | "Big" | "bigg" | "Bigg" | "bigl" | "bigr" | "Bigl" | "Bigr" | "biggl" | "biggr"
+        | "Biggl" | "Biggr" => Sizing,
         "displaystyle" | "textstyle" | "nonumber" | "notag" | "limits" | "nolimits" => Transparent,
         "ldots" | "cdots" | "dots" | "dotsc" | "dotsb" => Ellipsis,
         "boxed" | "fbox" => Box,
@@ -103,8 +101,24 @@ pub(crate) fn command_class(name: &str) -> CommandClass {
 pub(crate) fn is_connective(word: &str) -> bool {
     matches!(
         word.trim().to_ascii_lowercase().as_str(),
-        "and" | "or" | "so" | "then" | "where" | "since" | "if" | "for" | "thus" | "hence"
-            | "but" | "because" | "when" | "with" | "i.e." | "i.e.," | "and so" | "which gives"
+        "and"
+            | "or"
+            | "so"
+            | "then"
+            | "where"
+            | "since"
+            | "if"
+            | "for"
+            | "thus"
+            | "hence"
+            | "but"
+            | "because"
+            | "when"
+            | "with"
+            | "i.e."
+            | "i.e.,"
+            | "and so"
+            | "which gives"
     )
 }
 
@@ -112,9 +126,33 @@ pub(crate) fn is_connective(word: &str) -> bool {
 pub(crate) fn is_function_word(word: &str) -> bool {
     matches!(
         word,
-        "sqrt" | "cbrt" | "sin" | "cos" | "tan" | "cot" | "sec" | "csc" | "arcsin" | "arccos"
-            | "arctan" | "sinh" | "cosh" | "tanh" | "log" | "ln" | "lg" | "exp" | "gcd" | "lcm"
-            | "mod" | "det" | "floor" | "ceil" | "abs" | "max" | "min"
+        "sqrt"
+            | "cbrt"
+            | "sin"
+            | "cos"
+            | "tan"
+            | "cot"
+            | "sec"
+            | "csc"
+            | "arcsin"
+            | "arccos"
+            | "arctan"
+            | "sinh"
+            | "cosh"
+            | "tanh"
+            | "log"
+            | "ln"
+            | "lg"
+            | "exp"
+            | "gcd"
+            | "lcm"
+            | "mod"
+            | "det"
+            | "floor"
+            | "ceil"
+            | "abs"
+            | "max"
+            | "min"
     )
 }
 

@@ -161,8 +161,15 @@ fn boxed_after_close(text: &str, after: usize, cut: bool, thorough: bool) -> Opt
     if cut && text.as_bytes()[..after].iter().all(|&b| !is_braceless_delimiter(b)) {
         return None;
     }
-    let (answer, span) = self_contained_boxes(text, after..text.len(), thorough).and_then(|boxes| answer_of_boxes(text, &boxes))?;
-    Some(FinalAnswer { text: answer, start: span.start, end: span.end, rule: FinalRule::BoxedAfterThink, in_thinking: false })
+    let (answer, span) =
+        self_contained_boxes(text, after..text.len(), thorough).and_then(|boxes| answer_of_boxes(text, &boxes))?;
+    Some(FinalAnswer {
+        text: answer,
+        start: span.start,
+        end: span.end,
+        rule: FinalRule::BoxedAfterThink,
+        in_thinking: false,
+    })
 }
 
 /// [`extract_final`] by the rules as the module docs state them, reading the whole response;
@@ -333,7 +340,13 @@ const MAX_SPECIAL_MARKER_BYTES: usize = 64;
 /// The length of the special-token marker `s` starts with: `<|name|>` or DeepSeek's
 /// full-width `<｜name｜>`, the name without white space.
 fn special_marker_at_start(s: &str) -> Option<usize> {
-    let (open, close) = if s.starts_with("<|") { ("<|", "|>") } else if s.starts_with("<｜") { ("<｜", "｜>") } else { return None };
+    let (open, close) = if s.starts_with("<|") {
+        ("<|", "|>")
+    } else if s.starts_with("<｜") {
+        ("<｜", "｜>")
+    } else {
+        return None;
+    };
     let limit = floor_char_boundary(s, s.len().min(MAX_SPECIAL_MARKER_BYTES));
     let name_end = open.len() + s[open.len()..limit].find(close)?;
     let name = &s[open.len()..name_end];
@@ -342,7 +355,13 @@ fn special_marker_at_start(s: &str) -> Option<usize> {
 
 /// The length of the special-token marker `s` ends with (see [`special_marker_at_start`]).
 fn special_marker_at_end(s: &str) -> Option<usize> {
-    let open = if s.ends_with("|>") { "<|" } else if s.ends_with("｜>") { "<｜" } else { return None };
+    let open = if s.ends_with("|>") {
+        "<|"
+    } else if s.ends_with("｜>") {
+        "<｜"
+    } else {
+        return None;
+    };
     let from = floor_char_boundary(s, s.len().saturating_sub(MAX_SPECIAL_MARKER_BYTES));
     let at = from + s[from..].rfind(open)?;
     (special_marker_at_start(&s[at..]) == Some(s.len() - at)).then_some(s.len() - at)
@@ -390,7 +409,8 @@ const DA_AN: &str = "答案";
 /// first candidate after the connecting words, within its clause (up to "。", "，", "；" or a line
 /// break, at most [`MAX_PHRASE_VALUE_BYTES`]).
 fn chinese_phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Option<FinalAnswer> {
-    const CONNECTORS: &[&str] = &["应该是", "应是", "应为", "就是", "是", "为", "為", "：", ":", "=", "*", "_", " ", "\t"];
+    const CONNECTORS: &[&str] =
+        &["应该是", "应是", "应为", "就是", "是", "为", "為", "：", ":", "=", "*", "_", " ", "\t"];
     let hay = &text.as_bytes()[region.clone()];
     // The forward search is vectorised, the reverse one is not: collect, then read from the end.
     let found: Vec<usize> = memchr::memmem::find_iter(hay, DA_AN.as_bytes()).collect();
@@ -408,7 +428,13 @@ fn chinese_phrase_answer(text: &str, region: Range<usize>, in_thinking: bool) ->
         let clause = &text[from..cap];
         let end = from + clause.find(['。', '，', '；', '\n']).unwrap_or(clause.len());
         if let Some(c) = extract_candidates(&text[from..end]).into_iter().next() {
-            return Some(FinalAnswer { text: c.text, start: from + c.start, end: from + c.end, rule: FinalRule::AnswerPhrase, in_thinking });
+            return Some(FinalAnswer {
+                text: c.text,
+                start: from + c.start,
+                end: from + c.end,
+                rule: FinalRule::AnswerPhrase,
+                in_thinking,
+            });
         }
     }
     None
@@ -433,7 +459,9 @@ fn hash_marker_answer(text: &str, region: Range<usize>, in_thinking: bool) -> Op
         let line_end = memchr::memchr(b'\n', &bytes[p..region.end]).map_or(region.end, |k| p + k);
         let line = &text[p + 4..line_end];
         let Some(c) = extract_candidates(line).into_iter().next() else { continue };
-        let is_markup = |s: &str| s.chars().all(|ch| matches!(ch, ' ' | '\t' | '\r' | '$' | '*' | '\\' | '(' | ')' | '[' | ']' | '.'));
+        let is_markup = |s: &str| {
+            s.chars().all(|ch| matches!(ch, ' ' | '\t' | '\r' | '$' | '*' | '\\' | '(' | ')' | '[' | ']' | '.'))
+        };
         // `#### 18 dollars`: up to three lower-case words after the value (a unit, a noun); a
         // heading's words are capitalised (`#### 2 Methods`) or follow numbering (`#### 1. Set`).
         let unit_words = |s: &str| {
@@ -491,11 +519,8 @@ fn answer_of_boxes(text: &str, boxes: &[BoxSpan]) -> Option<(String, Range<usize
         return Some((text[only.content.clone()].to_string(), only.content.clone()));
     }
     let mut seen: FastSet<&str> = FastSet::default();
-    let parts: Vec<&str> = group
-        .iter()
-        .map(|b| &text[b.content.clone()])
-        .filter(|content| seen.insert(*content))
-        .collect();
+    let parts: Vec<&str> =
+        group.iter().map(|b| &text[b.content.clone()]).filter(|content| seen.insert(*content)).collect();
     Some((parts.join(", "), group[0].content.start..group[last - first].content.end))
 }
 
@@ -503,8 +528,8 @@ fn answer_of_boxes(text: &str, boxes: &[BoxSpan]) -> Option<(String, Range<usize
 /// semicolons, "and"/"or" (also inside `\text{}`), `\quad` and math delimiters.
 fn is_box_separator(gap: &str) -> bool {
     const PIECES: &[&str] = &[
-        ",", ";", "$", "\\(", "\\)", "\\[", "\\]", "\\qquad", "\\quad", "\\,", "\\;", "\\ ", "~",
-        "&", "\\\\", "\\text{", "\\mbox{", "\\textrm{", "}", "and", "or",
+        ",", ";", "$", "\\(", "\\)", "\\[", "\\]", "\\qquad", "\\quad", "\\,", "\\;", "\\ ", "~", "&", "\\\\",
+        "\\text{", "\\mbox{", "\\textrm{", "}", "and", "or",
     ];
     if gap.len() > MAX_ROW_GAP {
         return false;
@@ -838,9 +863,18 @@ mod tests {
     #[test]
     fn an_answer_tag_states_the_answer() {
         // The R1-Zero format: the tag after the thinking, with or without a box inside.
-        assert_eq!(final_of("<think>so 6?</think><answer>42</answer>"), Some(("42".into(), FinalRule::AnswerTag, false)));
-        assert_eq!(final_of(r"</think><answer>\boxed{42}</answer>"), Some(("42".into(), FinalRule::BoxedAfterThink, false)));
-        assert_eq!(final_of(r"<answer> $\frac{1}{2}$. </answer>"), Some((r"\frac{1}{2}".into(), FinalRule::AnswerTag, true)));
+        assert_eq!(
+            final_of("<think>so 6?</think><answer>42</answer>"),
+            Some(("42".into(), FinalRule::AnswerTag, false))
+        );
+        assert_eq!(
+            final_of(r"</think><answer>\boxed{42}</answer>"),
+            Some(("42".into(), FinalRule::BoxedAfterThink, false))
+        );
+        assert_eq!(
+            final_of(r"<answer> $\frac{1}{2}$. </answer>"),
+            Some((r"\frac{1}{2}".into(), FinalRule::AnswerTag, true))
+        );
         assert_eq!(final_of("<answer>Paris</answer>"), Some(("Paris".into(), FinalRule::AnswerTag, true)));
         // A phrase inside the tag gives its value; the last closed tag with a value counts.
         assert_eq!(text_of("</think><answer>The answer is 5.</answer>"), Some("5".into()));
@@ -877,10 +911,14 @@ mod tests {
         // gpt-oss's final channel (its header before the value, <|return|> after it).
         assert_eq!(text_of("<think>x</think>\n\n42<｜end▁of▁sentence｜>"), Some("42".into()));
         assert_eq!(text_of("<think>x</think>\n$\\frac{3}{20}$<|im_end|>\n<|endoftext|>"), Some(r"\frac{3}{20}".into()));
-        let harmony = "<|channel|>analysis<|message|>so 6?<|end|><|start|>assistant<|channel|>final<|message|>\n\n$42$<|return|>";
+        let harmony =
+            "<|channel|>analysis<|message|>so 6?<|end|><|start|>assistant<|channel|>final<|message|>\n\n$42$<|return|>";
         let f = extract_final_with(harmony, "<|end|>").unwrap();
         assert_eq!((&harmony[f.start..f.end], f.rule), ("42", FinalRule::BareAfterThink));
-        assert_eq!(text_of_with("<|end|><|start|>assistant<|channel|>final<|message|>42", "<|end|>"), Some("42".into()));
+        assert_eq!(
+            text_of_with("<|end|><|start|>assistant<|channel|>final<|message|>42", "<|end|>"),
+            Some("42".into())
+        );
         // A value glued to a marker is no header word; prose is still no bare answer.
         assert_eq!(text_of_with("<|end|><|message|>42<|return|>", "<|end|>"), Some("42".into()));
         assert_eq!(text_of_with("<|end|><|message|>It is 42<|return|>", "<|end|>"), None);
@@ -924,12 +962,21 @@ mod tests {
 
     #[test]
     fn phrases_when_there_is_no_box() {
-        assert_eq!(final_of("So the final answer is 3.5. Done"), Some(("3.5".into(), FinalRule::FinalAnswerPhrase, true)));
-        assert_eq!(final_of("</think>The answer is \\(x = 3\\), which"), Some(("x = 3".into(), FinalRule::AnswerPhrase, false)));
+        assert_eq!(
+            final_of("So the final answer is 3.5. Done"),
+            Some(("3.5".into(), FinalRule::FinalAnswerPhrase, true))
+        );
+        assert_eq!(
+            final_of("</think>The answer is \\(x = 3\\), which"),
+            Some(("x = 3".into(), FinalRule::AnswerPhrase, false))
+        );
         assert_eq!(final_of("work\nAnswer: 42\n"), Some(("42".into(), FinalRule::AnswerLine, true)));
         assert_eq!(final_of("**Answer:** (B)"), Some(("B".into(), FinalRule::AnswerLine, true)));
         assert_eq!(final_of("work\nAnswer $9$"), Some(("9".into(), FinalRule::AnswerLine, true)));
-        assert_eq!(final_of("Final answer \\[ \n \\frac{10}{9} \n \\]"), Some(("\\frac{10}{9}".into(), FinalRule::AnswerLine, true)));
+        assert_eq!(
+            final_of("Final answer \\[ \n \\frac{10}{9} \n \\]"),
+            Some(("\\frac{10}{9}".into(), FinalRule::AnswerLine, true))
+        );
         // Not at the start of a line, or not followed by math: no answer line.
         assert_eq!(final_of("We check the answer $9$ again."), None);
         assert_eq!(final_of("Answer choices follow."), None);
@@ -955,7 +1002,9 @@ mod tests {
         // The words found are those a scan of every position finds in these three cases.
         let text = "answer Answer ANSWER aNSWER answers nswer a\nanswer xanswer ANSWERanswer é answer";
         let naive: Vec<usize> = (0..text.len())
-            .filter(|&i| ["answer", "Answer", "ANSWER", "aNSWER"].iter().any(|w| text.as_bytes()[i..].starts_with(w.as_bytes())))
+            .filter(|&i| {
+                ["answer", "Answer", "ANSWER", "aNSWER"].iter().any(|w| text.as_bytes()[i..].starts_with(w.as_bytes()))
+            })
             .collect();
         assert_eq!(answer_words(text.as_bytes(), 0..text.len()), naive);
         assert_eq!(answer_words(text.as_bytes(), 1..text.len()), naive[1..].to_vec());

@@ -91,9 +91,8 @@ impl Token {
 const SENTENCE_CAPACITY_BYTES: usize = 4096;
 
 /// Matrix-like environments: their content is one value, its `\\` and `&` are not separators.
-const MATRIX_ENVIRONMENTS: &[&str] = &[
-    "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array", "cases",
-];
+const MATRIX_ENVIRONMENTS: &[&str] =
+    &["matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix", "array", "cases"];
 
 /// Tokenizes `text` (at most [`MAX_TEXT_BYTES`] long), marking the tokens inside `regions`.
 pub(crate) fn tokenize(text: &str, regions: &[MathRegion]) -> Vec<Token> {
@@ -135,9 +134,7 @@ impl<'t> Lexer<'t> {
             let (len, kind) = self.next_token(pos, to, math);
             match kind {
                 TokenKind::Open(Bracket::Round) => self.bracket_depth += 1,
-                TokenKind::Close(Bracket::Round) => {
-                    self.bracket_depth = self.bracket_depth.saturating_sub(1)
-                }
+                TokenKind::Close(Bracket::Round) => self.bracket_depth = self.bracket_depth.saturating_sub(1),
                 _ => {}
             }
             self.push(pos, pos + len, kind, math);
@@ -168,10 +165,13 @@ impl<'t> Lexer<'t> {
         let text = self.text;
         let before = |k: usize| text[..k].chars().next_back();
         let after = |k: usize| text[k + 1..to].chars().next();
-        let opens = |k: usize| before(k).map_or(true, char::is_whitespace) && after(k).is_some_and(|c| !c.is_whitespace());
+        let opens =
+            |k: usize| before(k).map_or(true, char::is_whitespace) && after(k).is_some_and(|c| !c.is_whitespace());
         let closes = |k: usize| {
             before(k).is_some_and(|c| !c.is_whitespace())
-                && after(k).map_or(true, |c| c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '"' | '\''))
+                && after(k).map_or(true, |c| {
+                    c.is_whitespace() || matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '"' | '\'')
+                })
         };
         if opens(pos) {
             let mut end = (pos + 1 + EMPHASIS_REACH).min(to);
@@ -217,9 +217,7 @@ impl<'t> Lexer<'t> {
                 (len, TokenKind::Space)
             }
             '0'..='9' => (self.number_len(pos, to), TokenKind::Number),
-            '.' if byte_at(1).is_some_and(|b| b.is_ascii_digit()) => {
-                (1 + digits_len(&bytes[1..]), TokenKind::Number)
-            }
+            '.' if byte_at(1).is_some_and(|b| b.is_ascii_digit()) => (1 + digits_len(&bytes[1..]), TokenKind::Number),
             '.' if s.starts_with("...") => (3, TokenKind::Ellipsis),
             '\\' => self.backslash_token(s),
             '{' => (1, TokenKind::Open(Bracket::Brace)),
@@ -270,8 +268,9 @@ impl<'t> Lexer<'t> {
             '±' | '∓' | '×' | '÷' | '·' | '⋅' | '√' | '∛' | '∜' | '−' | '–' | '∪' | '∩' | '∖' => {
                 (c.len_utf8(), TokenKind::Operator)
             }
-            '≤' | '≥' | '≈' | '≠' | '≡' | '≅' | '≃' | '∼' | '⩽' | '⩾' | '≦' | '≧' | '∈' | '∉' | '⊂'
-            | '⊆' | '∝' => (c.len_utf8(), TokenKind::Relation),
+            '≤' | '≥' | '≈' | '≠' | '≡' | '≅' | '≃' | '∼' | '⩽' | '⩾' | '≦' | '≧' | '∈' | '∉' | '⊂' | '⊆' | '∝' => {
+                (c.len_utf8(), TokenKind::Relation)
+            }
             '⇒' | '→' | '⟹' | '⟶' | '↦' | '⇔' | '⟺' => (c.len_utf8(), TokenKind::Arrow),
             '…' => (c.len_utf8(), TokenKind::Ellipsis),
             _ if c.is_alphabetic() => (word_len(s), TokenKind::Word),
@@ -287,9 +286,7 @@ impl<'t> Lexer<'t> {
         let bytes = s.as_bytes();
         let mut len = digits_len(bytes);
         if self.bracket_depth == 0 && len <= 3 {
-            while bytes.get(len) == Some(&b',')
-                && digits_len(&bytes[len + 1..]) == 3
-            {
+            while bytes.get(len) == Some(&b',') && digits_len(&bytes[len + 1..]) == 3 {
                 len += 4;
             }
         }
@@ -419,7 +416,10 @@ mod tests {
     fn numbers_keep_decimals_and_thousands_but_not_a_final_period() {
         use TokenKind::*;
         assert_eq!(lex("3.5."), vec![("3.5", Number), (".", Punct)]);
-        assert_eq!(lex("1,000,000 and 1,23"), vec![("1,000,000", Number), ("and", Word), ("1", Number), (",", Comma), ("23", Number)]);
+        assert_eq!(
+            lex("1,000,000 and 1,23"),
+            vec![("1,000,000", Number), ("and", Word), ("1", Number), (",", Comma), ("23", Number)]
+        );
         assert_eq!(lex("(2,345)")[1], ("2", Number));
         assert_eq!(lex(".5")[0], (".5", Number));
     }

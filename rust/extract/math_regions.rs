@@ -74,8 +74,8 @@ fn delimiters(text: &str) -> Vec<(usize, Delimiter)> {
                 let before = text[..i].chars().next_back();
                 let after = text[i + 1..].chars().next();
                 let can_open = after.is_some_and(|c| !c.is_whitespace());
-                let can_close = before.is_some_and(|c| !c.is_whitespace())
-                    && after.map_or(true, |c| !c.is_ascii_digit());
+                let can_close =
+                    before.is_some_and(|c| !c.is_whitespace()) && after.map_or(true, |c| !c.is_ascii_digit());
                 found.push((i, Delimiter::Dollar { can_open, can_close }));
                 i += 1;
             }
@@ -155,10 +155,7 @@ mod tests {
 
     #[test]
     fn finds_every_delimiter_style() {
-        assert_eq!(
-            contents(r"a $x$ b \(y\) c \[z\] d $$w$$ e"),
-            vec!["x", "y", "z", "w"]
-        );
+        assert_eq!(contents(r"a $x$ b \(y\) c \[z\] d $$w$$ e"), vec!["x", "y", "z", "w"]);
     }
 
     #[test]

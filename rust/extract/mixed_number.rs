@@ -28,13 +28,15 @@ pub(crate) struct MixedFraction {
 }
 
 /// Commands that may follow a mixed number directly: text (units), spacing, closing delimiters.
-const COMMANDS_AFTER: &[&str] = &["text", "mbox", "textrm", "mathrm", "quad", "qquad", "right", "end", "rangle", "rbrace"];
+const COMMANDS_AFTER: &[&str] =
+    &["text", "mbox", "textrm", "mathrm", "quad", "qquad", "right", "end", "rangle", "rbrace"];
 
 /// The proper fraction that makes the integer at `whole` (its digits) a mixed number, if any.
 pub(crate) fn mixed_fraction_after(text: &str, whole: Range<usize>) -> Option<MixedFraction> {
     let bytes = text.as_bytes();
     let whole_end = whole.end;
-    let digits = |from: usize| from + bytes.get(from..).map_or(0, |b| b.iter().take_while(|d| d.is_ascii_digit()).count());
+    let digits =
+        |from: usize| from + bytes.get(from..).map_or(0, |b| b.iter().take_while(|d| d.is_ascii_digit()).count());
     let gap = bytes.get(whole_end..)?.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     if gap == 0 {
         return None;
@@ -67,8 +69,27 @@ fn bound_before(text: &str, pos: usize) -> bool {
         c.is_alphanumeric()
             || matches!(
                 c,
-                '/' | '.' | '^' | '_' | '*' | ')' | '}' | ']' | '\'' | '’' | '%' | '°' | '×' | '÷' | '·' | '⋅' | '√' | '!'
-                    | '|' | ':' | '?' | '—'
+                '/' | '.'
+                    | '^'
+                    | '_'
+                    | '*'
+                    | ')'
+                    | '}'
+                    | ']'
+                    | '\''
+                    | '’'
+                    | '%'
+                    | '°'
+                    | '×'
+                    | '÷'
+                    | '·'
+                    | '⋅'
+                    | '√'
+                    | '!'
+                    | '|'
+                    | ':'
+                    | '?'
+                    | '—'
             )
     })
 }
@@ -115,7 +136,9 @@ mod tests {
     fn what_is_glued_before_the_whole_part_decides() {
         let at = |text: &str, whole: Range<usize>| mixed_fraction_after(text, whole).is_some();
         assert!(at("-3 1/4", 1..2) && at("x = 3 1/4", 4..5) && at("2 - 3 1/4", 4..5) && at("(3 1/4)", 1..2));
-        for (text, whole) in [("11/10 4/9", 3..5), ("11.0 4/9", 3..4), ("x^2 1/2", 2..3), ("2*3 1/4", 2..3), ("x2 1/2", 1..2)] {
+        for (text, whole) in
+            [("11/10 4/9", 3..5), ("11.0 4/9", 3..4), ("x^2 1/2", 2..3), ("2*3 1/4", 2..3), ("x2 1/2", 1..2)]
+        {
             assert!(!at(text, whole), "{text:?}");
         }
     }
@@ -123,9 +146,8 @@ mod tests {
     #[test]
     fn anything_else_is_no_mixed_number() {
         for text in [
-            "4/9", "4 4/0", "11 6/6", "11 7/6", "11\n5/6", "11\r\n5/6", "4 4/9x", "4 4/9.5", "4 4/9/2",
-            "4 4/9^2", "4 4/9(x)", "4 04/9", "4 4/09", "4 4 /9", "4 4/ 9", "4 4/9\\pi", "4 4/9π", "4 4/9!",
-            "12 34",
+            "4/9", "4 4/0", "11 6/6", "11 7/6", "11\n5/6", "11\r\n5/6", "4 4/9x", "4 4/9.5", "4 4/9/2", "4 4/9^2",
+            "4 4/9(x)", "4 04/9", "4 4/09", "4 4 /9", "4 4/ 9", "4 4/9\\pi", "4 4/9π", "4 4/9!", "12 34",
         ] {
             assert_eq!(read(text), None, "{text:?}");
         }

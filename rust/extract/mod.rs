@@ -16,10 +16,14 @@ pub(crate) mod repeating_decimal;
 mod think_tags;
 
 pub use candidates::{extract_candidates, extract_candidates_with, Candidate, CandidateKind, WordValues};
-pub use final_answer::{extract_final, extract_final_with, final_answer_in_tail, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES};
-pub use think_tags::{tag_is_tokens, think_tag_preset_names, ThinkTags, AUTO_THINK_TAGS, THINK_CLOSE, THINK_OPEN, THINK_TAG_PRESETS};
+pub use final_answer::{
+    extract_final, extract_final_with, final_answer_in_tail, FinalAnswer, FinalRule, MAX_PHRASE_VALUE_BYTES,
+};
 pub use lexer::MAX_TEXT_BYTES;
 pub(crate) use number_words::{cardinal, counted_fraction, denominator, is_operation_word, power_word, scale, Scale};
+pub use think_tags::{
+    tag_is_tokens, think_tag_preset_names, ThinkTags, AUTO_THINK_TAGS, THINK_CLOSE, THINK_OPEN, THINK_TAG_PRESETS,
+};
 
 /// The values a problem statement states, so that a candidate copied from the problem ("We
 /// are told the perimeter is 12") can be told apart from a derived one.
@@ -81,14 +85,13 @@ mod properties {
 
     /// Pieces that exercise every rule, glued in any order with arbitrary characters.
     const FRAGMENTS: &[&str] = &[
-        "$", "$$", r"\(", r"\)", r"\[", r"\]", r"\boxed{", r"\fbox{", r"\boxed ", "{", "}", r"\{",
-        r"\}", "(", ")", "[", "]", r"\frac", r"\sqrt", r"\pi", r"\text{", r"\left(", r"\right)",
-        r"\begin{pmatrix}", r"\end{pmatrix}", r"\\", "&", "=", "<", "≤", r"\approx", "≡", "mod",
-        "+", "-", "*", "/", "^", "_", "!", "'", "|", ",", ";", ".", ":", "?", "...", "**", "√", "π",
-        "²", "°", "%", "½", " ", "\n", "x", "n", "AB", "a", "I", "the answer is ", "Answer:",
-        "**Final Answer**\n", "</think>", "option ", "(B)", "one", "twelve", "twenty-one", "two thirds",
-        "17", "3.5", "1,000", ".5", "0", "Case 1", "5th", "sqrt(2)", "log_6", "e", "\0", "\u{10FFFF}",
-        "é", "𝔸", "\u{200B}", "\r",
+        "$", "$$", r"\(", r"\)", r"\[", r"\]", r"\boxed{", r"\fbox{", r"\boxed ", "{", "}", r"\{", r"\}", "(", ")",
+        "[", "]", r"\frac", r"\sqrt", r"\pi", r"\text{", r"\left(", r"\right)", r"\begin{pmatrix}", r"\end{pmatrix}",
+        r"\\", "&", "=", "<", "≤", r"\approx", "≡", "mod", "+", "-", "*", "/", "^", "_", "!", "'", "|", ",", ";", ".",
+        ":", "?", "...", "**", "√", "π", "²", "°", "%", "½", " ", "\n", "x", "n", "AB", "a", "I", "the answer is ",
+        "Answer:", "**Final Answer**\n", "</think>", "option ", "(B)", "one", "twelve", "twenty-one", "two thirds",
+        "17", "3.5", "1,000", ".5", "0", "Case 1", "5th", "sqrt(2)", "log_6", "e", "\0", "\u{10FFFF}", "é", "𝔸",
+        "\u{200B}", "\r",
     ];
 
     fn mathy() -> impl Strategy<Value = String> {

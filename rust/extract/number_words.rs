@@ -10,26 +10,60 @@
 /// The value of a single cardinal word, case-insensitive: zero..nineteen, twenty..ninety.
 pub(crate) fn cardinal(word: &str) -> Option<u32> {
     const WORDS: [(&str, u32); 28] = [
-        ("zero", 0), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6),
-        ("seven", 7), ("eight", 8), ("nine", 9), ("ten", 10), ("eleven", 11), ("twelve", 12),
-        ("thirteen", 13), ("fourteen", 14), ("fifteen", 15), ("sixteen", 16), ("seventeen", 17),
-        ("eighteen", 18), ("nineteen", 19), ("twenty", 20), ("thirty", 30), ("forty", 40),
-        ("fifty", 50), ("sixty", 60), ("seventy", 70), ("eighty", 80), ("ninety", 90),
+        ("zero", 0),
+        ("one", 1),
+        ("two", 2),
+        ("three", 3),
+        ("four", 4),
+        ("five", 5),
+        ("six", 6),
+        ("seven", 7),
+        ("eight", 8),
+        ("nine", 9),
+        ("ten", 10),
+        ("eleven", 11),
+        ("twelve", 12),
+        ("thirteen", 13),
+        ("fourteen", 14),
+        ("fifteen", 15),
+        ("sixteen", 16),
+        ("seventeen", 17),
+        ("eighteen", 18),
+        ("nineteen", 19),
+        ("twenty", 20),
+        ("thirty", 30),
+        ("forty", 40),
+        ("fifty", 50),
+        ("sixty", 60),
+        ("seventy", 70),
+        ("eighty", 80),
+        ("ninety", 90),
     ];
     // Most words are not numbers: reject by length and first letter before comparing.
     let first = word.as_bytes().first()?.to_ascii_lowercase();
     if !(3..=9).contains(&word.len()) || !matches!(first, b'e' | b'f' | b'n' | b'o' | b's' | b't' | b'z') {
         return None;
     }
-    WORDS.iter().find(|(w, _)| w.len() == word.len() && w.as_bytes()[0] == first && w.eq_ignore_ascii_case(word)).map(|&(_, v)| v)
+    WORDS
+        .iter()
+        .find(|(w, _)| w.len() == word.len() && w.as_bytes()[0] == first && w.eq_ignore_ascii_case(word))
+        .map(|&(_, v)| v)
 }
 
 /// The denominator named by a fraction word: "half" 2, "thirds" 3, "quarter" 4, ... "tenth" 10.
 /// Only meaningful after a cardinal ("two thirds"): alone, "third" is an ordinal.
 pub(crate) fn denominator(word: &str) -> Option<u32> {
     const WORDS: [(&str, u32); 10] = [
-        ("half", 2), ("halves", 2), ("third", 3), ("quarter", 4), ("fourth", 4), ("fifth", 5),
-        ("sixth", 6), ("seventh", 7), ("eighth", 8), ("ninth", 9),
+        ("half", 2),
+        ("halves", 2),
+        ("third", 3),
+        ("quarter", 4),
+        ("fourth", 4),
+        ("fifth", 5),
+        ("sixth", 6),
+        ("seventh", 7),
+        ("eighth", 8),
+        ("ninth", 9),
     ];
     let lower = word.to_ascii_lowercase();
     let singular = lower.strip_suffix('s').filter(|s| *s != "halve").unwrap_or(&lower);

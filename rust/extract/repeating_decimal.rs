@@ -78,7 +78,11 @@ pub(crate) fn repeating_decimal_after(text: &str, int_end: usize) -> Option<Repe
             (1..copies).all(|k| &digits[digits.len() - (k + 1) * p..digits.len() - k * p] == block)
         }
     })?;
-    Some(RepeatingDecimal { fixed: fixed.start..fixed.end - p, period: fixed.end - p..fixed.end, end: fixed.end + ellipsis.len() })
+    Some(RepeatingDecimal {
+        fixed: fixed.start..fixed.end - p,
+        period: fixed.end - p..fixed.end,
+        end: fixed.end + ellipsis.len(),
+    })
 }
 
 impl RepeatingDecimal {

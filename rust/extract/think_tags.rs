@@ -186,7 +186,9 @@ impl ThinkTags {
         if !self.auto {
             return self.clone();
         }
-        let mut held = THINK_TAG_PRESETS.iter().filter(|(_, open, close)| tag_is_tokens(open, &is_token) && tag_is_tokens(close, &is_token));
+        let mut held = THINK_TAG_PRESETS
+            .iter()
+            .filter(|(_, open, close)| tag_is_tokens(open, &is_token) && tag_is_tokens(close, &is_token));
         match (held.next(), held.next()) {
             (Some((name, _, _)), None) => ThinkTags::preset(name).unwrap_or_else(|_| self.clone()),
             _ => self.clone(),
@@ -240,7 +242,12 @@ impl ThinkTags {
 }
 
 /// [`ThinkTags::of_response`] for the tags `(open, close)` and their special-token format.
-fn tags_of_response<'a>(open: &'a str, close: &'a str, format: Option<&'static SpecialTokenFormat>, response: &str) -> (&'a str, &'a str) {
+fn tags_of_response<'a>(
+    open: &'a str,
+    close: &'a str,
+    format: Option<&'static SpecialTokenFormat>,
+    response: &str,
+) -> (&'a str, &'a str) {
     let main = (open, close);
     let Some(format) = format else { return main };
     let bytes = response.as_bytes();
@@ -449,7 +456,9 @@ mod tests {
         assert_eq!(auto.for_vocabulary(vocabulary(&["[THINK]", "[/THINK]"])), ThinkTags::preset("magistral").unwrap());
         // One tag of a family, Phi's `<|end|>` without harmony's channel, no family, or two:
         // still each response's own.
-        for tokens in [&["</think>"][..], &["<|end|>", "<|message|>"], &[], &["<think>", "</think>", "[THINK]", "[/THINK]"]] {
+        for tokens in
+            [&["</think>"][..], &["<|end|>", "<|message|>"], &[], &["<think>", "</think>", "[THINK]", "[/THINK]"]]
+        {
             assert!(auto.for_vocabulary(vocabulary(tokens)).is_auto(), "{tokens:?}");
         }
         // Tags given explicitly stay as given.

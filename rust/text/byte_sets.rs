@@ -81,7 +81,9 @@ unsafe fn digit_mask_sse2(chunk: &[u8; 16]) -> u32 {
 #[target_feature(enable = "sse2")]
 #[inline]
 unsafe fn set_mask_sse2<const N: usize>(chunk: &[u8; 16], set: &[u8; N]) -> u32 {
-    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128};
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128,
+    };
     // The chunk is 16 readable bytes; the load is unaligned.
     let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
     let mut any = _mm_setzero_si128();

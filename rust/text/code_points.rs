@@ -74,7 +74,8 @@ unsafe fn ascii_chunk(chunk: *const u32, dst: *mut u8) -> bool {
         return false;
     }
     let src = chunk as *const __m128i;
-    let (a, b, c, d) = (_mm_loadu_si128(src), _mm_loadu_si128(src.add(1)), _mm_loadu_si128(src.add(2)), _mm_loadu_si128(src.add(3)));
+    let (a, b, c, d) =
+        (_mm_loadu_si128(src), _mm_loadu_si128(src.add(1)), _mm_loadu_si128(src.add(2)), _mm_loadu_si128(src.add(3)));
     _mm_storeu_si128(dst as *mut __m128i, _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
     true
 }
@@ -184,7 +185,10 @@ fn append_utf8_by_chunks(points: &[u32], out: &mut Vec<u8>) -> Result<(), Invali
 unsafe fn is_ascii_chunk(chunk: *const u32) -> bool {
     use std::arch::x86_64::*;
     let src = chunk as *const __m128i;
-    let any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(src), _mm_loadu_si128(src.add(1))), _mm_or_si128(_mm_loadu_si128(src.add(2)), _mm_loadu_si128(src.add(3))));
+    let any = _mm_or_si128(
+        _mm_or_si128(_mm_loadu_si128(src), _mm_loadu_si128(src.add(1))),
+        _mm_or_si128(_mm_loadu_si128(src.add(2)), _mm_loadu_si128(src.add(3))),
+    );
     let high = _mm_and_si128(any, _mm_set1_epi32(!0x7F));
     _mm_movemask_epi8(_mm_cmpeq_epi32(high, _mm_setzero_si128())) == 0xFFFF
 }
@@ -242,7 +246,10 @@ unsafe fn utf8_len_of_chunk(chunk: *const u32) -> Option<usize> {
     let mut invalid = _mm_setzero_si128();
     for k in 0..4 {
         let c = _mm_loadu_si128(src.add(k));
-        extra = _mm_sub_epi32(extra, _mm_add_epi32(_mm_add_epi32(_mm_cmpgt_epi32(c, b1), _mm_cmpgt_epi32(c, b2)), _mm_cmpgt_epi32(c, b3)));
+        extra = _mm_sub_epi32(
+            extra,
+            _mm_add_epi32(_mm_add_epi32(_mm_cmpgt_epi32(c, b1), _mm_cmpgt_epi32(c, b2)), _mm_cmpgt_epi32(c, b3)),
+        );
         // The compares are signed: a value from 2^31 on is negative, and invalid too.
         let surrogate = _mm_and_si128(_mm_cmpgt_epi32(c, s_low), _mm_cmplt_epi32(c, s_high));
         let out_of_range = _mm_or_si128(_mm_cmpgt_epi32(c, past), _mm_cmplt_epi32(c, _mm_setzero_si128()));
@@ -341,7 +348,9 @@ mod wide {
         // The packs below interleave the two 128-bit halves; this puts the bytes back in order.
         let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
         // A bit per code point of `v` that is ASCII.
-        let ascii_bits = |v: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, high), zero))) as u32;
+        let ascii_bits = |v: __m256i| {
+            _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, high), zero))) as u32
+        };
         let fail = |out: &mut Vec<u8>, e: InvalidCodePoint, at: usize| {
             out.truncate(start);
             Err(InvalidCodePoint { index: at + e.index, ..e })
@@ -352,8 +361,16 @@ mod wide {
         let mut i = 0;
         while n - i >= STEP {
             let p = points.as_ptr().add(i) as *const __m256i;
-            let v = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)), _mm256_loadu_si256(p.add(2)), _mm256_loadu_si256(p.add(3))];
-            let bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(_mm256_packus_epi32(v[0], v[1]), _mm256_packus_epi32(v[2], v[3])), order);
+            let v = [
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+                _mm256_loadu_si256(p.add(3)),
+            ];
+            let bytes = _mm256_permutevar8x32_epi32(
+                _mm256_packus_epi16(_mm256_packus_epi32(v[0], v[1]), _mm256_packus_epi32(v[2], v[3])),
+                order,
+            );
             let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
             if _mm256_testz_si256(any, high) != 0 {
                 let len = out.len();
@@ -363,7 +380,8 @@ mod wide {
                 i += STEP;
                 continue;
             }
-            let mut others = !(ascii_bits(v[0]) | ascii_bits(v[1]) << 8 | ascii_bits(v[2]) << 16 | ascii_bits(v[3]) << 24);
+            let mut others =
+                !(ascii_bits(v[0]) | ascii_bits(v[1]) << 8 | ascii_bits(v[2]) << 16 | ascii_bits(v[3]) << 24);
             if others.count_ones() as usize > STEP / 2 {
                 if let Err(e) = super::append_utf8_by_chunks(&points[i..i + STEP], out) {
                     return fail(out, e, i);
@@ -384,7 +402,10 @@ mod wide {
                 others &= others - 1;
                 // The ASCII before it: a whole step stored, its first `k - from` bytes kept.
                 // SAFETY: `narrowed` has a step past `from` (< STEP); room reserved above.
-                _mm256_storeu_si256(dst.add(written) as *mut __m256i, _mm256_loadu_si256(narrowed.as_ptr().add(from) as *const __m256i));
+                _mm256_storeu_si256(
+                    dst.add(written) as *mut __m256i,
+                    _mm256_loadu_si256(narrowed.as_ptr().add(from) as *const __m256i),
+                );
                 written += k - from;
                 let c = points[i + k];
                 if super::is_invalid(c) {
@@ -395,7 +416,10 @@ mod wide {
                 from = k + 1;
             }
             // SAFETY: as above.
-            _mm256_storeu_si256(dst.add(written) as *mut __m256i, _mm256_loadu_si256(narrowed.as_ptr().add(from) as *const __m256i));
+            _mm256_storeu_si256(
+                dst.add(written) as *mut __m256i,
+                _mm256_loadu_si256(narrowed.as_ptr().add(from) as *const __m256i),
+            );
             written += STEP - from;
             // SAFETY: every byte below `written` was written.
             out.set_len(written);
@@ -421,7 +445,12 @@ mod wide {
         let mut steps = points.chunks_exact(STEP);
         for step in &mut steps {
             let p = step.as_ptr() as *const __m256i;
-            let v = [_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1)), _mm256_loadu_si256(p.add(2)), _mm256_loadu_si256(p.add(3))];
+            let v = [
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+                _mm256_loadu_si256(p.add(3)),
+            ];
             let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
             len += STEP;
             if _mm256_testz_si256(any, high) == 0 {
@@ -430,10 +459,14 @@ mod wide {
                 let mut extra = _mm256_setzero_si256();
                 let mut invalid = _mm256_setzero_si256();
                 for c in v {
-                    let above = _mm256_add_epi32(_mm256_add_epi32(_mm256_cmpgt_epi32(c, b1), _mm256_cmpgt_epi32(c, b2)), _mm256_cmpgt_epi32(c, b3));
+                    let above = _mm256_add_epi32(
+                        _mm256_add_epi32(_mm256_cmpgt_epi32(c, b1), _mm256_cmpgt_epi32(c, b2)),
+                        _mm256_cmpgt_epi32(c, b3),
+                    );
                     extra = _mm256_sub_epi32(extra, above);
                     let surrogate = _mm256_and_si256(_mm256_cmpgt_epi32(c, s_low), _mm256_cmpgt_epi32(s_high, c));
-                    let out_of_range = _mm256_or_si256(_mm256_cmpgt_epi32(c, past), _mm256_cmpgt_epi32(_mm256_setzero_si256(), c));
+                    let out_of_range =
+                        _mm256_or_si256(_mm256_cmpgt_epi32(c, past), _mm256_cmpgt_epi32(_mm256_setzero_si256(), c));
                     invalid = _mm256_or_si256(invalid, _mm256_or_si256(surrogate, out_of_range));
                 }
                 if _mm256_testz_si256(invalid, invalid) == 0 {
@@ -608,7 +641,10 @@ mod tests {
                 assert_eq!(utf8_from_code_points(&p).unwrap(), text, "n {n} at {at}");
                 let expected = text.len();
                 assert!(both_lengths(&p).iter().all(|&r| r == Ok(expected)), "n {n} at {at}");
-                assert!(both_last_indices(&p, c).iter().all(|&r| r == p.iter().rposition(|&x| x == c)), "n {n} at {at}");
+                assert!(
+                    both_last_indices(&p, c).iter().all(|&r| r == p.iter().rposition(|&x| x == c)),
+                    "n {n} at {at}"
+                );
             }
         }
         let mut p = vec![0x41; 64];

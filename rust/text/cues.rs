@@ -47,74 +47,35 @@
 use std::fmt;
 use std::ops::Range;
 
-use crate::text::chars::{
-    char_at, is_word, skip_space, trim_space_back, word_boundary_after, word_boundary_before,
-};
+use crate::text::chars::{char_at, is_word, skip_space, trim_space_back, word_boundary_after, word_boundary_before};
 use crate::text::sentences::{split_sentences, Sentence, SplitOptions};
 
 /// The paper's conclusion cues, in its order.
 pub const PAPER_CONCLUSION_CUES: &[&str] = &[
-    "therefore",
-    "thus",
-    "hence",
-    "so",
-    "answer",
-    "solution",
-    "result",
-    "final",
-    "indeed",
-    "conclude",
-    "equals",
-    "valid",
-    "set",
-    "maybe",
-    "seem",
-    "perhaps",
-    "we get",
-    "we have",
-    "i get",
-    "would be",
-    "should be",
-    "it is",
-    "it's",
-    "that's",
-    "lead to",
-    "value of",
-    "the only",
-    "correct option",
-    "maximum possible",
+    "therefore", "thus", "hence", "so", "answer", "solution", "result", "final", "indeed", "conclude", "equals",
+    "valid", "set", "maybe", "seem", "perhaps", "we get", "we have", "i get", "would be", "should be", "it is", "it's",
+    "that's", "lead to", "value of", "the only", "correct option", "maximum possible",
 ];
 
 /// The paper's verification cues, in its order.
 pub const PAPER_VERIFICATION_CUES: &[&str] = &[
-    "check",
-    "verify",
-    "confirm",
-    "wait",
-    "make sure",
-    "double-check",
-    "let me",
-    "let's",
-    "straightforward",
-    "miss anything",
-    "is that right",
-    "is that correct",
-    "is that all",
+    "check", "verify", "confirm", "wait", "make sure", "double-check", "let me", "let's", "straightforward",
+    "miss anything", "is that right", "is that correct", "is that all",
 ];
 
 /// Chinese counterparts of the paper's conclusion cues, for reasoning written in Chinese (which
 /// the paper's English lists never match): add them to the conclusion list. Substring matches
 /// (no word boundaries in Chinese), so only words whose every occurrence makes the same point.
 pub const CHINESE_CONCLUSION_CUES: &[&str] = &[
-    "因此", "所以", "因而", "于是", "从而", "故而", "答案", "解为", "解得", "结果", "最终", "确实",
-    "综上", "结论", "总之", "等于", "成立", "也许", "可能", "似乎", "看来", "得到", "可得",
-    "应该是", "应为", "就是", "即为", "的值", "唯一", "正确选项", "最大可能",
+    "因此", "所以", "因而", "于是", "从而", "故而", "答案", "解为", "解得", "结果", "最终", "确实", "综上", "结论",
+    "总之", "等于", "成立", "也许", "可能", "似乎", "看来", "得到", "可得", "应该是", "应为", "就是", "即为", "的值",
+    "唯一", "正确选项", "最大可能",
 ];
 
 /// Chinese counterparts of the paper's verification cues (see [`CHINESE_CONCLUSION_CUES`]).
 pub const CHINESE_VERIFICATION_CUES: &[&str] = &[
-    "检查", "核对", "验证", "确认", "等等", "等一下", "确保", "再检查", "复查", "让我", "我们来",
-    "遗漏", "对吗", "对不对", "正确吗", "是否正确", "就这些吗",
+    "检查", "核对", "验证", "确认", "等等", "等一下", "确保", "再检查", "复查", "让我", "我们来", "遗漏", "对吗",
+    "对不对", "正确吗", "是否正确", "就这些吗",
 ];
 
 /// Suffixes the last word of a cue may carry when inflections are enabled.
@@ -331,11 +292,7 @@ fn anchor_of(cue: &str) -> Option<(usize, usize)> {
 
 impl CueMatcher {
     /// A matcher for the given lists (any order, any case; see [`normalize_cue`]).
-    pub fn new<S: AsRef<str>>(
-        conclusion: &[S],
-        verification: &[S],
-        inflections: bool,
-    ) -> Result<Self, CueError> {
+    pub fn new<S: AsRef<str>>(conclusion: &[S], verification: &[S], inflections: bool) -> Result<Self, CueError> {
         let conclusion = normalize_list(conclusion, CueKind::Conclusion)?;
         let verification = normalize_list(verification, CueKind::Verification)?;
         let mut specs = Vec::new();
@@ -354,8 +311,7 @@ impl CueMatcher {
                     specs.push(CueSpec { kind, index, before: Vec::new(), after: Vec::new(), inflectable: false });
                     continue;
                 }
-                let (start, end) =
-                    anchor_of(cue).ok_or_else(|| CueError::NoWord { kind, index, cue: cue.clone() })?;
+                let (start, end) = anchor_of(cue).ok_or_else(|| CueError::NoWord { kind, index, cue: cue.clone() })?;
                 let word = &cue.as_bytes()[start..end];
                 let spec = CueSpec {
                     kind,
@@ -505,11 +461,8 @@ impl CueMatcher {
                 let spec = &self.specs[id];
                 // The word is maximal, so with nothing before or after the anchor the word
                 // boundaries hold already.
-                let hit_start = if spec.before.is_empty() {
-                    Some(start)
-                } else {
-                    match_before(text, start, &spec.before)
-                };
+                let hit_start =
+                    if spec.before.is_empty() { Some(start) } else { match_before(text, start, &spec.before) };
                 let hit_end = match hit_start {
                     Some(_) if form.inflected || spec.after.is_empty() => Some(end),
                     Some(_) => match_after(text, end, &spec.after, spec.inflectable),
@@ -654,8 +607,7 @@ fn classify_block(block: &[u8; 64]) -> (u64, u64) {
 #[inline]
 unsafe fn classify_block_sse2(block: &[u8; 64]) -> (u64, u64) {
     use std::arch::x86_64::{
-        _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-        _mm_set_epi64x,
+        _mm_add_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
     };
     let half = |k: usize| {
         let mut eight = [0u8; 8];
@@ -671,10 +623,8 @@ unsafe fn classify_block_sse2(block: &[u8; 64]) -> (u64, u64) {
             _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8((0x80 - b'a') as i8)),
             _mm_set1_epi8((0x80u8 + 26) as i8),
         );
-        let digit = _mm_cmplt_epi8(
-            _mm_add_epi8(v, _mm_set1_epi8((0x80 - b'0') as i8)),
-            _mm_set1_epi8((0x80u8 + 10) as i8),
-        );
+        let digit =
+            _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((0x80 - b'0') as i8)), _mm_set1_epi8((0x80u8 + 10) as i8));
         let underscore = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8));
         let is_word = _mm_or_si128(_mm_or_si128(letter, digit), underscore);
         word |= u64::from(_mm_movemask_epi8(is_word) as u16) << (16 * j);
@@ -927,10 +877,7 @@ mod tests {
     use super::*;
 
     fn found<'a>(m: &'a CueMatcher, text: &'a str) -> Vec<(&'a str, CueKind, &'a str)> {
-        m.find(text)
-            .into_iter()
-            .map(|h| (&text[h.start..h.end], h.kind, m.cues(h.kind)[h.cue].as_str()))
-            .collect()
+        m.find(text).into_iter().map(|h| (&text[h.start..h.end], h.kind, m.cues(h.kind)[h.cue].as_str())).collect()
     }
 
     fn matched(m: &CueMatcher, text: &str) -> Vec<String> {
@@ -1023,10 +970,7 @@ mod tests {
     #[test]
     fn word_boundaries() {
         let m = only(&["so", "set"], false);
-        assert_eq!(
-            matched(&m, "also sock so. So, (so) so_x so1 reset settle set-up"),
-            vec!["so", "So", "so", "set"]
-        );
+        assert_eq!(matched(&m, "also sock so. So, (so) so_x so1 reset settle set-up"), vec!["so", "So", "so", "set"]);
         assert_eq!(matched(&m, "so"), vec!["so"]);
         assert_eq!(matched(&m, "éso soé"), Vec::<String>::new());
     }
@@ -1093,10 +1037,7 @@ mod tests {
         assert_eq!(matched(&mixed, "(so)"), vec!["(so)", "so"]);
         // Anchored on "only", matched backwards over a whitespace run to "the".
         let m = only(&["the only", "so-called x"], false);
-        assert_eq!(
-            matched(&m, "The \n only. the onlyx. atthe only. So-Called X"),
-            vec!["The \n only", "So-Called X"]
-        );
+        assert_eq!(matched(&m, "The \n only. the onlyx. atthe only. So-Called X"), vec!["The \n only", "So-Called X"]);
     }
 
     #[test]
@@ -1114,10 +1055,7 @@ mod tests {
         let text = "It seems so. Checking, checked, checks. Verified. Concluded. Setting. Sod.";
         assert_eq!(matched(&CueMatcher::paper(), text), vec!["so"]);
         let m = CueMatcher::new(PAPER_CONCLUSION_CUES, PAPER_VERIFICATION_CUES, true).unwrap();
-        assert_eq!(
-            matched(&m, text),
-            vec!["seems", "so", "Checking", "checked", "checks", "Concluded", "Sod"]
-        );
+        assert_eq!(matched(&m, text), vec!["seems", "so", "Checking", "checked", "checks", "Concluded", "Sod"]);
         // Cues that end in a non-letter take no suffix.
         let m = only(&["c++"], true);
         assert_eq!(matched(&m, "c++ c++s"), vec!["c++"]);
@@ -1134,7 +1072,12 @@ mod tests {
         assert!(m.find("so the answer is 5").is_empty());
         let mixed = only(&["so", "所以", "x所"], false);
         assert_eq!(matched(&mixed, "also 所以 x所以"), ["所以", "所以"]);
-        assert!(is_unspaced_cue("答案") && is_unspaced_cue("カタカナ") && !is_unspaced_cue("答 案") && !is_unspaced_cue("x所"));
+        assert!(
+            is_unspaced_cue("答案")
+                && is_unspaced_cue("カタカナ")
+                && !is_unspaced_cue("答 案")
+                && !is_unspaced_cue("x所")
+        );
         // The sentence view sees them too.
         assert_eq!(m.sentence_flags("于是x=2"), (true, false));
     }
@@ -1165,12 +1108,10 @@ mod tests {
     fn segment_assigns_hits_and_drops_crossing_ones() {
         let text = "So we have x. Wait, let me\ncheck. We\nget y.";
         let seg = segment(text, &SplitOptions::default(), &CueMatcher::paper());
-        let sentences: Vec<&str> =
-            seg.sentences.iter().map(|s| &text[s.sentence.start..s.sentence.end]).collect();
+        let sentences: Vec<&str> = seg.sentences.iter().map(|s| &text[s.sentence.start..s.sentence.end]).collect();
         assert_eq!(sentences, vec!["So we have x. ", "Wait, let me\n", "check. ", "We\n", "get y."]);
-        let per: Vec<Vec<&str>> = (0..sentences.len())
-            .map(|i| seg.hits_of(i).iter().map(|h| &text[h.start..h.end]).collect())
-            .collect();
+        let per: Vec<Vec<&str>> =
+            (0..sentences.len()).map(|i| seg.hits_of(i).iter().map(|h| &text[h.start..h.end]).collect()).collect();
         assert_eq!(per, vec![vec!["So", "we have"], vec!["Wait", "let me"], vec!["check"], vec![], vec![]]);
         let flags: Vec<(bool, bool)> = seg.sentences.iter().map(|s| (s.conclusion, s.verification)).collect();
         assert_eq!(flags, vec![(true, false), (false, true), (false, true), (false, false), (false, false)]);

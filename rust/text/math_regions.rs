@@ -37,26 +37,8 @@ use crate::text::sentences::SplitOptions;
 
 /// Environments whose `\begin{..}...\end{..}` span is math (starred forms included).
 pub const MATH_ENVIRONMENTS: &[&str] = &[
-    "align",
-    "alignat",
-    "aligned",
-    "array",
-    "Bmatrix",
-    "bmatrix",
-    "cases",
-    "dcases",
-    "eqnarray",
-    "equation",
-    "gather",
-    "gathered",
-    "matrix",
-    "multline",
-    "pmatrix",
-    "smallmatrix",
-    "split",
-    "tabular",
-    "Vmatrix",
-    "vmatrix",
+    "align", "alignat", "aligned", "array", "Bmatrix", "bmatrix", "cases", "dcases", "eqnarray", "equation", "gather",
+    "gathered", "matrix", "multline", "pmatrix", "smallmatrix", "split", "tabular", "Vmatrix", "vmatrix",
 ];
 
 /// Longest name in [`MATH_ENVIRONMENTS`]; bounds the look-ahead after `\begin{`.
@@ -111,9 +93,7 @@ impl MathKind {
     fn max_bytes(self, opts: &SplitOptions) -> usize {
         match self {
             MathKind::InlineDollar | MathKind::InlineParen => opts.max_inline_bytes,
-            MathKind::DisplayDollar | MathKind::DisplayBracket | MathKind::Environment => {
-                opts.max_display_bytes
-            }
+            MathKind::DisplayDollar | MathKind::DisplayBracket | MathKind::Environment => opts.max_display_bytes,
             MathKind::Boxed => opts.max_boxed_bytes,
         }
     }
@@ -169,8 +149,7 @@ struct Lexed {
 /// The environment named at `bytes[i..]` (`name` or `name*` then `}`): its closer-list index and
 /// the offset just past the `}`.
 fn env_at(bytes: &[u8], i: usize) -> Option<(usize, usize)> {
-    let name_len =
-        bytes.get(i..)?.iter().take(MAX_ENV_NAME + 1).take_while(|b| b.is_ascii_alphabetic()).count();
+    let name_len = bytes.get(i..)?.iter().take(MAX_ENV_NAME + 1).take_while(|b| b.is_ascii_alphabetic()).count();
     let name = bytes.get(i..i + name_len)?;
     let env = MATH_ENVIRONMENTS.iter().position(|e| e.as_bytes() == name)?;
     let mut j = i + name_len;
@@ -383,26 +362,22 @@ pub fn math_regions(text: &str, opts: &SplitOptions) -> Vec<MathRegion> {
         }
         let from = op.content_start;
         let (kind, closer) = match op.close {
-            Closer::Dollar => (
-                MathKind::InlineDollar,
-                next_at_or_after(&lx.dollar_closers, &mut c_dollar, from).map(|p| (p, p + 1)),
-            ),
-            Closer::DoubleDollar => (
-                MathKind::DisplayDollar,
-                next_at_or_after(&lx.double_dollars, &mut c_double, from).map(|p| (p, p + 2)),
-            ),
-            Closer::Paren => (
-                MathKind::InlineParen,
-                next_at_or_after(&lx.paren_closers, &mut c_paren, from).map(|p| (p, p + 2)),
-            ),
+            Closer::Dollar => {
+                (MathKind::InlineDollar, next_at_or_after(&lx.dollar_closers, &mut c_dollar, from).map(|p| (p, p + 1)))
+            }
+            Closer::DoubleDollar => {
+                (MathKind::DisplayDollar, next_at_or_after(&lx.double_dollars, &mut c_double, from).map(|p| (p, p + 2)))
+            }
+            Closer::Paren => {
+                (MathKind::InlineParen, next_at_or_after(&lx.paren_closers, &mut c_paren, from).map(|p| (p, p + 2)))
+            }
             Closer::Bracket => (
                 MathKind::DisplayBracket,
                 next_at_or_after(&lx.bracket_closers, &mut c_bracket, from).map(|p| (p, p + 2)),
             ),
             Closer::Env(id) => (
                 MathKind::Environment,
-                next_at_or_after(&lx.env_closers[id], &mut c_env[id], from)
-                    .map(|p| (p, p + env_closer_len(id))),
+                next_at_or_after(&lx.env_closers[id], &mut c_env[id], from).map(|p| (p, p + env_closer_len(id))),
             ),
             Closer::Boxed(k) => (MathKind::Boxed, lx.boxed_close[k].map(|p| (p, p + 1))),
         };
@@ -430,10 +405,7 @@ mod tests {
     use super::*;
 
     fn spans(text: &str) -> Vec<(&str, MathKind)> {
-        math_regions(text, &SplitOptions::default())
-            .into_iter()
-            .map(|r| (&text[r.start..r.end], r.kind))
-            .collect()
+        math_regions(text, &SplitOptions::default()).into_iter().map(|r| (&text[r.start..r.end], r.kind)).collect()
     }
 
     fn texts(text: &str) -> Vec<&str> {

@@ -185,7 +185,10 @@ unsafe fn count_chars_avx2(bytes: &[u8]) -> usize {
             counted += 1;
         }
         let sums = _mm256_sad_epu8(lanes, zero);
-        let sum = _mm256_extract_epi64::<0>(sums) + _mm256_extract_epi64::<1>(sums) + _mm256_extract_epi64::<2>(sums) + _mm256_extract_epi64::<3>(sums);
+        let sum = _mm256_extract_epi64::<0>(sums)
+            + _mm256_extract_epi64::<1>(sums)
+            + _mm256_extract_epi64::<2>(sums)
+            + _mm256_extract_epi64::<3>(sums);
         total += sum as usize;
         if counted < 255 {
             break;

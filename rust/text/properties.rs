@@ -122,10 +122,7 @@ const CUE_TOKENS: &[&str] = &[
 
 /// Texts made of cue pieces, for the brute-force comparison.
 fn cue_text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        prop::collection::vec(prop::sample::select(CUE_TOKENS), 0..80).prop_map(|t| t.concat()),
-        long_text(),
-    ]
+    prop_oneof![prop::collection::vec(prop::sample::select(CUE_TOKENS), 0..80).prop_map(|t| t.concat()), long_text(),]
 }
 
 /// Cue lists for the brute-force comparison: the paper's, and cues with punctuation around or
@@ -153,8 +150,7 @@ fn small_bounds() -> impl Strategy<Value = SplitOptions> {
 
 /// A line holding only whitespace: `\n`, whitespace other than `\n`, `\n`.
 fn has_blank_line(s: &str) -> bool {
-    s.match_indices('\n')
-        .any(|(i, _)| s[i + 1..].chars().take_while(|&c| c == '\n' || is_space(c)).any(|c| c == '\n'))
+    s.match_indices('\n').any(|(i, _)| s[i + 1..].chars().take_while(|&c| c == '\n' || is_space(c)).any(|c| c == '\n'))
 }
 
 fn check_sentences(text: &str, opts: &SplitOptions) -> Result<(), TestCaseError> {

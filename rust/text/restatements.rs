@@ -23,8 +23,8 @@ const TASK_LEADS: &[&str] = &["need", "needs", "have", "has", "want", "wants", "
 
 /// What the task asks for.
 const TASK_VERBS: &[&str] = &[
-    "find", "compute", "calculate", "determine", "figure", "evaluate", "solve", "show", "prove", "rewrite",
-    "convert", "simplify", "express", "count", "identify", "list",
+    "find", "compute", "calculate", "determine", "figure", "evaluate", "solve", "show", "prove", "rewrite", "convert",
+    "simplify", "express", "count", "identify", "list",
 ];
 
 /// The phrases that mark a task statement, matched on lower-case ASCII words (an apostrophe
@@ -124,8 +124,8 @@ pub fn precedes_operation_word(sentence: &str, end: usize) -> bool {
 /// Words before a value that make it the result of its clause, not its subject: "the area is
 /// 468 = 12*39", "So, 81 is 3^4", "we get 284".
 const RESULT_WORDS: &[&str] = &[
-    "is", "was", "are", "be", "equals", "equal", "to", "get", "gets", "got", "gives", "give", "yields", "makes", "becomes",
-    "so", "thus", "therefore", "hence",
+    "is", "was", "are", "be", "equals", "equal", "to", "get", "gets", "got", "gives", "give", "yields", "makes",
+    "becomes", "so", "thus", "therefore", "hence",
 ];
 
 /// Whether the value that begins at byte `start` of `sentence` opens its clause as a subject:
@@ -136,7 +136,8 @@ pub fn opens_clause(sentence: &str, start: usize) -> bool {
     let before = before.trim_end_matches(|c: char| c.is_whitespace() || c == '$' || c == '(' || c == '\\');
     // word_before reads past white space itself; past a comma, "So, 81" is read as "So 81".
     let lead = before.trim_end_matches(',');
-    !before.ends_with(['=', '≈', ':', '<', '>']) && !RESULT_WORDS.iter().any(|w| word_before(lead, lead.len()).eq_ignore_ascii_case(w))
+    !before.ends_with(['=', '≈', ':', '<', '>'])
+        && !RESULT_WORDS.iter().any(|w| word_before(lead, lead.len()).eq_ignore_ascii_case(w))
 }
 
 /// What a value can be said to be without being a result: "284 is an even number", "4 is a
@@ -178,7 +179,8 @@ pub fn counted_nouns(text: &str, number_word: impl Fn(&str) -> Option<u32>) -> V
         // `word` is a piece of `text`: its offset is the distance between their starts.
         let start = word.as_ptr() as usize - text.as_ptr() as usize;
         if let Some((count, end)) = previous.take() {
-            let gap_is_blank = text[end..start].chars().all(|c| c.is_whitespace() || matches!(c, '$' | '\\' | '(' | ')' | '{' | '}'));
+            let gap_is_blank =
+                text[end..start].chars().all(|c| c.is_whitespace() || matches!(c, '$' | '\\' | '(' | ')' | '{' | '}'));
             if gap_is_blank && word.len() >= 3 && word.bytes().all(|b| b.is_ascii_alphabetic()) {
                 out.push((count, noun_stem(word)));
                 if out.len() == MAX_COUNTED_NOUNS {
@@ -187,7 +189,8 @@ pub fn counted_nouns(text: &str, number_word: impl Fn(&str) -> Option<u32>) -> V
                 continue;
             }
         }
-        let value = if word.bytes().all(|b| b.is_ascii_digit()) { word.parse().ok() } else { number_word(word).map(u64::from) };
+        let value =
+            if word.bytes().all(|b| b.is_ascii_digit()) { word.parse().ok() } else { number_word(word).map(u64::from) };
         previous = value.map(|v| (v, start + word.len()));
     }
     out
@@ -217,7 +220,10 @@ mod tests {
             "six" => Some(6),
             _ => None,
         };
-        let counts = counted_nouns("The twelve letters are grouped into $6$ pairs, \\(3\\) boxes; 3x + 2 = y, $2$ /bushel, 5-gons.", words);
+        let counts = counted_nouns(
+            "The twelve letters are grouped into $6$ pairs, \\(3\\) boxes; 3x + 2 = y, $2$ /bushel, 5-gons.",
+            words,
+        );
         assert_eq!(counts, vec![(12, "letter".to_string()), (6, "pair".to_string()), (3, "boxe".to_string())]);
         assert_eq!(noun_stem("Letters"), "letter");
         assert_eq!(noun_stem("class"), "class");
@@ -245,11 +251,19 @@ mod tests {
     #[test]
     fn a_value_that_opens_its_clause_is_its_subject() {
         let at = |s: &str, v: &str| s.find(v).unwrap();
-        for s in ["284 is even.", "But 8 is 4*2.", "Hmm, 159 is 3*53.", "Since $4$ is a power of 2.", "I can write 25 as 5^2."] {
+        for s in [
+            "284 is even.", "But 8 is 4*2.", "Hmm, 159 is 3*53.", "Since $4$ is a power of 2.",
+            "I can write 25 as 5^2.",
+        ] {
             let v = s.trim_start_matches(|c: char| !c.is_ascii_digit());
             assert!(opens_clause(s, at(s, v)), "{s}");
         }
-        for (s, v) in [("So, 81 is 3^4.", "81"), ("The area is 468 = 12*39.", "468"), ("x = 7 is odd.", "7"), ("we get 12 is", "12")] {
+        for (s, v) in [
+            ("So, 81 is 3^4.", "81"),
+            ("The area is 468 = 12*39.", "468"),
+            ("x = 7 is odd.", "7"),
+            ("we get 12 is", "12"),
+        ] {
             assert!(!opens_clause(s, at(s, v)), "{s}");
         }
     }
@@ -343,7 +357,9 @@ mod tests {
         }
         assert!(!follows_argument_word("by 3", 10));
         // Operands before an operation word.
-        for (s, value) in [("Calculating x: 110 divided by 3 is 36.7", "110"), ("so $5$ times 2", "5"), ("7 squared is 49", "7")] {
+        for (s, value) in
+            [("Calculating x: 110 divided by 3 is 36.7", "110"), ("so $5$ times 2", "5"), ("7 squared is 49", "7")]
+        {
             let end = s.find(value).unwrap() + value.len();
             assert!(precedes_operation_word(s, end), "{s}");
         }
@@ -355,4 +371,3 @@ mod tests {
         assert!(!follows_argument_word("ₓ3", 1));
     }
 }
-

@@ -131,7 +131,10 @@ pub fn split_sentences_around(text: &str, regions: &[MathRegion]) -> Vec<Sentenc
             p
         } else {
             let (j, cjk) = terminator_run(bytes, p);
-            if cjk || ((j == n || space_at(text, j) || bytes[j..].starts_with(SPECIAL_TOKEN_START)) && !dot_continues_sentence(text, p)) {
+            if cjk
+                || ((j == n || space_at(text, j) || bytes[j..].starts_with(SPECIAL_TOKEN_START))
+                    && !dot_continues_sentence(text, p))
+            {
                 j
             } else {
                 // Every later terminator in the run ends at the same `j`: skip the run.
@@ -250,7 +253,10 @@ fn block_stop_mask(block: &[u8; 64], avx2: bool) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn block_stop_mask_avx2(block: &[u8; 64]) -> u64 {
-    use std::arch::x86_64::{__m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8};
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8,
+    };
     let mut mask = 0u64;
     for j in 0..2 {
         // Bytes 32j..32j+32 lie inside the 64-byte block; the load is unaligned.
@@ -258,7 +264,10 @@ unsafe fn block_stop_mask_avx2(block: &[u8; 64]) -> u64 {
         let is = |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
         // `max(v, 0xE3) == v` exactly when `v >= 0xE3` (unsigned).
         let high = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8(0xE3u8 as i8)), v);
-        let stop = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(is(b'.'), is(b'!')), _mm256_or_si256(is(b'?'), is(b'\n'))), _mm256_or_si256(is(b'\r'), high));
+        let stop = _mm256_or_si256(
+            _mm256_or_si256(_mm256_or_si256(is(b'.'), is(b'!')), _mm256_or_si256(is(b'?'), is(b'\n'))),
+            _mm256_or_si256(is(b'\r'), high),
+        );
         mask |= u64::from(_mm256_movemask_epi8(stop) as u32) << (32 * j);
     }
     mask
@@ -365,10 +374,7 @@ fn next_word_starts_with(text: &str, i: usize, pred: impl Fn(u8) -> bool) -> boo
 fn ends_abbreviation(text: &str, dot: usize) -> bool {
     let last = if dot > 0 { text.as_bytes()[dot - 1].to_ascii_lowercase() } else { 0 };
     match last {
-        b'c' => {
-            word_ends_at(text, dot, "etc")
-                && !next_word_starts_with(text, dot + 1, |b| b.is_ascii_uppercase())
-        }
+        b'c' => word_ends_at(text, dot, "etc") && !next_word_starts_with(text, dot + 1, |b| b.is_ascii_uppercase()),
         b'o' => word_ends_at(text, dot, "no") && next_word_starts_with(text, dot + 1, |b| b.is_ascii_digit()),
         // The cheap test on the last letter first: most dots follow a letter no abbreviation
         // ends in.
@@ -453,10 +459,7 @@ mod tests {
     }
 
     fn contents(text: &str) -> Vec<&str> {
-        split_sentences(text, &SplitOptions::default())
-            .iter()
-            .map(|s| &text[s.start..s.content_end])
-            .collect()
+        split_sentences(text, &SplitOptions::default()).iter().map(|s| &text[s.start..s.content_end]).collect()
     }
 
     #[test]
@@ -523,10 +526,7 @@ mod tests {
             split("Use e.g. this, i.e. that, vs. them, approx. 3, cf. Fig. 2 and Eq. 5 now."),
             vec!["Use e.g. this, i.e. that, vs. them, approx. 3, cf. Fig. 2 and Eq. 5 now."]
         );
-        assert_eq!(
-            split("Dr. Who met Mr. X and Mrs. Y. Then"),
-            vec!["Dr. Who met Mr. X and Mrs. Y. ", "Then"]
-        );
+        assert_eq!(split("Dr. Who met Mr. X and Mrs. Y. Then"), vec!["Dr. Who met Mr. X and Mrs. Y. ", "Then"]);
         assert_eq!(
             split("Item No. 5 is it. Is 7 even? No. It is odd."),
             vec!["Item No. 5 is it. ", "Is 7 even? ", "No. ", "It is odd."]
@@ -576,10 +576,7 @@ mod tests {
             vec!["A \\begin{align}a. &b\\\\\nc\\end{align} B. ", "C"]
         );
         assert_eq!(split("Answer: \\boxed{\\{1. 2\\}}. Next"), vec!["Answer: \\boxed{\\{1. 2\\}}. ", "Next"]);
-        assert_eq!(
-            split("**Final Answer**\n\\[\n\\boxed{5}\n\\]"),
-            vec!["**Final Answer**\n", "\\[\n\\boxed{5}\n\\]"]
-        );
+        assert_eq!(split("**Final Answer**\n\\[\n\\boxed{5}\n\\]"), vec!["**Final Answer**\n", "\\[\n\\boxed{5}\n\\]"]);
     }
 
     #[test]
@@ -619,9 +616,7 @@ mod tests {
         let t = "Ça va. 日本語です。 Done? ✓\n😀.";
         let got = split_sentences(t, &SplitOptions::default());
         for s in &got {
-            assert!(
-                t.is_char_boundary(s.start) && t.is_char_boundary(s.end) && t.is_char_boundary(s.content_end)
-            );
+            assert!(t.is_char_boundary(s.start) && t.is_char_boundary(s.end) && t.is_char_boundary(s.content_end));
         }
         assert_eq!(split(t), vec!["Ça va. ", "日本語です。 ", "Done? ", "✓\n", "😀."]);
     }

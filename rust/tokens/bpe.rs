@@ -200,7 +200,8 @@ impl WordCache {
                     out.extend_from_slice(&hot.tokens[..usize::from(hot.count)]);
                     return true;
                 }
-                let found = self.short.get(&key).and_then(|&(start, n)| self.tokens.get(start as usize..(start + n) as usize));
+                let found =
+                    self.short.get(&key).and_then(|&(start, n)| self.tokens.get(start as usize..(start + n) as usize));
                 if let (Some(&[first, ref rest @ ..]), Some(hot)) = (found, self.hot.get_mut(slot)) {
                     if rest.len() <= 1 {
                         let second = rest.first().copied().unwrap_or_default();

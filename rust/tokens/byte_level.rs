@@ -81,10 +81,7 @@ pub(crate) mod tests {
     fn pieces_outside_the_table_keep_their_own_bytes() {
         assert_eq!(piece_bytes("Ġhello"), b" hello");
         assert_eq!(piece_bytes("</think>"), b"</think>");
-        assert_eq!(
-            piece_bytes("<｜end▁of▁sentence｜>"),
-            "<｜end▁of▁sentence｜>".as_bytes()
-        );
+        assert_eq!(piece_bytes("<｜end▁of▁sentence｜>"), "<｜end▁of▁sentence｜>".as_bytes());
         assert_eq!(piece_bytes("Ġ▁"), "Ġ▁".as_bytes());
         assert_eq!(piece_bytes(&spell("é".as_bytes())), "é".as_bytes());
     }

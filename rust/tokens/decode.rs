@@ -55,10 +55,9 @@ pub enum DecodeError {
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DecodeError::UnknownId { index, id, vocab_len } => write!(
-                f,
-                "ids[{index}] = {id} is not a token of this vocabulary ({vocab_len} ids)"
-            ),
+            DecodeError::UnknownId { index, id, vocab_len } => {
+                write!(f, "ids[{index}] = {id} is not a token of this vocabulary ({vocab_len} ids)")
+            }
         }
     }
 }
@@ -150,7 +149,8 @@ impl Vocabulary {
                 } else {
                     // SAFETY: the bytes below `len` are initialized (copied pieces).
                     unsafe { raw.set_len(len) };
-                    self.rare_token::<SKIP_SPECIAL>(index, id, slot.flags(), &mut raw, &mut partial).map_err(|()| index)?;
+                    self.rare_token::<SKIP_SPECIAL>(index, id, slot.flags(), &mut raw, &mut partial)
+                        .map_err(|()| index)?;
                     raw.reserve(16 * (run_end - index));
                     len = raw.len();
                     out = raw.as_mut_ptr();
@@ -228,13 +228,7 @@ impl Vocabulary {
             run.flush(&mut out, &mut ends);
             match plan.first_token_drops {
                 Some(drop) if first => {
-                    out.extend(
-                        self.token_text(id)
-                            .chars()
-                            .filter(|&c| c != drop)
-                            .collect::<String>()
-                            .bytes(),
-                    );
+                    out.extend(self.token_text(id).chars().filter(|&c| c != drop).collect::<String>().bytes());
                 }
                 _ => out.extend_from_slice(self.piece(id)),
             }
@@ -243,15 +237,11 @@ impl Vocabulary {
         }
         run.flush(&mut out, &mut ends);
         // Every part appended is UTF-8 (token text or a checked run), so this never replaces.
-        let mut text =
-            String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let mut text = String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         if let Some(strip) = plan.strip {
             apply_strip(strip, &mut text, &mut ends);
         }
-        Decoded {
-            text,
-            token_ends: ends,
-        }
+        Decoded { text, token_ends: ends }
     }
 }
 
@@ -301,20 +291,10 @@ impl ByteRun {
 /// of the whole text; removed characters belong to no token. (tokenizers panics when the two
 /// ends overlap, e.g. `stop` on an empty text; here the trailing count just stops early.)
 fn apply_strip(strip: Strip, text: &mut String, ends: &mut [usize]) {
-    let lead: usize = text
-        .chars()
-        .take(strip.start)
-        .take_while(|&c| c == strip.content)
-        .map(char::len_utf8)
-        .sum();
+    let lead: usize = text.chars().take(strip.start).take_while(|&c| c == strip.content).map(char::len_utf8).sum();
     let rest = text.get(lead..).unwrap_or_default();
-    let trail: usize = rest
-        .chars()
-        .rev()
-        .take(strip.stop)
-        .take_while(|&c| c == strip.content)
-        .map(char::len_utf8)
-        .sum();
+    let trail: usize =
+        rest.chars().rev().take(strip.stop).take_while(|&c| c == strip.content).map(char::len_utf8).sum();
     let keep_end = text.len() - trail;
     for e in ends.iter_mut() {
         *e = (*e).clamp(lead, keep_end) - lead;
@@ -428,7 +408,7 @@ fn lossy_slow(raw: &[u8], ends: &mut [usize]) -> String {
 mod wide {
     use std::arch::x86_64::*;
 
-    use super::super::vocabulary::{Slot, LEN_AT, FLAGS_AT, PRESENT};
+    use super::super::vocabulary::{Slot, FLAGS_AT, LEN_AT, PRESENT};
     use super::{BLOCK, RESERVE_RUN};
 
     /// Decodes `ids` from `index` on, a block of [`BLOCK`] at a time, while every token of a
@@ -450,7 +430,14 @@ mod wide {
     /// # Safety
     /// The CPU must have AVX2; `ends` must have room for `ids.len()` elements.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn common_blocks(slots: &[Slot], ids: &[u32], common: u8, raw: &mut Vec<u8>, ends: *mut usize, mut index: usize) -> usize {
+    pub(super) unsafe fn common_blocks(
+        slots: &[Slot],
+        ids: &[u32],
+        common: u8,
+        raw: &mut Vec<u8>,
+        ends: *mut usize,
+        mut index: usize,
+    ) -> usize {
         const _: () = assert!(FLAGS_AT == 15, "a slot's last byte holds the flags");
         let n = ids.len();
         if slots.is_empty() || slots.len() > i32::MAX as usize {
@@ -481,8 +468,11 @@ mod wide {
             }
             // The last dword of each slot, in order: unpacking the high dwords of two slots
             // gives [a2, b2, a3, b3]; of two such pairs' high halves, [a3, b3, c3, d3].
-            let quad = |a: __m128i, b: __m128i, c: __m128i, d: __m128i| _mm_unpackhi_epi64(_mm_unpackhi_epi32(a, b), _mm_unpackhi_epi32(c, d));
-            let words = _mm256_set_m128i(quad(slot[4], slot[5], slot[6], slot[7]), quad(slot[0], slot[1], slot[2], slot[3]));
+            let quad = |a: __m128i, b: __m128i, c: __m128i, d: __m128i| {
+                _mm_unpackhi_epi64(_mm_unpackhi_epi32(a, b), _mm_unpackhi_epi32(c, d))
+            };
+            let words =
+                _mm256_set_m128i(quad(slot[4], slot[5], slot[6], slot[7]), quad(slot[0], slot[1], slot[2], slot[3]));
             if _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_and_si256(words, flags), present)) != -1 {
                 break;
             }

@@ -72,12 +72,7 @@ impl DecoderPlan {
             [only] if kind(only) == "Metaspace" => return metaspace(only),
             _ => {}
         }
-        let mut plan = PiecePlan {
-            replaces: Vec::new(),
-            first_token_drops: None,
-            byte_fallback: false,
-            strip: None,
-        };
+        let mut plan = PiecePlan { replaces: Vec::new(), first_token_drops: None, byte_fallback: false, strip: None };
         // Position in the accepted order Replace* -> ByteFallback? -> Fuse? -> Strip?
         let mut stage = 0;
         let mut fused = false;
@@ -180,9 +175,7 @@ fn flatten<'a>(step: &'a Value, depth: usize, out: &mut Vec<&'a Value>) -> Resul
         return Ok(());
     }
     if depth >= MAX_SEQUENCE_DEPTH {
-        return Err(unsupported(format!(
-            "decoder Sequences nested over {MAX_SEQUENCE_DEPTH} deep"
-        )));
+        return Err(unsupported(format!("decoder Sequences nested over {MAX_SEQUENCE_DEPTH} deep")));
     }
     let inner = step
         .get("decoders")
@@ -202,10 +195,7 @@ fn single_char(step: &Value, field: &str) -> Result<char, VocabularyError> {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(c),
-        _ => Err(unsupported(format!(
-            "a {} decoder with {field} {text:?} (not one character)",
-            kind(step)
-        ))),
+        _ => Err(unsupported(format!("a {} decoder with {field} {text:?} (not one character)", kind(step)))),
     }
 }
 
@@ -216,10 +206,7 @@ fn metaspace(step: &Value) -> Result<DecoderPlan, VocabularyError> {
         Some("always") | Some("first") => true,
         Some("never") => false,
         Some(other) => return Err(unsupported(format!("Metaspace prepend_scheme {other:?}"))),
-        None => step
-            .get("add_prefix_space")
-            .and_then(Value::as_bool)
-            .unwrap_or(true),
+        None => step.get("add_prefix_space").and_then(Value::as_bool).unwrap_or(true),
     };
     Ok(DecoderPlan::Pieces(PiecePlan {
         replaces: vec![(replacement.to_string(), " ".to_string())],
@@ -239,9 +226,7 @@ fn replace(step: &Value) -> Result<(String, String), VocabularyError> {
         _ if pattern.and_then(|p| p.get("Regex")).is_some() => {
             Err(unsupported("a Replace decoder with a regex pattern".into()))
         }
-        _ => Err(VocabularyError::Json(
-            "Replace decoder without a string pattern and content".into(),
-        )),
+        _ => Err(VocabularyError::Json("Replace decoder without a string pattern and content".into())),
     }
 }
 
@@ -252,11 +237,7 @@ fn strip(step: &Value) -> Result<Strip, VocabularyError> {
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| VocabularyError::Json(format!("Strip decoder without a count `{field}`")))
     };
-    Ok(Strip {
-        content: single_char(step, "content")?,
-        start: count("start")?,
-        stop: count("stop")?,
-    })
+    Ok(Strip { content: single_char(step, "content")?, start: count("start")?, stop: count("stop")? })
 }
 
 #[cfg(test)]
@@ -270,14 +251,8 @@ mod tests {
 
     #[test]
     fn recognises_the_common_decoders() {
-        assert_eq!(
-            plan(json!({"type": "ByteLevel", "add_prefix_space": true})),
-            Ok(DecoderPlan::ByteLevel)
-        );
-        assert_eq!(
-            plan(json!({"type": "Sequence", "decoders": [{"type": "ByteLevel"}]})),
-            Ok(DecoderPlan::ByteLevel)
-        );
+        assert_eq!(plan(json!({"type": "ByteLevel", "add_prefix_space": true})), Ok(DecoderPlan::ByteLevel));
+        assert_eq!(plan(json!({"type": "Sequence", "decoders": [{"type": "ByteLevel"}]})), Ok(DecoderPlan::ByteLevel));
         let llama = plan(json!({"type": "Sequence", "decoders": [
             {"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
             {"type": "ByteFallback"}, {"type": "Fuse"},
@@ -289,31 +264,19 @@ mod tests {
                 replaces: vec![("▁".into(), " ".into())],
                 first_token_drops: None,
                 byte_fallback: true,
-                strip: Some(Strip {
-                    content: ' ',
-                    start: 1,
-                    stop: 0
-                }),
+                strip: Some(Strip { content: ' ', start: 1, stop: 0 }),
             })
         );
         for (decoder, drops) in [
-            (
-                json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true}),
-                true,
-            ),
-            (
-                json!({"type": "Metaspace", "replacement": "▁", "add_prefix_space": true}),
-                true,
-            ),
+            (json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": true}), true),
+            (json!({"type": "Metaspace", "replacement": "▁", "add_prefix_space": true}), true),
             (json!({"type": "Metaspace", "replacement": "▁"}), true),
             (
                 json!({"type": "Metaspace", "replacement": "▁", "add_prefix_space": true, "prepend_scheme": "never"}),
                 false,
             ),
         ] {
-            let DecoderPlan::Pieces(p) = plan(decoder.clone()).unwrap() else {
-                panic!("{decoder}")
-            };
+            let DecoderPlan::Pieces(p) = plan(decoder.clone()).unwrap() else { panic!("{decoder}") };
             assert_eq!(p.first_token_drops, drops.then_some('▁'), "{decoder}");
         }
     }
@@ -332,10 +295,7 @@ mod tests {
             json!({"type": "Sequence", "decoders": [{"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}),
             json!({"type": "Metaspace", "replacement": "ab"}),
         ] {
-            assert!(
-                matches!(plan(decoder.clone()), Err(VocabularyError::Unsupported(_))),
-                "{decoder}"
-            );
+            assert!(matches!(plan(decoder.clone()), Err(VocabularyError::Unsupported(_))), "{decoder}");
         }
         let mut deep = json!({"type": "Fuse"});
         for _ in 0..10 {

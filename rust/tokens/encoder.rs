@@ -237,10 +237,9 @@ fn keeps_offsets(post: &Value) -> bool {
         None => post.is_null(),
         Some("TemplateProcessing") => true,
         Some("ByteLevel") => post.get("trim_offsets") == Some(&Value::Bool(false)),
-        Some("Sequence") => post
-            .get("processors")
-            .and_then(Value::as_array)
-            .is_some_and(|steps| steps.iter().all(keeps_offsets)),
+        Some("Sequence") => {
+            post.get("processors").and_then(Value::as_array).is_some_and(|steps| steps.iter().all(keeps_offsets))
+        }
         Some(_) => false,
     }
 }
@@ -281,7 +280,10 @@ fn split_pattern(pre: &Value) -> Result<SplitPattern, VocabularyError> {
         return Err(unsupported("ByteLevel with a prefix space or without its regex"));
     }
     if pre.get("type").and_then(Value::as_str) != Some("Sequence") {
-        return Err(unsupported(&format!("{} (only Split + ByteLevel, or ByteLevel alone, is reproduced)", describe(pre))));
+        return Err(unsupported(&format!(
+            "{} (only Split + ByteLevel, or ByteLevel alone, is reproduced)",
+            describe(pre)
+        )));
     }
     let steps = pre.get("pretokenizers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let Some((byte_level, splits)) = steps.split_last().filter(|(_, splits)| !splits.is_empty()) else {
@@ -316,18 +318,21 @@ fn piece_bytes(piece: &str) -> Option<Vec<u8>> {
 /// overrides an earlier one).
 fn merge_table(model: &ModelSection) -> Result<MergeTable, VocabularyError> {
     let id = |piece: &str| {
-        model.vocab.get(piece).copied().ok_or_else(|| {
-            VocabularyError::Inconsistent(format!("merge piece {piece:?} is not in the vocabulary"))
-        })
+        model
+            .vocab
+            .get(piece)
+            .copied()
+            .ok_or_else(|| VocabularyError::Inconsistent(format!("merge piece {piece:?} is not in the vocabulary")))
     };
     let mut table = MergeTable::default();
     table.reserve(model.merges.len());
     for (rank, merge) in model.merges.iter().enumerate() {
         let (a, b) = match merge {
             Merge::Pair(a, b) => (a.as_str(), b.as_str()),
-            Merge::Line(line) => line.split_once(' ').filter(|(_, b)| !b.contains(' ')).ok_or_else(|| {
-                VocabularyError::Inconsistent(format!("merge {line:?} is not two pieces"))
-            })?,
+            Merge::Line(line) => line
+                .split_once(' ')
+                .filter(|(_, b)| !b.contains(' '))
+                .ok_or_else(|| VocabularyError::Inconsistent(format!("merge {line:?} is not two pieces")))?,
         };
         let merged = id(&format!("{a}{b}"))?;
         let rank = u32::try_from(rank).map_err(|_| VocabularyError::Unsupported("over 2^32 merges".into()))?;
@@ -453,7 +458,10 @@ mod tests {
     #[test]
     fn leftmost_longest_added_tokens() {
         let e = encoder(|v| {
-            v["added_tokens"].as_array_mut().unwrap().push(json!({"id": 262, "content": "<think", "single_word": false,
+            v["added_tokens"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"id": 262, "content": "<think", "single_word": false,
                 "lstrip": false, "rstrip": false, "normalized": false, "special": false}));
         })
         .unwrap();
@@ -480,8 +488,14 @@ mod tests {
             other => panic!("expected Unsupported({why}), got {other:?}"),
         };
         refused(|v| v["normalizer"] = json!({"type": "NFKC"}), "NFKC");
-        refused(|v| v["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = json!(r"\s+"), "unknown Split pattern");
-        refused(|v| v["pre_tokenizer"] = json!({"type": "ByteLevel", "add_prefix_space": true, "use_regex": true}), "prefix space");
+        refused(
+            |v| v["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = json!(r"\s+"),
+            "unknown Split pattern",
+        );
+        refused(
+            |v| v["pre_tokenizer"] = json!({"type": "ByteLevel", "add_prefix_space": true, "use_regex": true}),
+            "prefix space",
+        );
         refused(|v| v["pre_tokenizer"] = json!({"type": "Metaspace"}), "Metaspace");
         refused(|v| v["post_processor"] = json!({"type": "ByteLevel", "trim_offsets": true}), "trims offsets");
         refused(|v| v["post_processor"] = json!({"type": "RobertaProcessing"}), "trims offsets");
@@ -546,7 +560,8 @@ mod tests {
     #[test]
     fn byte_level_alone_splits_by_gpt2s_pattern() {
         let e = encoder(|v| {
-            v["pre_tokenizer"] = json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true})
+            v["pre_tokenizer"] =
+                json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true})
         })
         .unwrap();
         assert_eq!(e.encode(" the12").ids, [258, u32::from(b'1'), u32::from(b'2')]);

@@ -68,11 +68,7 @@ impl<'de> Visitor<'de> for VocabVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<VocabTable, A::Error> {
-        let mut table = VocabTable {
-            text: Vec::new(),
-            entries: Vec::new(),
-            is_list: false,
-        };
+        let mut table = VocabTable { text: Vec::new(), entries: Vec::new(), is_list: false };
         while let Some((start, end)) = map.next_key_seed(AppendStr(&mut table.text))? {
             let id: u32 = map.next_value()?;
             table.entries.push((start, end, id));
@@ -81,11 +77,7 @@ impl<'de> Visitor<'de> for VocabVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<VocabTable, A::Error> {
-        let mut table = VocabTable {
-            text: Vec::new(),
-            entries: Vec::new(),
-            is_list: true,
-        };
+        let mut table = VocabTable { text: Vec::new(), entries: Vec::new(), is_list: true };
         while let Some((start, end)) = seq.next_element_seed(UnigramEntry(&mut table.text))? {
             let id = u32::try_from(table.entries.len())
                 .map_err(|_| de::Error::custom("vocabulary has more than 2^32 entries"))?;
@@ -170,11 +162,8 @@ mod tests {
         .unwrap();
         let v = &file.model.vocab;
         assert!(!v.is_list);
-        let pieces: Vec<(&[u8], u32)> = v
-            .entries
-            .iter()
-            .map(|&(s, e, id)| (&v.text[s as usize..e as usize], id))
-            .collect();
+        let pieces: Vec<(&[u8], u32)> =
+            v.entries.iter().map(|&(s, e, id)| (&v.text[s as usize..e as usize], id)).collect();
         assert_eq!(pieces, vec![(&b"a"[..], 0), ("Ġb\"".as_bytes(), 1)]);
         assert!(file.model.merges.is_some());
         assert!(file.added_tokens.is_empty() && file.decoder.is_none());

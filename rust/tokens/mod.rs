@@ -21,6 +21,8 @@ mod encoder;
 mod json;
 mod normalizer;
 mod pretokenize;
+// Generated tables (scripts/unicode_class_additions.py): kept as the script writes them.
+#[rustfmt::skip]
 mod unicode_additions;
 mod spans;
 mod vocabulary;

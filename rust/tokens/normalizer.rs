@@ -21,10 +21,7 @@ pub(crate) fn normalize_added(content: &str, normalizer: Option<&Value>) -> Resu
 }
 
 fn apply(normalizer: &Value, text: String, depth: usize) -> Result<String, VocabularyError> {
-    let kind = normalizer
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("<untyped>");
+    let kind = normalizer.get("type").and_then(Value::as_str).unwrap_or("<untyped>");
     let refuse = || {
         VocabularyError::Unsupported(format!(
             "added token {text:?} is marked normalized, and its decoded form depends on the \
@@ -37,9 +34,7 @@ fn apply(normalizer: &Value, text: String, depth: usize) -> Result<String, Vocab
             let steps = normalizer
                 .get("normalizers")
                 .and_then(Value::as_array)
-                .ok_or_else(|| {
-                    VocabularyError::Json("normalizer Sequence without a `normalizers` list".into())
-                })?;
+                .ok_or_else(|| VocabularyError::Json("normalizer Sequence without a `normalizers` list".into()))?;
             steps.iter().try_fold(text, |t, step| apply(step, t, depth + 1))
         }
         // Character-wise, as tokenizers does (no final-sigma rule).
@@ -48,27 +43,17 @@ fn apply(normalizer: &Value, text: String, depth: usize) -> Result<String, Vocab
             // tokenizers prepends only to non-empty text.
             Some(_) if text.is_empty() => Ok(text),
             Some(p) => Ok(format!("{p}{text}")),
-            None => Err(VocabularyError::Json(
-                "Prepend normalizer without `prepend`".into(),
-            )),
+            None => Err(VocabularyError::Json("Prepend normalizer without `prepend`".into())),
         },
-        "Replace" => match (
-            normalizer
-                .get("pattern")
-                .and_then(|p| p.get("String"))
-                .and_then(Value::as_str),
-            field("content"),
-        ) {
-            (Some(p), Some(with)) if !p.is_empty() => Ok(text.replace(p, with)),
-            _ => Err(refuse()),
-        },
+        "Replace" => {
+            match (normalizer.get("pattern").and_then(|p| p.get("String")).and_then(Value::as_str), field("content")) {
+                (Some(p), Some(with)) if !p.is_empty() => Ok(text.replace(p, with)),
+                _ => Err(refuse()),
+            }
+        }
         "Strip" => {
             let flag = |name: &str| normalizer.get(name).and_then(Value::as_bool).unwrap_or(false);
-            let t = if flag("strip_left") {
-                text.trim_start()
-            } else {
-                text.as_str()
-            };
+            let t = if flag("strip_left") { text.trim_start() } else { text.as_str() };
             let t = if flag("strip_right") { t.trim_end() } else { t };
             Ok(t.to_string())
         }
@@ -89,14 +74,8 @@ mod tests {
             {"type": "Prepend", "prepend": "▁"},
             {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]});
         assert_eq!(normalize_added("a b", Some(&llama)).unwrap(), "▁a▁b");
-        assert_eq!(
-            normalize_added("ΑΣ", Some(&json!({"type": "Lowercase"}))).unwrap(),
-            "ασ"
-        );
-        assert_eq!(
-            normalize_added("<x>", Some(&json!({"type": "NFKC"}))).unwrap(),
-            "<x>"
-        );
+        assert_eq!(normalize_added("ΑΣ", Some(&json!({"type": "Lowercase"}))).unwrap(), "ασ");
+        assert_eq!(normalize_added("<x>", Some(&json!({"type": "NFKC"}))).unwrap(), "<x>");
         let strip = json!({"type": "Strip", "strip_left": true, "strip_right": false});
         assert_eq!(normalize_added("  x ", Some(&strip)).unwrap(), "x ");
         assert_eq!(normalize_added("X", None).unwrap(), "X");
@@ -110,13 +89,7 @@ mod tests {
             json!({"type": "BertNormalizer"}),
             json!({"type": "Replace", "pattern": {"Regex": " +"}, "content": " "}),
         ] {
-            assert!(
-                matches!(
-                    normalize_added("ｘ", Some(&n)),
-                    Err(VocabularyError::Unsupported(_))
-                ),
-                "{n}"
-            );
+            assert!(matches!(normalize_added("ｘ", Some(&n)), Err(VocabularyError::Unsupported(_))), "{n}");
         }
     }
 }

@@ -52,7 +52,8 @@ use super::unicode_additions::{
 };
 
 /// The two patterns this module reproduces, as `tokenizer.json` spells them.
-pub(crate) const QWEN2_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+pub(crate) const QWEN2_PATTERN: &str =
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 pub(crate) const LLAMA3_PATTERN: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
 /// The pattern `ByteLevel` applies with `use_regex: true` (GPT-2's).
@@ -465,10 +466,8 @@ impl CharClasses {
         let numbers = with_additions(unicode_ranges(r"\p{N}"), NUMBERS_AFTER_14);
         let spaces = unicode_ranges(r"\s");
         let marks = with_additions(unicode_ranges(r"\p{M}"), MARKS_AFTER_14);
-        let puncts_and_symbols = with_additions(
-            unicode_ranges(r"[\p{P}\p{S}]"),
-            &[PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14].concat(),
-        );
+        let puncts_and_symbols =
+            with_additions(unicode_ranges(r"[\p{P}\p{S}]"), &[PUNCTUATION_AFTER_14, SYMBOLS_AFTER_14].concat());
         // Letters after Unicode 14 in no case class are `\p{Lm}`/`\p{Lo}`: upper and lower both.
         let mut uncased: Vec<(u32, u32)> = Vec::new();
         for cp in LETTERS_AFTER_14.iter().flat_map(|&(lo, hi)| lo..=hi) {
@@ -570,16 +569,11 @@ fn unicode_ranges(class: &str) -> Vec<(u32, u32)> {
 pub(crate) fn classes_available() -> bool {
     let classes = CharClasses::get();
     [
-        &classes.letters,
-        &classes.numbers,
-        &classes.spaces,
-        &classes.marks,
-        &classes.puncts_and_symbols,
-        &classes.uppers,
-        &classes.lowers,
+        &classes.letters, &classes.numbers, &classes.spaces, &classes.marks, &classes.puncts_and_symbols,
+        &classes.uppers, &classes.lowers,
     ]
-        .iter()
-        .all(|ranges| !ranges.is_empty())
+    .iter()
+    .all(|ranges| !ranges.is_empty())
 }
 
 #[cfg(test)]
@@ -652,13 +646,16 @@ mod tests {
         let text = "HTMLParser camelCase don't I'M x=12345 a/b//\n\n  end";
         assert_eq!(
             pieces(o200k, text),
-            ["HTMLParser", " camel", "Case", " don't", " I'M", " x", "=", "123", "45", " a", "/b", "//\n\n", " ", " end"]
+            [
+                "HTMLParser", " camel", "Case", " don't", " I'M", " x", "=", "123", "45", " a", "/b", "//\n\n", " ",
+                " end"
+            ]
         );
         assert_eq!(
             pieces(tekken, text),
             [
-                "HTMLParser", " camel", "Case", " don", "'t", " I", "'M", " x", "=", "1", "2", "3", "4", "5", " a", "/b",
-                "//\n\n", " ", " end"
+                "HTMLParser", " camel", "Case", " don", "'t", " I", "'M", " x", "=", "1", "2", "3", "4", "5", " a",
+                "/b", "//\n\n", " ", " end"
             ]
         );
         // A modifier letter (Lm) is upper and lower; a titlecase letter (Lt) upper; a mark both.
@@ -705,7 +702,10 @@ mod tests {
         assert_eq!(case('\u{105C0}'), (true, true));
         assert_eq!(case('\u{897}'), (true, true));
         assert_eq!((case('A'), case('a'), case('1')), ((true, false), (false, true), (false, false)));
-        let all = [&classes.letters, &classes.numbers, &classes.marks, &classes.puncts_and_symbols, &classes.uppers, &classes.lowers];
+        let all = [
+            &classes.letters, &classes.numbers, &classes.marks, &classes.puncts_and_symbols, &classes.uppers,
+            &classes.lowers,
+        ];
         for ranges in all {
             assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "sorted and disjoint");
         }

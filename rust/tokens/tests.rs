@@ -38,11 +38,7 @@ fn byte_level_json() -> String {
     file(
         json!({"type": "BPE", "dropout": null, "unk_token": null, "byte_fallback": false,
                "vocab": vocab, "merges": ["Ġ h", "Â ²"]}),
-        vec![
-            added(BL_THINK, "<think>", false),
-            added(BL_END, "<|end|>", true),
-            added(BL_QQ, "Ġqq", false),
-        ],
+        vec![added(BL_THINK, "<think>", false), added(BL_END, "<|end|>", true), added(BL_QQ, "Ġqq", false)],
         json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false}),
         json!({"type": "NFC"}),
     )
@@ -114,9 +110,7 @@ fn invalid_utf8_is_replaced_as_tokenizers_does() {
     let d = v.decode_with_offsets(&[0xC3, BL_END, 0xA9], false).unwrap();
     assert_eq!(d.text, "\u{FFFD}<|end|>\u{FFFD}");
     // A truncated sequence at the end is one replacement character, owned by its last byte.
-    let d = v
-        .decode_with_offsets(&[b'a'.into(), 0xF0, 0x9F, 0x98], false)
-        .unwrap();
+    let d = v.decode_with_offsets(&[b'a'.into(), 0xF0, 0x9F, 0x98], false).unwrap();
     assert_eq!(d.text, "a\u{FFFD}");
     assert_eq!(d.token_ends, vec![1, 1, 1, 4]);
     // A lone continuation byte, then a valid character.
@@ -128,14 +122,7 @@ fn invalid_utf8_is_replaced_as_tokenizers_does() {
 #[test]
 fn unknown_ids_are_errors_not_silently_dropped() {
     let v = byte_level();
-    assert_eq!(
-        v.decode(&[1, 2, 261, 3], false),
-        Err(DecodeError::UnknownId {
-            index: 2,
-            id: 261,
-            vocab_len: 261
-        })
-    );
+    assert_eq!(v.decode(&[1, 2, 261, 3], false), Err(DecodeError::UnknownId { index: 2, id: 261, vocab_len: 261 }));
     assert!(v.decode(&[u32::MAX], true).is_err());
     assert_eq!(v.decode(&[], false), Ok(String::new()));
 }
@@ -172,19 +159,10 @@ fn llama_json(normalized_extra: bool) -> String {
     for b in 0..=255u8 {
         vocab.insert(format!("<0x{b:02X}>"), json!(sp_byte(b)));
     }
-    for (piece, id) in [
-        ("▁hello", SP_HELLO),
-        ("▁world", SP_WORLD),
-        ("▁", SP_SPACE),
-        ("a", SP_A),
-    ] {
+    for (piece, id) in [("▁hello", SP_HELLO), ("▁world", SP_WORLD), ("▁", SP_SPACE), ("a", SP_A)] {
         vocab.insert(piece.into(), json!(id));
     }
-    let mut added_tokens = vec![
-        added(0, "<unk>", true),
-        added(1, "<s>", true),
-        added(2, "</s>", true),
-    ];
+    let mut added_tokens = vec![added(0, "<unk>", true), added(1, "<s>", true), added(2, "</s>", true)];
     if normalized_extra {
         let mut t = added(263, "X Y", false);
         t["normalized"] = json!(true);
@@ -215,38 +193,23 @@ fn llama_chain_matches_tokenizers() {
     let d = |ids: &[u32], skip| v.decode_with_offsets(ids, skip).unwrap();
     // Strip(" ", 1, 0) removes the first space of the whole text.
     let r = d(&[SP_HELLO, SP_WORLD], false);
-    assert_eq!(
-        (r.text.as_str(), r.token_ends.as_slice()),
-        ("hello world", &[5, 11][..])
-    );
+    assert_eq!((r.text.as_str(), r.token_ends.as_slice()), ("hello world", &[5, 11][..]));
     assert_eq!(d(&[1, SP_HELLO, SP_WORLD], false).text, "<s> hello world");
     let r = d(&[1, SP_HELLO, SP_WORLD], true);
-    assert_eq!(
-        (r.text.as_str(), r.token_ends.as_slice()),
-        ("hello world", &[0, 5, 11][..])
-    );
+    assert_eq!((r.text.as_str(), r.token_ends.as_slice()), ("hello world", &[0, 5, 11][..]));
     assert_eq!(d(&[SP_SPACE, SP_HELLO], false).text, " hello");
     // Byte runs are decoded together; invalid runs give one U+FFFD per byte token.
     let r = d(&[sp_byte(0xC3), sp_byte(0xA9), SP_A], false);
     assert_eq!((r.text.as_str(), r.token_ends.as_slice()), ("éa", &[0, 2, 3][..]));
     assert_eq!(d(&[sp_byte(0xC3), SP_A], false).text, "\u{FFFD}a");
     let r = d(&[sp_byte(0xC3), sp_byte(0xC3), sp_byte(0xA9)], false);
-    assert_eq!(
-        (r.text.as_str(), r.token_ends.as_slice()),
-        ("\u{FFFD}\u{FFFD}\u{FFFD}", &[3, 6, 9][..])
-    );
+    assert_eq!((r.text.as_str(), r.token_ends.as_slice()), ("\u{FFFD}\u{FFFD}\u{FFFD}", &[3, 6, 9][..]));
     // Bytes spelling "▁" are not replaced: Replace runs before ByteFallback.
-    assert_eq!(
-        d(&[sp_byte(0xE2), sp_byte(0x96), sp_byte(0x81), SP_HELLO], false).text,
-        "▁ hello"
-    );
+    assert_eq!(d(&[sp_byte(0xE2), sp_byte(0x96), sp_byte(0x81), SP_HELLO], false).text, "▁ hello");
     // A skipped special token does not break a byte run.
     let r = d(&[sp_byte(0xC3), 2, sp_byte(0xA9)], true);
     assert_eq!((r.text.as_str(), r.token_ends.as_slice()), ("é", &[0, 0, 2][..]));
-    assert_eq!(
-        d(&[sp_byte(0xC3), 2, sp_byte(0xA9)], false).text,
-        "\u{FFFD}</s>\u{FFFD}"
-    );
+    assert_eq!(d(&[sp_byte(0xC3), 2, sp_byte(0xA9)], false).text, "\u{FFFD}</s>\u{FFFD}");
     assert_eq!(d(&[sp_byte(b'\n'), SP_HELLO], false).text, "\n hello");
     assert_eq!(d(&[], false).text, "");
     assert_eq!(v.token_id("<0x0A>"), Some(sp_byte(b'\n')));
@@ -280,18 +243,12 @@ fn metaspace_drops_every_marker_of_the_first_token() {
     let v = metaspace("always");
     let d = |ids: &[u32], skip| v.decode_with_offsets(ids, skip).unwrap();
     let r = d(&[4, 2], false);
-    assert_eq!(
-        (r.text.as_str(), r.token_ends.as_slice()),
-        (" hello", &[0, 6][..])
-    );
+    assert_eq!((r.text.as_str(), r.token_ends.as_slice()), (" hello", &[0, 6][..]));
     assert_eq!(d(&[5, 5], false).text, "aba b");
     assert_eq!(d(&[1, 3, 2], false).text, "<s>  hello");
     // The first token is counted after skipping.
     let r = d(&[1, 3, 2], true);
-    assert_eq!(
-        (r.text.as_str(), r.token_ends.as_slice()),
-        (" hello", &[0, 0, 6][..])
-    );
+    assert_eq!((r.text.as_str(), r.token_ends.as_slice()), (" hello", &[0, 0, 6][..]));
     // No ByteFallback in the chain: byte pieces stay literal.
     assert_eq!(d(&[6, 2], false).text, "<0x0A> hello");
     assert_eq!(metaspace("never").decode(&[4, 2], false).unwrap(), "   hello");
@@ -302,17 +259,11 @@ fn metaspace_drops_every_marker_of_the_first_token() {
 // ---- refusals -------------------------------------------------------------------------------
 
 fn unsupported(json: &str) -> bool {
-    matches!(
-        Vocabulary::from_tokenizer_json(json),
-        Err(VocabularyError::Unsupported(_))
-    )
+    matches!(Vocabulary::from_tokenizer_json(json), Err(VocabularyError::Unsupported(_)))
 }
 
 fn inconsistent(json: &str) -> bool {
-    matches!(
-        Vocabulary::from_tokenizer_json(json),
-        Err(VocabularyError::Inconsistent(_))
-    )
+    matches!(Vocabulary::from_tokenizer_json(json), Err(VocabularyError::Inconsistent(_)))
 }
 
 #[test]
@@ -326,22 +277,13 @@ fn refuses_what_it_cannot_decode_exactly() {
     );
     assert!(unsupported(&wordpiece));
     let bpe = |decoder: Value| {
-        file(
-            json!({"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": []}),
-            vec![],
-            decoder,
-            json!(null),
-        )
+        file(json!({"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": []}), vec![], decoder, json!(null))
     };
     assert!(unsupported(&bpe(json!(null))));
     assert!(unsupported(&bpe(json!({"type": "BPEDecoder", "suffix": "</w>"}))));
     assert!(Vocabulary::from_tokenizer_json(&bpe(json!({"type": "ByteLevel"}))).is_ok());
-    let unknown_model = file(
-        json!({"type": "Mystery", "vocab": {"a": 0}}),
-        vec![],
-        json!({"type": "ByteLevel"}),
-        json!(null),
-    );
+    let unknown_model =
+        file(json!({"type": "Mystery", "vocab": {"a": 0}}), vec![], json!({"type": "ByteLevel"}), json!(null));
     assert!(unsupported(&unknown_model));
     // An added token marked normalized under a normalizer with tables it would need.
     let mut t = added(2, "ｘ", false);
@@ -353,20 +295,8 @@ fn refuses_what_it_cannot_decode_exactly() {
         json!({"type": "NFKC"}),
     );
     assert!(unsupported(&nfkc));
-    for bad in [
-        "",
-        "{}",
-        "[]",
-        "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}}",
-        "\u{0}",
-    ] {
-        assert!(
-            matches!(
-                Vocabulary::from_tokenizer_json(bad),
-                Err(VocabularyError::Json(_))
-            ),
-            "{bad:?}"
-        );
+    for bad in ["", "{}", "[]", "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}}", "\u{0}"] {
+        assert!(matches!(Vocabulary::from_tokenizer_json(bad), Err(VocabularyError::Json(_))), "{bad:?}");
     }
 }
 
@@ -375,12 +305,7 @@ fn refuses_self_contradicting_files() {
     let bl = json!({"type": "ByteLevel"});
     let model = json!({"type": "BPE", "vocab": {"a": 0, "b": 1, "c": 2}, "merges": []});
     // tokenizers would number these 3 and 4 whatever the file says.
-    assert!(inconsistent(&file(
-        model.clone(),
-        vec![added(5, "X", true)],
-        bl.clone(),
-        json!(null)
-    )));
+    assert!(inconsistent(&file(model.clone(), vec![added(5, "X", true)], bl.clone(), json!(null))));
     assert!(inconsistent(&file(
         model.clone(),
         vec![added(4, "X", false), added(3, "Y", false)],
@@ -388,12 +313,7 @@ fn refuses_self_contradicting_files() {
         json!(null)
     )));
     // Content already a model piece: the piece's id.
-    assert!(inconsistent(&file(
-        model.clone(),
-        vec![added(7, "b", true)],
-        bl.clone(),
-        json!(null)
-    )));
+    assert!(inconsistent(&file(model.clone(), vec![added(7, "b", true)], bl.clone(), json!(null))));
     assert!(Vocabulary::from_tokenizer_json(&file(
         model,
         vec![added(1, "b", true), added(3, "X", false)],
@@ -407,7 +327,8 @@ fn refuses_self_contradicting_files() {
         bl.clone(),
         json!(null)
     )));
-    let repeated_key = r#"{"model": {"type": "BPE", "vocab": {"a": 0, "a": 1}, "merges": []}, "decoder": {"type": "ByteLevel"}}"#;
+    let repeated_key =
+        r#"{"model": {"type": "BPE", "vocab": {"a": 0, "a": 1}, "merges": []}, "decoder": {"type": "ByteLevel"}}"#;
     assert!(inconsistent(repeated_key));
     assert!(inconsistent(&file(
         json!({"type": "BPE", "vocab": {"a": 0}, "merges": []}),
@@ -415,12 +336,7 @@ fn refuses_self_contradicting_files() {
         bl.clone(),
         json!(null)
     )));
-    let huge = file(
-        json!({"type": "BPE", "vocab": {"a": MAX_ID + 1}, "merges": []}),
-        vec![],
-        bl,
-        json!(null),
-    );
+    let huge = file(json!({"type": "BPE", "vocab": {"a": MAX_ID + 1}, "merges": []}), vec![], bl, json!(null));
     assert!(unsupported(&huge));
 }
 
@@ -435,14 +351,10 @@ fn holes_in_the_id_space_are_unknown() {
     let v = Vocabulary::from_tokenizer_json(&json).unwrap();
     assert_eq!(v.len(), 6);
     assert_eq!(v.decode(&[0, 5], false).unwrap(), "ab");
-    assert!(matches!(
-        v.decode(&[0, 3], false),
-        Err(DecodeError::UnknownId { index: 1, id: 3, .. })
-    ));
+    assert!(matches!(v.decode(&[0, 3], false), Err(DecodeError::UnknownId { index: 1, id: 3, .. })));
 }
 
 // ---- properties -----------------------------------------------------------------------------
-
 
 /// `d`, the decode of `ids` by the byte-level `v`: its text is the kept pieces' bytes read
 /// lossily, its offsets are well formed, and on valid UTF-8 every end is the kept pieces'
@@ -471,10 +383,7 @@ fn assert_offsets_well_formed(d: &Decoded, n_ids: usize) {
     assert_eq!(d.token_ends.len(), n_ids);
     let mut prev = 0;
     for &e in &d.token_ends {
-        assert!(
-            e >= prev && e <= d.text.len() && d.text.is_char_boundary(e),
-            "{d:?}"
-        );
+        assert!(e >= prev && e <= d.text.len() && d.text.is_char_boundary(e), "{d:?}");
         prev = e;
     }
     if n_ids > 0 {

@@ -60,7 +60,12 @@ impl AddedTokenNumbering {
 
     /// Checks the id the file lists for the next added token (`model_id`: the model's id for
     /// the same content, if any); `Ok(true)` the first time `content` is seen.
-    pub(crate) fn check(&mut self, content: &str, listed_id: u32, model_id: Option<u32>) -> Result<bool, VocabularyError> {
+    pub(crate) fn check(
+        &mut self,
+        content: &str,
+        listed_id: u32,
+        model_id: Option<u32>,
+    ) -> Result<bool, VocabularyError> {
         if content.is_empty() {
             return Err(VocabularyError::Inconsistent(format!(
                 "added token {listed_id} has empty content (tokenizers drops it)"
@@ -95,10 +100,7 @@ impl FlatBytes {
     fn with_capacity(items: usize, bytes: usize) -> Self {
         let mut starts = Vec::with_capacity(items + 1);
         starts.push(0);
-        FlatBytes {
-            data: Vec::with_capacity(bytes),
-            starts,
-        }
+        FlatBytes { data: Vec::with_capacity(bytes), starts }
     }
 
     /// Closes the item whose bytes were appended to `data` since the previous call.
@@ -201,14 +203,9 @@ pub struct Vocabulary {
 impl Vocabulary {
     /// Loads a Hugging Face `tokenizer.json` (the text of the file).
     pub fn from_tokenizer_json(json: &str) -> Result<Vocabulary, VocabularyError> {
-        let file: TokenizerFile =
-            serde_json::from_str(json).map_err(|e| VocabularyError::Json(e.to_string()))?;
+        let file: TokenizerFile = serde_json::from_str(json).map_err(|e| VocabularyError::Json(e.to_string()))?;
         let plan = DecoderPlan::from_json(file.decoder.as_ref())?;
-        check_model_kind(
-            file.model.kind.as_deref(),
-            &file.model.vocab,
-            file.model.merges.is_some(),
-        )?;
+        check_model_kind(file.model.kind.as_deref(), &file.model.vocab, file.model.merges.is_some())?;
         let model = ModelVocab::build(file.model.vocab)?;
 
         let mut added_ids: HashMap<String, u32> = HashMap::new();
@@ -219,9 +216,7 @@ impl Vocabulary {
             numbering.check(&entry.content, entry.id, model.lookup(&entry.content))?;
             let id = entry.id;
             if id > MAX_ID {
-                return Err(VocabularyError::Unsupported(format!(
-                    "id {id} is over the limit {MAX_ID}"
-                )));
+                return Err(VocabularyError::Unsupported(format!("id {id} is over the limit {MAX_ID}")));
             }
             let text = if entry.normalized {
                 normalize_added(&entry.content, file.normalizer.as_ref())?
@@ -235,10 +230,7 @@ impl Vocabulary {
             }
         }
 
-        let len = added_text
-            .keys()
-            .map(|&id| id as usize + 1)
-            .fold(model.pieces.starts.len() - 1, usize::max);
+        let len = added_text.keys().map(|&id| id as usize + 1).fold(model.pieces.starts.len() - 1, usize::max);
         let mut pieces = FlatBytes::with_capacity(len, model.pieces.data.len());
         let mut flags = vec![0u8; len];
         let mut fallback_bytes = vec![0u8; len];
@@ -304,10 +296,7 @@ impl Vocabulary {
     /// The id of a token string (`"</think>"`, `"Ġthe"`), as `tokenizers`' `token_to_id`:
     /// added tokens first, then model pieces.
     pub fn token_id(&self, token: &str) -> Option<u32> {
-        self.added_ids
-            .get(token)
-            .copied()
-            .or_else(|| lookup(&self.model_pieces, &self.model_order, token))
+        self.added_ids.get(token).copied().or_else(|| lookup(&self.model_pieces, &self.model_order, token))
     }
 
     /// A short description of the decoder kind (`"byte-level"`, `"sentencepiece (byte fallback)"`, ...).
@@ -317,12 +306,7 @@ impl Vocabulary {
 
     /// Heap memory held by the tables, in bytes (approximate for the hash maps).
     pub fn heap_bytes(&self) -> usize {
-        let map_text: usize = self
-            .added_ids
-            .keys()
-            .chain(self.added_text.values())
-            .map(|s| s.capacity() + 32)
-            .sum();
+        let map_text: usize = self.added_ids.keys().chain(self.added_text.values()).map(|s| s.capacity() + 32).sum();
         self.model_pieces.heap_bytes()
             + self.model_order.capacity() * 4
             + self.pieces.heap_bytes()
@@ -395,13 +379,11 @@ fn check_model_kind(kind: Option<&str>, vocab: &VocabTable, has_merges: bool) ->
     };
     match (kind, vocab.is_list) {
         ("BPE" | "WordLevel", false) | ("Unigram", true) => Ok(()),
-        ("BPE" | "WordLevel" | "Unigram", _) => Err(VocabularyError::Json(format!(
-            "a {kind} model with a vocabulary of the wrong shape"
-        ))),
+        ("BPE" | "WordLevel" | "Unigram", _) => {
+            Err(VocabularyError::Json(format!("a {kind} model with a vocabulary of the wrong shape")))
+        }
         // Its decoder glues `##` pieces and cleans up spaces: not a byte-exact inverse.
-        ("WordPiece", _) => Err(VocabularyError::Unsupported(
-            "WordPiece models cannot be decoded exactly".into(),
-        )),
+        ("WordPiece", _) => Err(VocabularyError::Unsupported("WordPiece models cannot be decoded exactly".into())),
         (other, _) => Err(VocabularyError::Unsupported(format!("model type {other:?}"))),
     }
 }
@@ -421,9 +403,7 @@ impl ModelVocab {
         let entry_count = table.entries.len();
         let max_id = table.entries.iter().map(|e| e.2).max();
         if let Some(id) = max_id.filter(|&id| id > MAX_ID) {
-            return Err(VocabularyError::Unsupported(format!(
-                "id {id} is over the limit {MAX_ID}"
-            )));
+            return Err(VocabularyError::Unsupported(format!("id {id} is over the limit {MAX_ID}")));
         }
         let len = max_id.map_or(0, |m| m as usize + 1);
         let mut slot = vec![usize::MAX; len];
@@ -455,10 +435,7 @@ impl ModelVocab {
         // A map cannot hold one piece twice unless the JSON repeats a key; a Unigram list can,
         // and tokenizers then resolves the piece to its last id (see `lookup`).
         if !table.is_list {
-            if let Some(w) = order
-                .windows(2)
-                .find(|w| pieces.get(w[0] as usize) == pieces.get(w[1] as usize))
-            {
+            if let Some(w) = order.windows(2).find(|w| pieces.get(w[0] as usize) == pieces.get(w[1] as usize)) {
                 return Err(VocabularyError::Inconsistent(format!(
                     "piece {:?} appears twice in the vocabulary (ids {} and {})",
                     String::from_utf8_lossy(pieces.get(w[0] as usize)),
@@ -467,12 +444,7 @@ impl ModelVocab {
                 )));
             }
         }
-        Ok(ModelVocab {
-            pieces,
-            present,
-            order,
-            entry_count,
-        })
+        Ok(ModelVocab { pieces, present, order, entry_count })
     }
 
     fn lookup(&self, piece: &str) -> Option<u32> {
