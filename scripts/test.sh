@@ -13,6 +13,14 @@ cargo test --release --quiet
 
 # The crate declares `rust-version` (its MSRV): clippy's `incompatible_msrv` lint fails on any
 # std API newer than that, which the current toolchain would otherwise accept silently.
+# One layout for the crate (rustfmt.toml): a contributor's `cargo fmt` changes only their own lines.
+echo "== rustfmt ==" >&2
+if cargo fmt --version >/dev/null 2>&1; then
+    cargo fmt --check
+else
+    echo "rustfmt is not installed (rustup component add rustfmt): format check skipped" >&2
+fi
+
 echo "== MSRV check (clippy incompatible_msrv) ==" >&2
 if cargo clippy --version >/dev/null 2>&1; then
     cargo clippy --release --all-targets --features python --quiet -- \
