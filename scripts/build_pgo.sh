@@ -28,7 +28,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-bash scripts/setup.sh "${extras[@]}"
+# (The `+` form: bash 3.2, macOS's, calls an empty array unbound under `set -u`.)
+bash scripts/setup.sh ${extras[@]+"${extras[@]}"}
 [ -x "$HOME/.cargo/bin/cargo" ] && export PATH="$HOME/.cargo/bin:$PATH"
 
 # --- llvm-profdata of rustc's LLVM -----------------------------------------------------------
