@@ -44,10 +44,21 @@ def main() -> None:
     correct, anchored = sum(r.correct for r in first), sum(r.anchor_found for r in first)
     if correct < 40 or anchored < 40:
         sys.exit(f"pgo workload: only {correct} correct and {anchored} anchors found of {len(rows)}: not the normal paths")
+    padded = None
+    try:  # VeRL's batch: one padded 2-D array of ids and each row's length (numpy is optional)
+        import numpy as np
+
+        padded = np.zeros((len(ids), max(map(len, ids))), dtype=np.int64)
+        for row, row_ids in zip(padded, ids):
+            row[: len(row_ids)] = row_ids
+    except ImportError:
+        print("pgo workload: numpy is not installed, so no padded 2-D batch", file=sys.stderr)
     for _ in range(ROUNDS):
         for config in configs:
             scorer = apr_fast.APRScorer(config, vocabulary=vocabulary)
             scorer.score_token_ids(ids, truths, threads=1)
+            if padded is not None:
+                scorer.score_token_ids(padded, truths, lengths=[len(row) for row in ids], threads=1)
             scorer.score_token_ids(cut_ids, truths, threads=1)
             scorer.score_token_ids(ids, truths, problems=problems, threads=1)
             apr_fast.APRScorer(config).score_batch(responses, truths, threads=1)
