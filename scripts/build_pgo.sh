@@ -58,12 +58,20 @@ profiles="$PWD/target/pgo"
 rm -rf "$profiles"
 mkdir -p "$profiles/raw"
 base_flags="${RUSTFLAGS:-}"
+# An instrumented build left in .venv would be slow and write a profile from every process
+# that imports it: if any step fails before the PGO build is in, put a plain build back.
+restore_plain() {
+    log "failed: reinstalling the plain build"
+    RUSTFLAGS="$base_flags" .venv/bin/python -m pip install -q -e . --no-deps || true
+}
+trap restore_plain ERR
 log "building instrumented (-Cprofile-generate)"
 RUSTFLAGS="$base_flags -Cprofile-generate=$profiles/raw" .venv/bin/python -m pip install -q -e . --no-deps
 log "running the workload (scripts/pgo_workload.py)"
 LLVM_PROFILE_FILE="$profiles/raw/%p-%m.profraw" .venv/bin/python scripts/pgo_workload.py
 if ! ls "$profiles"/raw/*.profraw >/dev/null 2>&1; then
     log "the workload wrote no profile to $profiles/raw: was the instrumented build imported?"
+    restore_plain
     exit 1
 fi
 "$profdata" merge -o "$profiles/merged.profdata" "$profiles"/raw/*.profraw
@@ -72,6 +80,7 @@ fi
 use_flags="$base_flags -Cprofile-use=$profiles/merged.profdata"
 log "building with the profile (-Cprofile-use)"
 RUSTFLAGS="$use_flags" .venv/bin/python -m pip install -q -e . --no-deps
+trap - ERR
 if [ -n "$wheel_dir" ]; then
     mkdir -p "$wheel_dir"
     RUSTFLAGS="$use_flags" .venv/bin/python -m maturin build --release --locked --out "$wheel_dir"
