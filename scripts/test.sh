@@ -11,8 +11,6 @@ bash scripts/setup.sh test verl
 echo "== cargo test ==" >&2
 cargo test --release --quiet
 
-# The crate declares `rust-version` (its MSRV): clippy's `incompatible_msrv` lint fails on any
-# std API newer than that, which the current toolchain would otherwise accept silently.
 # One layout for the crate (rustfmt.toml): a contributor's `cargo fmt` changes only their own lines.
 echo "== rustfmt ==" >&2
 if cargo fmt --version >/dev/null 2>&1; then
@@ -21,6 +19,8 @@ else
     echo "rustfmt is not installed (rustup component add rustfmt): format check skipped" >&2
 fi
 
+# The crate declares `rust-version` (its MSRV): clippy's `incompatible_msrv` lint fails on any
+# std API newer than that, which the current toolchain would otherwise accept silently.
 echo "== MSRV check (clippy incompatible_msrv) ==" >&2
 if cargo clippy --version >/dev/null 2>&1; then
     cargo clippy --release --all-targets --features python --quiet -- \
