@@ -7,8 +7,9 @@ still be slower (the forty-ninth stop's batch parse cache: 4.6k fewer instructio
 rollout, slower in 7 of 8 pairs). This script times the reward in one process per build, the
 builds taking turns, ``--pairs`` times: each process times ``--calls`` calls of
 ``APRScorer.score_token_ids`` on the 2,921 traces' token ids in default mode and with
-``anchors="rewarded"`` (CPU time, one worker thread, the best call of each), and the script
-prints every pair, the means and how many pairs each build won. A shared VM drifts by ±30%
+``anchors="rewarded"``, and as many calls of the outcome check (``is_correct_batch`` on new
+``str`` objects of the responses) (CPU time, one worker thread, the best call of each), and
+the script prints every pair, the means and how many pairs each build won. A shared VM drifts by ±30%
 over minutes; pairs side by side see the same drift, and a consistent winner over 8 pairs
 says more than any one run.
 
@@ -44,24 +45,33 @@ from _common import (
 )
 
 SETTINGS: tuple[Literal["all", "rewarded"], ...] = ("all", "rewarded")
+#: The outcome check (``is_correct_batch``), timed beside the reward in the same processes.
+OUTCOME = "outcome"
+COLUMNS: tuple[str, ...] = (*SETTINGS, OUTCOME)
 
 
 def inner(data: Path, calls: int) -> None:
-    """One process: the best CPU time per rollout of each setting, as one JSON line."""
+    """One process: the best CPU time per rollout of each setting and of the outcome check, as
+    one JSON line."""
     import apr_fast
 
     with open(data, "rb") as f:
-        ids, gts = pickle.load(f)
+        ids, gts, responses = pickle.load(f)
     vocabulary = apr_fast.Vocabulary.from_file(TOKENIZER)
     scorers = {s: apr_fast.APRScorer(apr_fast.RewardConfig(beta=5e-4, cas=False, anchors=s), vocabulary=vocabulary)
                for s in SETTINGS}
-    best = {s: float("inf") for s in SETTINGS}
+    best = {s: float("inf") for s in COLUMNS}
     for _ in range(calls):
         for s, scorer in scorers.items():
             t0 = time.process_time()
             scorer.score_token_ids(ids, gts, threads=1)
             best[s] = min(best[s], time.process_time() - t0)
-    print(json.dumps({"module": apr_fast.__file__, **{s: best[s] / len(ids) * 1e6 for s in SETTINGS}}))
+        # New str objects every call, as a batch comes (CPython keeps a string's UTF-8 once made).
+        texts = [(r + " ")[:-1] for r in responses]
+        t0 = time.process_time()
+        apr_fast.is_correct_batch(texts, gts, cas=False, threads=1)
+        best[OUTCOME] = min(best[OUTCOME], time.process_time() - t0)
+    print(json.dumps({"module": apr_fast.__file__, **{s: best[s] / len(ids) * 1e6 for s in COLUMNS}}))
 
 
 def run_build(build: str, data: Path, calls: int) -> dict[str, float]:
@@ -91,20 +101,21 @@ def main(argv: list[str] | None = None) -> int:
     names = {"A": args.build_a, "B": args.build_b}
     print(f"A = {args.build_a}\nB = {args.build_b}\n{len(ids)} rollouts; µs per rollout, CPU time, 1 worker thread, "
           f"best of {args.calls} calls per process; the builds alternate, A first")
-    times: dict[str, dict[str, list[float]]] = {k: {s: [] for s in SETTINGS} for k in names}
-    with pickled_for_children((ids, gts)) as data:
+    times: dict[str, dict[str, list[float]]] = {k: {s: [] for s in COLUMNS} for k in names}
+    with pickled_for_children((ids, gts, responses)) as data:
         for pair in range(1, args.pairs + 1):
             cells = []
             for key, build in names.items():
                 result = run_build(build, data, args.calls)
-                for s in SETTINGS:
+                for s in COLUMNS:
                     times[key][s].append(result[s])
-                cells.append(f"{key}: " + ", ".join(f"{s} {result[s]:.2f}" for s in SETTINGS))
+                cells.append(f"{key}: " + ", ".join(f"{s} {result[s]:.2f}" for s in COLUMNS))
             print(f"pair {pair}: " + " | ".join(cells), flush=True)
-    for s in SETTINGS:
+    for s in COLUMNS:
         a, b = times["A"][s], times["B"][s]
         a_wins = sum(x < y for x, y in zip(a, b))
-        print(f"anchors={s!r}: A {statistics.mean(a):.2f} against B {statistics.mean(b):.2f} µs on average "
+        label = "outcome check" if s == OUTCOME else f"anchors={s!r}"
+        print(f"{label}: A {statistics.mean(a):.2f} against B {statistics.mean(b):.2f} µs on average "
               f"(A/B {statistics.mean(a) / statistics.mean(b):.3f}); A faster in {a_wins} of {len(a)} pairs")
     return 0
 
