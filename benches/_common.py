@@ -4,6 +4,7 @@ The scripts run as ``python benches/NAME.py``, so this directory is on ``sys.pat
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gzip
 import hashlib
@@ -21,6 +22,24 @@ from typing import Any, Callable, Iterator
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TRACES = DATA / "traces" / "traces.jsonl.gz"
 TOKENIZER = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An ``argparse`` type for a count: an int of at least ``minimum``, else the usage error
+    ("argument --repeat: must be at least 1, got 0") and exit status 2, not a crash or a table
+    of ``inf`` later."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"integer of at least {minimum}"
+    return parse
 
 
 def traces_missing(needed_by: str = "") -> bool:

@@ -259,10 +259,13 @@ def print_errors(outcomes: list[Outcome], limit: int) -> None:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
+    # Imported here: the tests load this file by its path, without benches/ on sys.path.
+    from _common import at_least
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=["dev", "holdout", "both"], default="dev")
     parser.add_argument("--mode", action="append", help="mode(s) to evaluate (default: all)")
-    parser.add_argument("--errors", type=int, default=0, help="print this many misses per mode")
+    parser.add_argument("--errors", type=at_least(0), default=0, help="print this many misses per mode")
     parser.add_argument("--json", help="write the summary rows to this file")
     parser.add_argument("--round", type=int, action="append", choices=sorted(annotate.ROUNDS),
                         help="only the traces of this annotation round (default: all)")

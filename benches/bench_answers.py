@@ -32,18 +32,19 @@ import warnings
 from typing import Any, Callable
 
 from _common import (
-    FreshTexts, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
+    FreshTexts, at_least, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
     responses_and_truths, traces_missing,
 )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--math-verify-rollouts", type=int, default=300)
+    parser.add_argument("--repeat", type=at_least(1), default=3)
+    parser.add_argument("--math-verify-rollouts", type=at_least(0), default=300,
+                        help="rollouts for math-verify (it takes milliseconds each; 0 skips it)")
     parser.add_argument("--shapes", action="store_true",
                         help="also time the outcome check on each shape of response apart")
-    parser.add_argument("--thread-repeat", type=int, default=15,
+    parser.add_argument("--thread-repeat", type=at_least(1), default=15,
                         help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
     args = parser.parse_args(argv)
     if traces_missing():
@@ -79,24 +80,27 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
     mv_name = None
-    try:
-        from math_verify import parse, verify
+    if args.math_verify_rollouts == 0:
+        print("math-verify skipped (--math-verify-rollouts 0)", file=sys.stderr)
+    else:
+        try:
+            from math_verify import parse, verify
 
-        k = min(args.math_verify_rollouts, n)
-        step = max(n // k, 1)
-        subset = list(range(0, n, step))[:k]
+            k = min(args.math_verify_rollouts, n)
+            step = max(n // k, 1)
+            subset = list(range(0, n, step))[:k]
 
-        def run_mv() -> list[bool]:
-            out = []
-            for i in subset:
-                gold = parse("$" + str(gts[i]) + "$")
-                out.append(bool(verify(gold, parse(fresh.texts[i]))))
-            return out
+            def run_mv() -> list[bool]:
+                out = []
+                for i in subset:
+                    gold = parse("$" + str(gts[i]) + "$")
+                    out.append(bool(verify(gold, parse(fresh.texts[i]))))
+                return out
 
-        mv_name = f"math-verify parse + verify ({len(subset)} rollouts)"
-        timed[mv_name] = (run_mv, len(subset))
-    except ImportError:
-        print("math-verify not installed: skipped (pip install math-verify)", file=sys.stderr)
+            mv_name = f"math-verify parse + verify ({len(subset)} rollouts)"
+            timed[mv_name] = (run_mv, len(subset))
+        except ImportError:
+            print("math-verify not installed: skipped (pip install math-verify)", file=sys.stderr)
 
     # In turns (see interleaved_best): the ratios between rows are what the table is for.
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},

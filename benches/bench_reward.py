@@ -42,8 +42,8 @@ import warnings
 from typing import Any, Callable
 
 from _common import (
-    TOKENIZER, FreshTexts, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
-    responses_and_truths, rollout_kind, token_id_arrays, traces_missing,
+    TOKENIZER, FreshTexts, at_least, ceiling_note, interleaved_best, interleaved_wall_best, load_traces,
+    machine_scaling_fns, responses_and_truths, rollout_kind, token_id_arrays, traces_missing,
 )
 
 
@@ -152,13 +152,13 @@ def by_kind(args: argparse.Namespace, ids: list[Any], gts: list[Any], vocabulary
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--reference-rollouts", type=int, default=40,
-                        help="rollouts for the Python + math-verify version (it takes seconds each)")
+    parser.add_argument("--repeat", type=at_least(1), default=3)
+    parser.add_argument("--reference-rollouts", type=at_least(0), default=40,
+                        help="rollouts for the Python + math-verify version (it takes seconds each; 0 skips it)")
     parser.add_argument("--beta", type=float, default=5e-4)
-    parser.add_argument("--thread-repeat", type=int, default=15,
+    parser.add_argument("--thread-repeat", type=at_least(1), default=15,
                         help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
-    parser.add_argument("--parity-rounds", type=int, default=0, metavar="N",
+    parser.add_argument("--parity-rounds", type=at_least(0), default=0, metavar="N",
                         help="instead of the table: N rounds of the parity rows alone (token ids, default and "
                              "anchors=\"rewarded\", against math_dapo's compute_score on decoded text), each the "
                              "best of --repeat runs in turns")
@@ -229,22 +229,25 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("verl not installed: math_dapo skipped (scripts/setup.sh test verl)", file=sys.stderr)
     reference_name = None
-    try:
-        python_apr = PythonAPR(hf, args.beta)
-        k = min(args.reference_rollouts, n)
-        subset = list(range(0, n, max(n // k, 1)))[:k]
-        subset_gts = [str(g[0]) if isinstance(g, list) and g else str(g) for g in (gts[i] for i in subset)]
-        reference_name = f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)"
-        timed[reference_name] = (lambda: [python_apr(fresh.texts[i], g) for i, g in zip(subset, subset_gts)], len(subset))
-        # The subset's traces are not the average trace: the ratio to the reference is taken on
-        # the same rollouts.
-        subset_ids, subset_all_gts = [ids[i] for i in subset], [gts[i] for i in subset]
-        for mode in ("paper", "default"):
-            scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, mode=mode, cas=False), vocabulary=vocabulary)
-            timed[f"apr-fast APR reward, {mode} mode, token ids, on the same {len(subset)} rollouts"] = (
-                lambda s=scorer: s.score_token_ids(subset_ids, subset_all_gts, threads=1), len(subset))
-    except ImportError as e:
-        print(f"reference skipped ({e}): pip install math-verify", file=sys.stderr)
+    if args.reference_rollouts == 0:
+        print("Python reference skipped (--reference-rollouts 0)", file=sys.stderr)
+    else:
+        try:
+            python_apr = PythonAPR(hf, args.beta)
+            k = min(args.reference_rollouts, n)
+            subset = list(range(0, n, max(n // k, 1)))[:k]
+            subset_gts = [str(g[0]) if isinstance(g, list) and g else str(g) for g in (gts[i] for i in subset)]
+            reference_name = f"Python + math-verify + tokenizers, paper rule ({len(subset)} rollouts)"
+            timed[reference_name] = (lambda: [python_apr(fresh.texts[i], g) for i, g in zip(subset, subset_gts)], len(subset))
+            # The subset's traces are not the average trace: the ratio to the reference is taken on
+            # the same rollouts.
+            subset_ids, subset_all_gts = [ids[i] for i in subset], [gts[i] for i in subset]
+            for mode in ("paper", "default"):
+                scorer = apr_fast.APRScorer(apr_fast.RewardConfig(beta=args.beta, mode=mode, cas=False), vocabulary=vocabulary)
+                timed[f"apr-fast APR reward, {mode} mode, token ids, on the same {len(subset)} rollouts"] = (
+                    lambda s=scorer: s.score_token_ids(subset_ids, subset_all_gts, threads=1), len(subset))
+        except ImportError as e:
+            print(f"reference skipped ({e}): pip install math-verify", file=sys.stderr)
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
                              once=frozenset({reference_name} if reference_name else ()), before=fresh.renew)
     results: list[tuple[str, float, int]] = [(name, times[name][0], count) for name, (_, count) in timed.items()]

@@ -29,7 +29,7 @@ from typing import Callable
 
 import apr_fast
 from apr_fast._reference import segmentation as reference
-from _common import ceiling_note, interleaved_wall_best, machine_scaling_fns
+from _common import at_least, ceiling_note, interleaved_wall_best, machine_scaling_fns
 
 TRACES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
 
@@ -45,9 +45,9 @@ def best_of(repeat: int, fn: Callable[[], object], clock: Callable[[], float]) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=5, help="runs per native measurement (best is kept)")
-    parser.add_argument("--reference-repeat", type=int, default=1, help="runs of the reference")
-    parser.add_argument("--thread-repeat", type=int, default=30,
+    parser.add_argument("--repeat", type=at_least(1), default=5, help="runs per native measurement (best is kept)")
+    parser.add_argument("--reference-repeat", type=at_least(1), default=1, help="runs of the reference")
+    parser.add_argument("--thread-repeat", type=at_least(1), default=30,
                         help="rounds of the 1- and 2-thread runs, in turns (best wall time of each; "
                              "a round takes about 0.6 s, so 30 rounds span some 20 s of a shared "
                              "machine's phases, and the best of each is its undisturbed time)")

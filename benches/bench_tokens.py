@@ -34,6 +34,8 @@ from tokenizers import Tokenizer
 import apr_fast
 from apr_fast import TextEncoder, Vocabulary
 
+from _common import at_least
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TOKENIZER = DATA / "tokenizer" / "deepseek-r1-distill-qwen.tokenizer.json"
 TRACES = DATA / "traces" / "traces.jsonl.gz"
@@ -59,7 +61,7 @@ def each(items: list[Any], fn: Callable[[Any], Any]) -> Callable[[], None]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=at_least(1), default=5)
     parser.add_argument("--threads", default=None, help="comma-separated thread counts for batch calls")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--tokenizer", type=Path, default=TOKENIZER, help="a tokenizer.json (default: the policy's)")

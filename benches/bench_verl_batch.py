@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 
-from _common import TOKENIZER, ceiling_note, interleaved_wall_best, load_traces, machine_scaling_fns, traces_missing
+from _common import TOKENIZER, at_least, ceiling_note, interleaved_wall_best, load_traces, machine_scaling_fns, traces_missing
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=9)
-    parser.add_argument("--width", type=int, default=8192, help="padded response length (VeRL's max_response_length)")
+    parser.add_argument("--repeat", type=at_least(1), default=9)
+    parser.add_argument("--width", type=at_least(1), default=8192, help="padded response length (VeRL's max_response_length)")
     args = parser.parse_args(argv)
     if traces_missing():
         return 2

@@ -35,6 +35,7 @@ from typing import Literal
 from _common import (
     TOKENIZER,
     FreshTexts,
+    at_least,
     check_build_imported,
     check_builds,
     load_traces,
@@ -89,11 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("build_a")
     parser.add_argument("build_b")
-    parser.add_argument("--pairs", type=int, default=8)
-    parser.add_argument("--calls", type=int, default=8, help="timed calls of each setting per process (the best counts)")
+    parser.add_argument("--pairs", type=at_least(1), default=8)
+    parser.add_argument("--calls", type=at_least(1), default=8, help="timed calls of each setting per process (the best counts)")
     args = parser.parse_args(argv)
-    if args.pairs < 1 or args.calls < 1:
-        parser.error("--pairs and --calls must be at least 1")
     check_builds(parser, [args.build_a, args.build_b])
     if traces_missing("compare_builds.py"):
         return 2

@@ -32,6 +32,7 @@ from typing import Any
 
 from _common import (
     TOKENIZER,
+    at_least,
     check_build_imported,
     check_builds,
     load_traces,
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("build_a")
     parser.add_argument("build_b")
-    parser.add_argument("--show", type=int, default=3, help="differing rows printed per configuration")
+    parser.add_argument("--show", type=at_least(0), default=3, help="differing rows printed per configuration")
     args = parser.parse_args(argv)
     check_builds(parser, [args.build_a, args.build_b])
     if traces_missing("compare_rows.py"):

@@ -32,7 +32,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import TOKENIZER, load_traces, pickled_for_children, responses_and_truths, rollout_kind, token_id_arrays, traces_missing
+from _common import (
+    TOKENIZER, at_least, load_traces, pickled_for_children, responses_and_truths, rollout_kind, token_id_arrays,
+    traces_missing,
+)
 
 
 #: The most calls one counted run makes after its warm-up call.
@@ -112,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="count only the rollouts of this kind, as `bench_reward.py --by-kind` names them "
                              "(\"ok, incorrect\", \"truncated, incorrect, no final answer\", ...; from the default "
                              "reward's rows); the count is per rollout of the kind")
-    parser.add_argument("--top", type=int, default=0, metavar="N",
+    parser.add_argument("--top", type=at_least(0), default=0, metavar="N",
                         help="also the N functions with the most instructions per rollout (the same difference of "
                              "one and three calls, per function)")
     parser.add_argument("--inclusive", action="store_true", help="with --top: a function's callees counted in it")

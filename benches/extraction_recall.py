@@ -32,6 +32,8 @@ from pathlib import Path
 
 import apr_fast
 
+from _common import at_least
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TRACES = ROOT.parent / "shared" / "data" / "traces" / "traces.jsonl.gz"
 
@@ -281,7 +283,7 @@ def verbatim_recall(rows: list[dict], show: int, rng: random.Random) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--traces", type=Path, default=DEFAULT_TRACES)
-    parser.add_argument("--show", type=int, default=10, help="examples of each failure to print")
+    parser.add_argument("--show", type=at_least(0), default=10, help="examples of each failure to print")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     with gzip.open(args.traces, "rt") as f:

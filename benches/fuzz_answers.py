@@ -29,6 +29,8 @@ from hypothesis import strategies as st
 
 from apr_fast.equivalence import Method, Verdict, equivalent, equivalent_batch, normalize
 
+from _common import at_least
+
 SLOW_CALL_S = 1.0
 TOKENS = [
     "\\frac", "\\dfrac", "\\sqrt", "\\left(", "\\right)", "\\left[", "\\right]", "\\{", "\\}", "{", "}", "(", ")",
@@ -185,8 +187,8 @@ def deep_and_long(stats: Stats) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--examples", type=int, default=20_000, help="hypothesis examples")
-    parser.add_argument("--mutations", type=int, default=200_000, help="mutated gold pairs")
+    parser.add_argument("--examples", type=at_least(0), default=20_000, help="hypothesis examples")
+    parser.add_argument("--mutations", type=at_least(0), default=200_000, help="mutated gold pairs")
     parser.add_argument("--cas-timeout", type=float, default=2.0)
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "benchmarks")
     args = parser.parse_args()

@@ -32,6 +32,8 @@ from tokenizers import Tokenizer
 from apr_fast import TextEncoder, token_ends_from_offsets
 from apr_fast.tokens import read_tokenizer_json
 
+from _common import at_least
+
 TOKENIZER = Path(__file__).resolve().parents[1] / "examples" / "data" / "deepseek-r1-distill-qwen.tokenizer.json.gz"
 
 POOLS = [
@@ -61,7 +63,7 @@ def random_texts(n: int, rng: random.Random, nfc: bool) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--texts", type=int, default=20_000)
+    parser.add_argument("--texts", type=at_least(0), default=20_000)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--tokenizer", type=Path, default=TOKENIZER, help="tokenizer.json(.gz) (default: the bundled one)")
     args = parser.parse_args(argv)

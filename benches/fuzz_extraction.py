@@ -25,6 +25,8 @@ import time
 
 import apr_fast
 
+from _common import at_least
+
 FRAGMENTS = [
     "$", "$$", "\\(", "\\)", "\\[", "\\]", "\\boxed{", "\\fbox{", "\\boxed ", "{", "}", "\\{", "\\}",
     "(", ")", "[", "]", "\\frac", "\\sqrt", "\\pi", "\\text{", "\\left(", "\\right)", "\\begin{pmatrix}",
@@ -206,11 +208,11 @@ def timed(text: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--inputs", type=int, default=200_000, help="random inputs")
-    parser.add_argument("--hypothesis", type=int, default=20_000, help="hypothesis examples")
+    parser.add_argument("--inputs", type=at_least(0), default=200_000, help="random inputs")
+    parser.add_argument("--hypothesis", type=at_least(0), default=20_000, help="hypothesis examples")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes-mb", type=float, nargs="*", default=[1, 2, 5, 10])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=at_least(1), default=3)
     parser.add_argument("--hang-ms", type=float, default=500.0)
     args = parser.parse_args()
     tally = Tally(args.hang_ms)

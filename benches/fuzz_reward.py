@@ -32,6 +32,8 @@ from fuzz_extraction import random_text
 import apr_fast
 from apr_fast import RewardConfig
 
+from _common import at_least
+
 MODES = ("default", "paper")
 FLOOR = -1.0
 STATUSES = {"ok", "truncated", "empty_thinking", "no_final_answer", "correctness_unknown", "error"}
@@ -193,10 +195,10 @@ def main() -> None:
     logging.getLogger("apr_fast.reward").setLevel(logging.ERROR)
     logging.getLogger("apr_fast.think_tags").setLevel(logging.ERROR)  # random text holds other tags
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rollouts", type=int, default=20_000, help="random rollouts")
+    parser.add_argument("--rollouts", type=at_least(0), default=20_000, help="random rollouts")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sizes-mb", type=float, nargs="*", default=[0.25, 0.5, 1, 2])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=at_least(1), default=3)
     parser.add_argument("--hang-ms", type=float, default=1000.0)
     parser.add_argument("--think-preset", choices=(*apr_fast.THINK_TAG_PRESETS, "auto"), default="think",
                         help="the tags of the random rollouts and their scorers (default: think; auto: every "

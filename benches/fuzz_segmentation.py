@@ -30,6 +30,8 @@ from hypothesis import strategies as st
 import apr_fast
 from apr_fast._reference.segmentation import UNSPACED as UNSPACED_CUE  # cues matched without word boundaries
 
+from _common import at_least
+
 TOKENS = [
     "$", "$$", "\\(", "\\)", "\\[", "\\]", "\\begin{align}", "\\end{align}", "\\begin{pmatrix*}",
     "\\end{pmatrix*}", "\\boxed{", "\\fbox{", "{", "}", "\\{", "\\}", "\\", "\\\\", ".", "!", "?",
@@ -114,8 +116,8 @@ def adversarial(size: int) -> dict[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--examples", type=int, default=20000, help="generated inputs to run")
-    parser.add_argument("--hang-seconds", type=int, default=60, help="abort if a call takes longer")
+    parser.add_argument("--examples", type=at_least(0), default=20000, help="generated inputs to run")
+    parser.add_argument("--hang-seconds", type=at_least(1), default=60, help="abort if a call takes longer")
     args = parser.parse_args()
 
     faulthandler.dump_traceback_later(args.hang_seconds * 10, exit=True)

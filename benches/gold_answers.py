@@ -314,10 +314,13 @@ def print_alternatives(golds: dict[str, list[str]], data: Path) -> None:
 
 
 def main() -> int:
+    # Imported here: the tests load this file by its path, without benches/ on sys.path.
+    from _common import at_least
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "benchmarks")
     parser.add_argument("--no-cas", action="store_true", help="report native results only")
-    parser.add_argument("--show", type=int, default=40, help="undecided golds to list")
+    parser.add_argument("--show", type=at_least(0), default=40, help="undecided golds to list")
     parser.add_argument("--train", action="store_true",
                         help="the answers of the training rows in ../shared/data/train instead of the benchmarks")
     args = parser.parse_args()

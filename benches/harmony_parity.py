@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import TOKENIZER, load_traces, responses_and_truths, traces_missing
+from _common import TOKENIZER, at_least, load_traces, responses_and_truths, traces_missing
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -35,7 +35,7 @@ def figures(s: Any) -> tuple[Any, ...]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--repeat", type=at_least(1), default=4)
     args = parser.parse_args()
     if traces_missing("harmony_parity.py"):
         return 2

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from _common import at_least
+
 
 @dataclass(frozen=True)
 class Case:
@@ -98,7 +100,7 @@ def is_unmarked_prose(text: str, rule: Optional[str]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "apr-fast" / "published-suites")
-    parser.add_argument("--show", type=int, default=40, help="print this many disagreements")
+    parser.add_argument("--show", type=at_least(0), default=40, help="print this many disagreements")
     parser.add_argument("--cas-timeout", type=float, default=5.0)
     args = parser.parse_args(argv)
     try:

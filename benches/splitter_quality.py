@@ -33,6 +33,8 @@ from pathlib import Path
 
 import apr_fast
 
+from _common import at_least
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "traces"
 ENV = re.compile(r"\\(begin|end)\{([A-Za-z]+\*?)\}")
 ESCAPED = re.compile(r"\\.", re.DOTALL)
@@ -71,9 +73,9 @@ def opens(s: str, kind: str) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--examples", type=int, default=5, help="examples to print per finding")
-    parser.add_argument("--sample", type=int, default=21, help="line of sample_mit.jsonl to print")
-    parser.add_argument("--sentences", type=int, default=24, help="sentences of the sample to print")
+    parser.add_argument("--examples", type=at_least(0), default=5, help="examples to print per finding")
+    parser.add_argument("--sample", type=at_least(0), default=21, help="line of sample_mit.jsonl to print")
+    parser.add_argument("--sentences", type=at_least(0), default=24, help="sentences of the sample to print")
     args = parser.parse_args()
     traces = DATA / "traces.jsonl.gz"
     if not traces.exists():

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import interleaved_best, load_traces, responses_and_truths, traces_missing
+from _common import at_least, interleaved_best, load_traces, responses_and_truths, traces_missing
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -30,7 +30,7 @@ def figures(s: Any) -> tuple[Any, ...]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=at_least(1), default=5)
     args = parser.parse_args()
     if traces_missing("think_tags_auto.py"):
         return 2
