@@ -62,6 +62,14 @@ def responses_and_truths(rows: list[dict[str, Any]]) -> tuple[list[str], list[An
     return [r["completion"] for r in rows], [r["ground_truth"] for r in rows]
 
 
+def response_shape(response: str, close: str = "</think>") -> str:
+    """What reading a response costs, by its shape: ``"ASCII, with </think>"``,
+    ``"not ASCII, without </think>"``, ... An ASCII ``str`` is borrowed as it is; one that is
+    not is copied out of CPython and encoded; one with the tag is read from its end, one
+    without it whole."""
+    return f"{'ASCII' if response.isascii() else 'not ASCII'}, {'with' if close in response else 'without'} {close}"
+
+
 def token_id_arrays(responses: list[str], hf: Any = None) -> list[Any]:
     """Each response's ids in the shared tokenizer (``hf``, a loaded ``tokenizers.Tokenizer``,
     or loaded here), as numpy int64 arrays: they stand in for the tensor rows a VeRL

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from _common import (
     FreshTexts, at_least, ceiling_note, interleaved_best, interleaved_wall_best, load_traces, machine_scaling_fns,
-    responses_and_truths, traces_missing,
+    response_shape, responses_and_truths, traces_missing,
 )
 
 
@@ -156,8 +156,7 @@ def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: in
     batch (the shares add up to a little more than the batch: each call has its fixed cost)."""
     groups: dict[str, list[int]] = {}
     for i, r in enumerate(responses):
-        shape = f"{'ASCII' if r.isascii() else 'not ASCII'}, {'with' if '</think>' in r else 'without'} </think>"
-        groups.setdefault(shape, []).append(i)
+        groups.setdefault(response_shape(r), []).append(i)
     fresh = {shape: FreshTexts([responses[i] for i in sel]) for shape, sel in groups.items()}
     truths = {shape: [gts[i] for i in sel] for shape, sel in groups.items()}
 

@@ -15,6 +15,7 @@ batch comes (reading the responses' text is part of the count).
     .venv/bin/python benches/count_instructions.py reward-rewarded   # the same, anchors="rewarded"
     .venv/bin/python benches/count_instructions.py reward-rewarded --kind "ok, incorrect"   # one kind
     .venv/bin/python benches/count_instructions.py reward --top 30   # and where they go, by function
+    .venv/bin/python benches/count_instructions.py outcome --shape "ASCII, with </think>"   # one shape
 
 Needs valgrind (``apt-get install valgrind``). Compare two builds by running this once in each
 (``PYTHONPATH`` pointing at the other build's ``python/`` directory selects it). Takes about a
@@ -33,8 +34,8 @@ import tempfile
 from pathlib import Path
 
 from _common import (
-    TOKENIZER, at_least, load_traces, pickled_for_children, responses_and_truths, rollout_kind, token_id_arrays,
-    traces_missing,
+    TOKENIZER, at_least, load_traces, pickled_for_children, response_shape, responses_and_truths, rollout_kind,
+    token_id_arrays, traces_missing,
 )
 
 
@@ -115,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="count only the rollouts of this kind, as `bench_reward.py --by-kind` names them "
                              "(\"ok, incorrect\", \"truncated, incorrect, no final answer\", ...; from the default "
                              "reward's rows); the count is per rollout of the kind")
+    parser.add_argument("--shape", metavar="SHAPE",
+                        help="count only the rollouts of this shape, as `bench_answers.py --shapes` names them "
+                             "(\"ASCII, with </think>\", \"not ASCII, without </think>\", ...: what reading them "
+                             "costs); the count is per rollout of the shape")
     parser.add_argument("--top", type=at_least(0), default=0, metavar="N",
                         help="also the N functions with the most instructions per rollout (the same difference of "
                              "one and three calls, per function)")
@@ -128,6 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     import apr_fast
 
     responses, gts = responses_and_truths(load_traces())
+    if args.shape is not None:
+        shapes = [response_shape(r) for r in responses]
+        keep = [i for i, shape in enumerate(shapes) if shape == args.shape]
+        if not keep:
+            parser.error(f"no rollout is of the shape {args.shape!r}; the shapes are {sorted(set(shapes))}")
+        responses, gts = [responses[i] for i in keep], [gts[i] for i in keep]
     # The outcome check reads text only; the ids tell the kinds apart.
     ids = token_id_arrays(responses) if args.what != "outcome" or args.kind is not None else []
     if args.kind is not None:
@@ -142,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         (one, one_by), (three, three_by) = count(args.what, 1, data, functions), count(args.what, 3, data, functions)
     n = len(responses)
     per_rollout = (three - one) / 2 / n
-    of_kind = f" of the kind {args.kind!r}" if args.kind is not None else ""
+    of_kind = "".join(f" of the {what} {value!r}" for what, value in (("shape", args.shape), ("kind", args.kind))
+                      if value is not None)
     print(f"{args.what}: {per_rollout:,.0f} instructions per rollout{of_kind} "
           f"({n} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
     if functions:
