@@ -182,3 +182,79 @@ fn parsed_answers_of_a_corpus() {
         }
     }
 }
+
+/// Where judging a batch's distinct (final answer, accepted answers) pairs goes, by the
+/// judgement that decides them: reads `APR_FAST_JUDGE_PAIRS`, one JSON array
+/// `[final answer, [accepted answer, ...]]` per line (CONTRIBUTING.md writes it from the real
+/// traces), and prints per `(verdict, reason)` the pairs and their nanoseconds, parsing and
+/// judging apart, then the `APR_FAST_JUDGE_SHOW` (default 20) slowest pairs. Every timed call
+/// parses anew, as a batch does: a parsed answer keeps its values at the evaluation points, so
+/// judging a parsed pair again would time a case no batch is in.
+#[test]
+#[ignore = "tool: run with --ignored --nocapture and APR_FAST_JUDGE_PAIRS"]
+fn judged_pairs_by_reason() {
+    let Some(path) = std::env::var_os("APR_FAST_JUDGE_PAIRS") else { return };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", Path::new(&path).display()));
+    let pairs: Vec<(String, Vec<String>)> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not [final, [accepted, ...]] ({e}): {l}")))
+        .collect();
+    let show: usize = std::env::var("APR_FAST_JUDGE_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let policy = Policy::default().for_grading();
+    let parse_all = |f: &str, gts: &[String]| {
+        (Answer::parse(black_box(f)), gts.iter().map(|g| Answer::parse(black_box(g))).collect::<Vec<_>>())
+    };
+    let judge = |a: &Answer, gs: &[Answer]| {
+        let mut last = None;
+        for g in gs {
+            let j = compare(black_box(a), black_box(g), &policy);
+            last = Some(j);
+            if j.verdict == Verdict::Equal {
+                break;
+            }
+        }
+        last
+    };
+    // (pairs, parse ns, judge ns) per decisive judgement.
+    let mut by_reason: std::collections::BTreeMap<String, (usize, f64, f64)> = Default::default();
+    let mut slowest: Vec<(f64, String, &str, String)> = Vec::new();
+    for (f, gts) in &pairs {
+        let parse_ns = ns_per_call(20, || {
+            black_box(parse_all(f, gts));
+        });
+        let total_ns = ns_per_call(20, || {
+            let (a, gs) = parse_all(f, gts);
+            black_box(judge(&a, &gs));
+        });
+        let (a, gs) = parse_all(f, gts);
+        let reason =
+            judge(&a, &gs).map_or("nothing to compare".to_string(), |j| format!("{:?} {:?}", j.verdict, j.reason));
+        let judge_ns = (total_ns - parse_ns).max(0.0);
+        let entry = by_reason.entry(reason.clone()).or_default();
+        entry.0 += 1;
+        entry.1 += parse_ns;
+        entry.2 += judge_ns;
+        slowest.push((judge_ns, reason, f, gts.join(" | ")));
+    }
+    let (parse_total, judge_total): (f64, f64) = by_reason.values().fold((0.0, 0.0), |(p, j), v| (p + v.1, j + v.2));
+    println!(
+        "{} distinct pairs: parsing {:.0} µs, judging {:.0} µs in all (best of 5 rounds of 20 calls each)",
+        pairs.len(),
+        parse_total / 1e3,
+        judge_total / 1e3
+    );
+    println!(
+        "{:<40} {:>6} {:>12} {:>12} {:>12}",
+        "decisive judgement", "pairs", "parse ns", "judge ns", "judge µs all"
+    );
+    for (reason, (n, parse_ns, judge_ns)) in &by_reason {
+        let n_f = *n as f64;
+        println!("{reason:<40} {n:>6} {:>12.0} {:>12.0} {:>12.0}", parse_ns / n_f, judge_ns / n_f, judge_ns / 1e3);
+    }
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("the {show} slowest to judge (ns, judgement, final answer, accepted answers):");
+    for (ns, reason, f, gts) in slowest.iter().take(show) {
+        println!("{ns:>9.0}  {reason:<28} {f:?}  vs  {gts:?}");
+    }
+}
