@@ -37,6 +37,10 @@ from _common import (
 )
 
 
+#: The row the others are compared with.
+BASE_ROW = "apr-fast outcome check (is_correct_batch, native)"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=at_least(1), default=3)
@@ -64,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
 
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False))
     timed: dict[str, tuple[Callable[[], Any], int]] = {
-        "apr-fast outcome check (is_correct_batch, native)": (apr_outcome, n),
+        BASE_ROW: (apr_outcome, n),
         "apr-fast full APR reward (anchor + reward, characters)": (
             lambda: scorer.score_batch(fresh.texts, gts, threads=1), n),
         # An evaluation loop that checks one response at a time: the per-call cost.
@@ -106,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     times = interleaved_best(args.repeat, {name: fn for name, (fn, _) in timed.items()},
                              once=frozenset({mv_name} if mv_name else ()), before=fresh.renew)
     rows_out = [(name, times[name][0], count) for name, (_, count) in timed.items()]
-    t_apr, apr_correct = times["apr-fast outcome check (is_correct_batch, native)"]
+    t_apr, apr_correct = times[BASE_ROW]
     scores = times["apr-fast full APR reward (anchor + reward, characters)"][1]
     dapo_correct = [bool(o["acc"]) for o in times[dapo_name][1]] if dapo_name in times else None
     mv_correct = dict(zip(subset, times[mv_name][1])) if mv_name is not None else None
@@ -127,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|")
     for name, t, count in rows_out:
         per = t / count
-        print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {per / base:,.1f}x faster |")
+        relative = "1.0x" if name == BASE_ROW else f"{per / base:,.1f}x faster"
+        print(f"| {name} | {per * 1e6:,.1f} | {1 / per:,.0f} | {relative} |")
 
     print(f"\nThreads (is_correct_batch, all {n} rollouts, wall time, best of {args.thread_repeat} rounds in "
           f"turns): 1 worker {by_workers['1'] * 1e3:.1f} ms, 2 workers {by_workers['2'] * 1e3:.1f} ms, "
