@@ -153,9 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         (one, one_by), (three, three_by) = count(args.what, 1, data, functions), count(args.what, 3, data, functions)
     n = len(responses)
     per_rollout = (three - one) / 2 / n
-    of_kind = "".join(f" of the {what} {value!r}" for what, value in (("shape", args.shape), ("kind", args.kind))
+    of_subset = "".join(f" of the {what} {value!r}" for what, value in (("shape", args.shape), ("kind", args.kind))
                       if value is not None)
-    print(f"{args.what}: {per_rollout:,.0f} instructions per rollout{of_kind} "
+    print(f"{args.what}: {per_rollout:,.0f} instructions per rollout{of_subset} "
           f"({n} rollouts; apr_fast {apr_fast.__version__} from {Path(apr_fast.__file__).parent})")
     if functions:
         per_function = {name: (three_by.get(name, 0) - one_by.get(name, 0)) / 2 / n for name in three_by.keys() | one_by.keys()}

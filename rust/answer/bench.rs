@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
-use super::{compare, Answer, Policy, Verdict};
+use super::{compare, Answer, Judgement, Policy, Verdict};
 
 fn golds() -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -201,21 +201,12 @@ fn judged_pairs_by_reason() {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not [final, [accepted, ...]] ({e}): {l}")))
         .collect();
     let show: usize = std::env::var("APR_FAST_JUDGE_SHOW").ok().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let policy = Policy::default().for_grading();
+    let policy = Policy::default();
     let parse_all = |f: &str, gts: &[String]| {
         (Answer::parse(black_box(f)), gts.iter().map(|g| Answer::parse(black_box(g))).collect::<Vec<_>>())
     };
-    let judge = |a: &Answer, gs: &[Answer]| {
-        let mut last = None;
-        for g in gs {
-            let j = compare(black_box(a), black_box(g), &policy);
-            last = Some(j);
-            if j.verdict == Verdict::Equal {
-                break;
-            }
-        }
-        last
-    };
+    // As an outcome batch judges a pair: in order, up to the first equal accepted answer.
+    let judge = |a: &Answer, gs: &[Answer]| crate::outcome::judge_alternatives(black_box(a), gs, &policy);
     // (pairs, parse ns, judge ns) per decisive judgement.
     let mut by_reason: std::collections::BTreeMap<String, (usize, f64, f64)> = Default::default();
     let mut slowest: Vec<(f64, String, &str, String)> = Vec::new();
@@ -228,8 +219,14 @@ fn judged_pairs_by_reason() {
             black_box(judge(&a, &gs));
         });
         let (a, gs) = parse_all(f, gts);
-        let reason =
-            judge(&a, &gs).map_or("nothing to compare".to_string(), |j| format!("{:?} {:?}", j.verdict, j.reason));
+        // The judgement that decides, as `Outcome::correctness` picks it.
+        let judgements = judge(&a, &gs);
+        let reason = if judgements.is_empty() {
+            "nothing to compare".to_string()
+        } else {
+            let decisive = Judgement::any(judgements);
+            format!("{:?} {:?}", decisive.verdict, decisive.reason)
+        };
         let judge_ns = (total_ns - parse_ns).max(0.0);
         let entry = by_reason.entry(reason.clone()).or_default();
         entry.0 += 1;
