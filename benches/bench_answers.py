@@ -20,7 +20,10 @@ are right.
 
 ``--shapes`` also times the outcome check on the traces of each shape apart (ASCII or not, with
 or without ``</think>``): what reading costs shows as the gap between shapes, and what the rest
-costs as the time of the ASCII responses with the tag, which cost nothing to read.
+costs as the time of the ASCII responses with the tag, which cost nothing to read. Beside it,
+in the same turns, each shape's final answers found alone (the floor under the check: reading
+and the final-answer rule, before any answer is parsed or compared) and ``math_dapo`` on the
+same rollouts.
 """
 from __future__ import annotations
 
@@ -47,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--math-verify-rollouts", type=at_least(0), default=300,
                         help="rollouts for math-verify (it takes milliseconds each; 0 skips it)")
     parser.add_argument("--shapes", action="store_true",
-                        help="also time the outcome check on each shape of response apart")
+                        help="also time the outcome check on each shape of response apart, beside the final "
+                             "answers found alone (its floor) and math_dapo on the same rollouts")
     parser.add_argument("--thread-repeat", type=at_least(1), default=15,
                         help="rounds of the 1- and 2-worker runs, in turns (best wall time of each)")
     args = parser.parse_args(argv)
@@ -140,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     print(ceiling_note(by_workers))
     if args.shapes:
         print_shapes(apr_fast, responses, gts, args.repeat, t_apr / n,
-                     times[dapo_name][0] / n if dapo_name in times else None)
+                     math_dapo.compute_score if dapo_name in times else None)
     print("\nAgreement (rollouts judged correct):")
     print(f"- apr-fast: {sum(apr_correct)} / {n}")
     print(f"- apr-fast full reward (correct): {sum(s.correct for s in scores)} / {n}")
@@ -155,10 +159,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: int, whole: float,
-                 dapo: float | None) -> None:
+                 dapo_score: Callable[[str, Any], object] | None) -> None:
     """The outcome check on the responses of each shape apart (new objects every run, CPU
     time, best of ``repeat`` in turns): per rollout of the shape, and per rollout of the whole
-    batch (the shares add up to a little more than the batch: each call has its fixed cost)."""
+    batch (the shares add up to a little more than the batch: each call has its fixed cost).
+
+    In the same turns, each shape's final answers found alone (``extract_final_batch``, 1
+    thread: reading the responses and the final-answer rule, with the answer objects, before
+    any answer is parsed or compared), and ``math_dapo`` on the shape (``dapo_score``, None
+    without verl). The outcome check does all the work of the first, so the first is a floor
+    under it: where that floor alone is above a tenth of ``math_dapo``'s time, no speed-up of
+    the judging reaches the issue's 10x on that shape."""
     groups: dict[str, list[int]] = {}
     for i, r in enumerate(responses):
         groups.setdefault(response_shape(r), []).append(i)
@@ -168,22 +179,44 @@ def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: in
     def check(shape: str) -> Callable[[], object]:
         return lambda: apr_fast.is_correct_batch(fresh[shape].texts, truths[shape], cas=False, threads=1)
 
+    def find(shape: str) -> Callable[[], object]:
+        return lambda: apr_fast.extract_final_batch(fresh[shape].texts, threads=1)
+
+    def dapo(shape: str) -> Callable[[], object]:
+        assert dapo_score is not None
+        return lambda: [dapo_score(r, g) for r, g in zip(fresh[shape].texts, truths[shape])]
+
     def renew() -> None:
         for f in fresh.values():
             f.renew()
 
-    times = interleaved_best(repeat, {shape: check(shape) for shape in groups}, before=renew)
+    fns: dict[str, Callable[[], object]] = {}
+    for shape in groups:
+        fns[f"check {shape}"] = check(shape)
+        fns[f"find {shape}"] = find(shape)
+        if dapo_score is not None:
+            fns[f"dapo {shape}"] = dapo(shape)
+    times = interleaved_best(repeat, fns, before=renew)
     n = len(responses)
-    print(f"\nBy shape (is_correct_batch on each shape's rollouts alone, CPU time, best of {repeat}; "
+    print(f"\nBy shape (is_correct_batch on each shape's rollouts alone; the final answers found alone by "
+          f"extract_final_batch; math_dapo on the same rollouts; CPU time, 1 thread, best of {repeat} in turns; "
           f"the whole batch {whole * 1e6:.2f} µs per rollout):\n")
-    print("| responses | rollouts | µs per rollout of the shape | µs per rollout of the batch |")
-    print("|---|---:|---:|---:|")
+    print("| responses | rollouts | outcome check, µs per rollout | of the batch | final answers found alone "
+          "| of the batch | math_dapo | math_dapo / outcome check |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    floor = dapo_total = 0.0
     for shape, sel in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        t = times[shape][0]
-        print(f"| {shape} | {len(sel)} | {t / len(sel) * 1e6:.2f} | {t / n * 1e6:.2f} |")
-    if dapo is not None:
-        print(f"\n10x math_dapo is {dapo / 10 * 1e6:.2f} µs per rollout.")
-
+        t, f = times[f"check {shape}"][0], times[f"find {shape}"][0]
+        floor += f
+        d = times[f"dapo {shape}"][0] if dapo_score is not None else None
+        dapo_cells = "| – | – |" if d is None else f"| {d / len(sel) * 1e6:.2f} | {d / t:.2f}x |"
+        dapo_total += d or 0.0
+        print(f"| {shape} | {len(sel)} | {t / len(sel) * 1e6:.2f} | {t / n * 1e6:.2f} "
+              f"| {f / len(sel) * 1e6:.2f} | {f / n * 1e6:.2f} {dapo_cells}")
+    print(f"\nThe final answers found alone, all shapes: {floor / n * 1e6:.2f} µs per rollout of the batch.")
+    if dapo_score is not None:
+        print(f"10x math_dapo is {dapo_total / n / 10 * 1e6:.2f} µs per rollout (math_dapo by shape, summed; "
+              f"{dapo_total / n * 1e6:.2f} µs per rollout).")
 
 if __name__ == "__main__":
     raise SystemExit(main())
