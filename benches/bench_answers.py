@@ -182,9 +182,8 @@ def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: in
     def find(shape: str) -> Callable[[], object]:
         return lambda: apr_fast.extract_final_batch(fresh[shape].texts, threads=1)
 
-    def dapo(shape: str) -> Callable[[], object]:
-        assert dapo_score is not None
-        return lambda: [dapo_score(r, g) for r, g in zip(fresh[shape].texts, truths[shape])]
+    def dapo(shape: str, score: Callable[[str, Any], object]) -> Callable[[], object]:
+        return lambda: [score(r, g) for r, g in zip(fresh[shape].texts, truths[shape])]
 
     def renew() -> None:
         for f in fresh.values():
@@ -195,7 +194,7 @@ def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: in
         fns[f"check {shape}"] = check(shape)
         fns[f"find {shape}"] = find(shape)
         if dapo_score is not None:
-            fns[f"dapo {shape}"] = dapo(shape)
+            fns[f"dapo {shape}"] = dapo(shape, dapo_score)
     times = interleaved_best(repeat, fns, before=renew)
     n = len(responses)
     print(f"\nBy shape (is_correct_batch on each shape's rollouts alone; the final answers found alone by "
@@ -217,6 +216,7 @@ def print_shapes(apr_fast: Any, responses: list[str], gts: list[Any], repeat: in
     if dapo_score is not None:
         print(f"10x math_dapo is {dapo_total / n / 10 * 1e6:.2f} µs per rollout (math_dapo by shape, summed; "
               f"{dapo_total / n * 1e6:.2f} µs per rollout).")
+
 
 if __name__ == "__main__":
     raise SystemExit(main())
