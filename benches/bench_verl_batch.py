@@ -9,10 +9,18 @@ rounds and the best wall time of each is kept, so that a phase of a shared machi
 them. The scores of both forms are checked to be identical.
 
     .venv/bin/python benches/bench_verl_batch.py [--repeat 9] [--width 8192]
+
+``--managers`` times, instead, the same batch as a real verl ``DataProto`` through verl's
+batch reward managers, 1 thread: verl's own DAPO manager (decoding every response, then
+``math_dapo``), and apr-fast's (``reward_model.reward_manager=apr``) with its default
+``anchors=by_split``, once with the rows marked as training rows (``extra_info.split`` =
+``train``: the anchor searched only where the reward needs it) and once as validation rows
+(every anchor searched). The rewards of both markings are checked to be identical.
 """
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from _common import TOKENIZER, at_least, ceiling_note, interleaved_wall_best, load_traces, machine_scaling_fns, traces_missing
 
@@ -21,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=at_least(1), default=9)
     parser.add_argument("--width", type=at_least(1), default=8192, help="padded response length (VeRL's max_response_length)")
+    parser.add_argument("--managers", action="store_true",
+                        help="time verl's DAPO manager and apr-fast's on a DataProto, training and validation rows")
     args = parser.parse_args(argv)
     if traces_missing():
         return 2
@@ -42,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     lengths = [len(ids) for ids, _ in kept]
     gts = [g for _, g in kept]
     row_views = [responses[i, :n] for i, n in enumerate(lengths)]
+    if args.managers:
+        return time_managers(args.repeat, responses, lengths, gts, pad)
 
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False),
                                 vocabulary=apr_fast.Vocabulary.from_file(str(TOKENIZER)))
@@ -63,6 +75,62 @@ def main(argv: list[str] | None = None) -> int:
         one, two = times[f"{name}, 1 thread"], times[f"{name}, 2 threads"]
         print(f"| {label} | {one * 1e3:.1f} | {two * 1e3:.1f} | {one / n * 1e6:.1f} | {one / two:.2f}x |")
     print(f"\n{ceiling_note(times)}")
+    return 0
+
+
+def time_managers(repeat: int, responses: Any, lengths: list[int], gts: list[Any], pad: int) -> int:
+    """verl's DAPO manager against apr-fast's batch manager on training and validation rows."""
+    import numpy as np
+    import torch
+    import transformers
+    from verl import DataProto
+    from verl.workers.reward_manager.dapo import DAPORewardManager
+
+    from apr_fast.verl.legacy import APRBatchRewardManager
+
+    tokenizer = transformers.PreTrainedTokenizerFast(
+        tokenizer_file=str(TOKENIZER), eos_token="<｜end▁of▁sentence｜>", pad_token="<｜end▁of▁sentence｜>")
+    n, width = responses.shape
+    prompts = torch.full((n, 1), tokenizer.convert_tokens_to_ids("<think>"), dtype=torch.int64)
+    valid = torch.arange(width).unsqueeze(0) < torch.tensor(lengths).unsqueeze(1)
+    mask = torch.cat([torch.ones((n, 1), dtype=torch.int64), valid.to(torch.int64)], dim=1)
+
+    def batch(split: str) -> Any:
+        return DataProto.from_dict(
+            tensors={"prompts": prompts, "responses": responses, "attention_mask": mask},
+            non_tensors={
+                # "math_dapo": verl's default_compute_score sends the row to math_dapo.compute_score.
+                "data_source": np.array(["math_dapo"] * n, dtype=object),
+                "reward_model": np.array([{"ground_truth": g, "style": "rule"} for g in gts], dtype=object),
+                "extra_info": np.array([{"split": split, "index": i} for i in range(n)], dtype=object),
+            },
+        )
+
+    training, validation = batch("train"), batch("test")
+    dapo = DAPORewardManager(tokenizer, num_examine=0)
+    apr = APRBatchRewardManager(tokenizer, cas=False, threads=1)
+    assert apr.settings.anchors == "by_split"
+    train_out, val_out = apr(training, return_dict=True), apr(validation, return_dict=True)
+    assert torch.equal(train_out["reward_tensor"], val_out["reward_tensor"]), "the same rewards"
+    differ = sum(a != b for a, b in zip(train_out["reward_extra_info"]["l_ast"], val_out["reward_extra_info"]["l_ast"]))
+    times = interleaved_wall_best(repeat, {
+        "dapo": lambda: dapo(training, return_dict=True),
+        "apr, training rows": lambda: apr(training, return_dict=True),
+        "apr, validation rows": lambda: apr(validation, return_dict=True),
+    })
+    print(f"{n} real rollouts in one DataProto ([{n}, {width}] responses); 1 thread, CAS off; wall time, "
+          f"best of {repeat} rounds in turns. Every reward is the same in both markings; {differ} rollouts "
+          f"report another l_ast as training rows (unsearched: reward 0 whatever their anchor).\n")
+    print("| verl batch reward manager | ms per batch | µs per rollout | verl's DAPO manager takes |")
+    print("|---|---:|---:|---:|")
+    labels = [
+        ("dapo", "verl `DAPORewardManager` (decode each response, `math_dapo.compute_score`)"),
+        ("apr, training rows", "apr-fast `reward_manager=apr`, `anchors=by_split`, training rows (`split=train`)"),
+        ("apr, validation rows", "apr-fast `reward_manager=apr`, `anchors=by_split`, validation rows (`split=test`)"),
+    ]
+    for key, label in labels:
+        t = times[key]
+        print(f"| {label} | {t * 1e3:.1f} | {t / n * 1e6:.1f} | {times['dapo'] / t:.2f}x |")
     return 0
 
 

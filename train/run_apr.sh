@@ -11,9 +11,12 @@
 #             paper trains no model this size; think_tags=harmony, rollout TP 2, reasoning
 #             effort REASONING_EFFORT, default medium); MODEL overrides the model path
 # DATA_DIR    where train/prepare_data.py wrote train.parquet and val_*.parquet
-# APR_ANCHORS all (default: every rollout's L_AST and rho, which validation logs) | rewarded
-#             (the anchor only of rollouts whose reward needs it: the same rewards, about 38%
-#             less reward time; validation's l_ast/rho are then 0 for incorrect rollouts)
+# APR_ANCHORS by_split (default: in training rows, extra_info.split "train" as
+#             prepare_data.py writes it, the anchor only of rollouts whose reward needs it,
+#             about 38% less reward time for the same rewards; in validation rows every
+#             rollout's L_AST and rho, which validation logs) | all (every row's every
+#             rollout) | rewarded (every row as training rows: validation's l_ast/rho are then
+#             0 for incorrect rollouts)
 # APR_DRY_RUN=1 composes and validates the whole config without GPUs (train/dry_run.py).
 # APR_ENTRYPOINT  default "python3 -m verl.trainer.main_ppo" (V1 trainer, DAPO filter built in);
 #             "python3 -m recipe.dapo.main_dapo" runs verl-recipe's classic DAPO loop (the
@@ -144,7 +147,7 @@ reward=(
     reward.reward_manager.name=APRRewardManager
     +reward.reward_kwargs.beta="$BETA"
     +reward.reward_kwargs.mode=${APR_MODE:-default}
-    +reward.reward_kwargs.anchors=${APR_ANCHORS:-all}
+    +reward.reward_kwargs.anchors=${APR_ANCHORS:-by_split}
     +reward.reward_kwargs.think_tags="$THINK_TAGS"
     +reward.reward_kwargs.max_resp_len="$MAX_RESPONSE"
     ${overlong}reward.reward_kwargs.overlong_buffer_cfg.enable=${OVERLONG:-False}

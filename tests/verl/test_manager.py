@@ -58,9 +58,11 @@ def rows() -> list[dict]:
     return out
 
 
-def make_batch(tokenizer, rows: list[dict], prompt_end: tuple[int, ...] = (151648,)) -> tuple[DataProto, list[list[int]]]:
+def make_batch(tokenizer, rows: list[dict], prompt_end: tuple[int, ...] = (151648,),
+               splits: list[str] | None = None) -> tuple[DataProto, list[list[int]]]:
     """A right-padded batch as verl builds it: prompts [B,P], responses [B,R], mask [B,P+R].
-    Prompts end with ``prompt_end`` (``<think>``, as R1's chat template ends them)."""
+    Prompts end with ``prompt_end`` (``<think>``, as R1's chat template ends them); ``splits``
+    gives each row an ``extra_info.split`` (none by default)."""
     eos = tokenizer.eos_token_id
     prompts = [tokenizer.encode(r["problem"], add_special_tokens=False)[-64:] + list(prompt_end) for r in rows]
     responses = [tokenizer.encode(r["completion"], add_special_tokens=False) + [eos] for r in rows]
@@ -77,7 +79,8 @@ def make_batch(tokenizer, rows: list[dict], prompt_end: tuple[int, ...] = (15164
         non_tensors={
             "data_source": np.array([r["dataset"] for r in rows], dtype=object),
             "reward_model": np.array([{"ground_truth": r["ground_truth"], "style": "rule"} for r in rows], dtype=object),
-            "extra_info": np.array([{"problem": r["problem"], "ground_truth_alternatives": a, "index": 100 + i}
+            "extra_info": np.array([{"problem": r["problem"], "ground_truth_alternatives": a, "index": 100 + i,
+                                     **({"split": splits[i]} if splits else {})}
                                     for i, (r, a) in enumerate(zip(rows, alternatives))], dtype=object),
             "uid": np.array([f"q{i // GROUP}" for i in range(len(rows))], dtype=object),
         },
@@ -166,8 +169,65 @@ def test_searching_only_rewarded_rollouts_gives_the_same_rewards_in_the_manager(
     assert unsearched, "some sample is incorrect or truncated"
     for a, r in unsearched:
         assert a["score"] == r["score"] == 0.0 and (r["l_ast"], r["anchor_found"]) == (0.0, 0.0)
-    with pytest.raises(apr_fast.ConfigError, match="anchors must be 'all' or 'rewarded'"):
+    with pytest.raises(apr_fast.ConfigError, match="anchors must be one of .'by_split', 'all', 'rewarded'."):
         load_reward_manager(config(anchors="correct"), tokenizer)
+
+
+def _scope_outputs(tokenizer, data, **kwargs) -> tuple[object, list[dict]]:
+    manager = load_reward_manager(config(**kwargs), tokenizer)
+
+    async def all_rollouts():
+        return await asyncio.gather(*[manager.run_single(data[i:i + 1]) for i in range(len(data))])
+
+    return manager, [o["reward_extra_info"] for o in manager.loop.run_until_complete(all_rollouts())]
+
+
+def test_by_split_searches_a_training_rows_anchor_only_where_its_reward_needs_it(tokenizer, rows) -> None:
+    """The default ``anchors=by_split``, through a real reward-loop manager on a real DataProto
+    whose rows say their split as verl's preprocessors write it: a training row is scored as with
+    ``anchors=rewarded``, any other row (test, or no split) as with ``all``, within one micro-batch."""
+    splits = ["train", "test", "TRAIN", "validation"] * (len(rows) // 4)
+    data, _ = make_batch(tokenizer, rows, splits=splits)
+    manager, by_split = _scope_outputs(tokenizer, data)
+    assert manager.settings.anchors == "by_split"
+    assert (manager.scorer.config.anchors, manager.training_scorer.config.anchors) == ("all", "rewarded")
+    assert manager._batcher.batches_run < len(data) // 4  # mixed micro-batches: two native calls each
+    _, every = _scope_outputs(tokenizer, data, anchors="all")
+    _, rewarded = _scope_outputs(tokenizer, data, anchors="rewarded")
+    assert [o["score"] for o in by_split] == [o["score"] for o in every]
+    training = [split.lower() == "train" for split in splits]
+    assert by_split == [r if t else a for t, r, a in zip(training, rewarded, every)]
+    assert any(t and r != a for t, r, a in zip(training, rewarded, every)), "a training row left unsearched"
+    assert any(not t and r != a for t, r, a in zip(training, rewarded, every)), "a validation row searched"
+    # Rows without a split are validation rows: the whole batch as with anchors=all.
+    plain, _ = make_batch(tokenizer, rows[:8])
+    assert _scope_outputs(tokenizer, plain)[1] == _scope_outputs(tokenizer, plain, anchors="all")[1]
+
+
+def test_the_legacy_manager_and_compute_score_read_the_rows_split(tokenizer, rows) -> None:
+    from apr_fast.verl.compute_score import compute_score
+    from apr_fast.verl.legacy import APRBatchRewardManager
+
+    splits = ["train", "test"] * 8
+    data, _ = make_batch(tokenizer, rows[:16], splits=splits)
+    outputs = {anchors: APRBatchRewardManager(tokenizer, beta=5e-4, anchors=anchors)(data, return_dict=True)
+               for anchors in ("by_split", "all", "rewarded")}
+    assert APRBatchRewardManager(tokenizer, beta=5e-4).settings.anchors == "by_split"
+    for key in REWARD_EXTRA_KEYS:
+        expected = [outputs["rewarded" if split == "train" else "all"]["reward_extra_info"][key][i]
+                    for i, split in enumerate(splits)]
+        assert outputs["by_split"]["reward_extra_info"][key] == expected, key
+    assert torch.equal(outputs["by_split"]["reward_tensor"], outputs["all"]["reward_tensor"])
+    assert outputs["rewarded"]["reward_extra_info"]["l_ast"] != outputs["all"]["reward_extra_info"]["l_ast"]
+
+    # compute_score: an incorrect response's anchor is searched in a test row, not in a train row.
+    r = next(r for r in rows if r["ground_truth"] != "0")
+    wrong = "<think>Let me see. So the answer is 0. Wait, let me check that again.</think> \\boxed{0}"
+    test = compute_score(r["dataset"], wrong, r["ground_truth"], {"split": "test"})
+    train = compute_score(r["dataset"], wrong, r["ground_truth"], {"split": "train"})
+    assert test["score"] == train["score"] == 0.0
+    assert (test["anchor_found"], train["anchor_found"]) == (1.0, 0.0)
+    assert compute_score(r["dataset"], wrong, r["ground_truth"], {"split": "train"}, anchors="all") == test
 
 
 def test_gpt_oss_harmony_rollouts_score_as_think_rollouts(tokenizer, rows) -> None:
@@ -469,16 +529,35 @@ def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:
     assert out.stdout.split() == ["APRRewardManager", "APRBatchRewardManager"]
 
 
+def test_prepared_data_marks_its_training_rows_for_by_split(tmp_path) -> None:
+    """``train/prepare_data.py`` writes ``extra_info.split``: ``train`` for the training parquet,
+    ``test`` for the benchmarks, so the recipes' default ``anchors=by_split`` searches every
+    validation rollout and only the rewarded training ones."""
+    pd = pytest.importorskip("pandas")
+    from apr_fast.verl.rows import is_training_row
+
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "train" / "prepare_data.py"), "--train", str(SHARED / "train" / "deepscaler_head803.json"),
+         "--benchmarks", str(SHARED / "benchmarks"), "--out-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    train = pd.read_parquet(tmp_path / "train.parquet")
+    assert len(train) > 700 and all(is_training_row(e) for e in train["extra_info"])
+    for name in ("aime2024", "amc", "math500", "minerva", "olympiad_bench"):
+        val = pd.read_parquet(tmp_path / f"val_{name}.parquet")
+        assert len(val) > 0 and not any(is_training_row(e) for e in val["extra_info"]), name
+
+
 @pytest.mark.parametrize(("recipe", "tokenizer_file"), [
     ("dapo_1.5b.sh", TOKENIZER),
     ("grpo_7b.sh", ROOT / "examples" / "data" / "deepseek-r1-distill-qwen.tokenizer.json.gz"),  # bundled, gzip
 ])
 def test_training_recipe_dry_run_passes_verls_validation(recipe, tokenizer_file, tmp_path) -> None:
     # One recipe with the default scope, one searching only the rewarded rollouts.
-    anchors = "rewarded" if recipe.startswith("grpo") else "all"
+    anchors = "rewarded" if recipe.startswith("grpo") else "by_split"
     env = dict(os.environ, APR_DRY_RUN="1", APR_DRY_RUN_TOKENIZER=str(tokenizer_file), DATA_DIR=str(tmp_path),
                PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-               **({"APR_ANCHORS": anchors} if anchors != "all" else {}))
+               **({"APR_ANCHORS": anchors} if anchors != "by_split" else {}))
     out = subprocess.run(["bash", str(ROOT / "train" / recipe)], capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     assert "[dry-run] OK" in out.stdout

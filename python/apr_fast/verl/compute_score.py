@@ -24,7 +24,7 @@ from typing import Any, Optional
 from apr_fast.errors import ConfigError
 from apr_fast.reward import APRScorer
 from apr_fast.tokens import load_hf_tokenizer
-from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of
+from apr_fast.verl.rows import extra_info_of, ground_truth_of, is_training_row, problem_of
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["compute_score", "load_tokenizer"]
@@ -43,9 +43,10 @@ def load_tokenizer(name: str) -> Any:
 
 
 @functools.lru_cache(maxsize=32)
-def _scorer(settings: APRRewardSettings, tokenizer: Optional[str], native_encoding: bool) -> APRScorer:
-    return APRScorer(settings.reward_config(), tokenizer=load_tokenizer(tokenizer) if tokenizer else None,
-                     native_encoding=native_encoding)
+def _scorer(settings: APRRewardSettings, tokenizer: Optional[str], native_encoding: bool,
+            training_row: bool = False) -> APRScorer:
+    return APRScorer(settings.reward_config(training_row=training_row),
+                     tokenizer=load_tokenizer(tokenizer) if tokenizer else None, native_encoding=native_encoding)
 
 
 class _Unhashable(Exception):
@@ -114,8 +115,9 @@ def compute_score(
             "reward.reward_manager.name=dapo, whose manager adds it around compute_score, or with "
             "apr_fast.verl.manager.APRRewardManager, which applies it from the token ids)"
         )
+    training_row = settings.scope_by_row and is_training_row(extra_info)
     with _lock:  # lru_cache is thread-safe for reads; building a scorer twice is only waste
-        scorer = _scorer(settings, tokenizer, native_encoding)
+        scorer = _scorer(settings, tokenizer, native_encoding, training_row)
     score = scorer.score(
         solution_str, ground_truth_of(ground_truth, extra_info), problem=problem_of(extra_info)
     )

@@ -15,9 +15,11 @@ import torch
 from verl import DataProto
 from verl.workers.reward_manager.abstract import AbstractRewardManager
 
-from apr_fast.reward import APRScorer
+from apr_fast.reward import APRScorer, RolloutScore
 from apr_fast.tokens import Vocabulary
-from apr_fast.verl.rows import extra_info_of, ground_truth_of, problem_of, row_name_of
+from apr_fast.verl.rows import (
+    extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
+)
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["APRBatchRewardManager"]
@@ -41,7 +43,14 @@ class APRBatchRewardManager(AbstractRewardManager):
         self.tokenizer = tokenizer
         self.num_examine = num_examine
         self.settings = APRRewardSettings.from_mapping(reward_kwargs, ignore=_TRAINER_KWARGS)
-        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=Vocabulary.from_hf(tokenizer))
+        vocabulary = Vocabulary.from_hf(tokenizer)
+        #: Scores validation rows, and every row unless ``anchors="by_split"``.
+        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=vocabulary)
+        #: Scores training rows: the same scorer unless ``anchors="by_split"``.
+        self.training_scorer = (
+            APRScorer(self.settings.reward_config(training_row=True), vocabulary=vocabulary)
+            if self.settings.scope_by_row else self.scorer
+        )
 
     def __call__(self, data: DataProto, return_dict: bool = False) -> Any:
         if "rm_scores" in data.batch.keys():  # scored upstream already
@@ -61,23 +70,37 @@ class APRBatchRewardManager(AbstractRewardManager):
         sources = data.non_tensor_batch.get("data_source", [None] * len(data))
         uids = data.non_tensor_batch.get("uid", [None] * len(data))
         names = [row_name_of(sources[i], extras[i], uids[i]) for i in range(len(data))]
-        # The padded batch crosses into the native layer as one array, each row cut to its
-        # attention-mask length there.
-        scores = self.scorer.score_token_ids(
-            responses, ground_truths, problems=[problem_of(e) for e in extras], lengths=lengths,
-            threads=self.settings.threads, row_names=names,
-        )
-        reward_tensor = torch.zeros_like(responses, dtype=torch.float32)
+        problems = [problem_of(e) for e in extras]
+        training = [self.settings.scope_by_row and is_training_row(e) for e in extras]
+
+        def score_group(training_rows: bool, positions: list[int]) -> list[RolloutScore]:
+            scorer = self.training_scorer if training_rows else self.scorer
+            # The padded batch crosses into the native layer as one array, each row cut to its
+            # attention-mask length there.
+            if len(positions) == len(data):
+                return scorer.score_token_ids(responses, ground_truths, problems=problems, lengths=lengths,
+                                              threads=self.settings.threads, row_names=names)
+            return scorer.score_token_ids(
+                responses[positions], [ground_truths[i] for i in positions],
+                problems=[problems[i] for i in positions], lengths=[lengths[i] for i in positions],
+                threads=self.settings.threads, row_names=[names[i] for i in positions],
+            )
+
+        scores = scored_by_flag(training, score_group)
         extra_info: dict[str, list[Any]] = defaultdict(list)
-        for i, (score, n) in enumerate(zip(scores, lengths)):
+        for score, n in zip(scores, lengths):
             overlong = 0.0
             if self.settings.max_resp_len is not None:
-                overlong = self.settings.overlong_buffer_cfg.penalty(int(n), self.settings.max_resp_len)
-            info = extra_info_of(score, overlong)
-            if n > 0:
-                reward_tensor[i, int(n) - 1] = info["score"]
-            for key, value in info.items():
+                overlong = self.settings.overlong_buffer_cfg.penalty(n, self.settings.max_resp_len)
+            for key, value in extra_info_of(score, overlong).items():
                 extra_info[key].append(value)
+        # Each score on its response's last valid token, written in one indexed assignment (one
+        # element at a time cost about 4 us per rollout).
+        reward_tensor = torch.zeros_like(responses, dtype=torch.float32)
+        scored = [i for i, n in enumerate(lengths) if n > 0]
+        if scored:
+            reward_tensor[torch.tensor(scored), torch.tensor([lengths[i] - 1 for i in scored])] = torch.tensor(
+                [extra_info["score"][i] for i in scored], dtype=torch.float32)
         if return_dict:
             return {"reward_tensor": reward_tensor, "reward_extra_info": dict(extra_info)}
         return reward_tensor

@@ -27,7 +27,9 @@ from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 from apr_fast.reward import APRScorer, RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.batcher import MicroBatcher
-from apr_fast.verl.rows import REWARD_EXTRA_KEYS, extra_info_of, ground_truth_of, problem_of, row_name_of
+from apr_fast.verl.rows import (
+    REWARD_EXTRA_KEYS, extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
+)
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["APRRewardManager", "rollout_inputs"]
@@ -45,10 +47,17 @@ def rollout_inputs(data: DataProto) -> tuple[Any, Any, Optional[str], int]:
     return responses[:length], ground_truth, problem_of(extra), length
 
 
-def _row_name(data: DataProto) -> Optional[str]:
-    """The last row's name for log messages (:func:`~apr_fast.verl.rows.row_name_of`)."""
+#: What the micro-batcher gathers per rollout: ids, ground truth, problem, row name, and
+#: whether the row is a training row (:func:`~apr_fast.verl.rows.is_training_row`).
+_Item = tuple[Any, Any, Optional[str], Optional[str], bool]
+
+
+def _row_labels(data: DataProto) -> tuple[Optional[str], bool]:
+    """The last row's name for log messages (:func:`~apr_fast.verl.rows.row_name_of`) and
+    whether it is a training row (:func:`~apr_fast.verl.rows.is_training_row`)."""
     row = data[-1].non_tensor_batch
-    return row_name_of(row.get("data_source"), row.get("extra_info"), row.get("uid"))
+    extra = row.get("extra_info")
+    return row_name_of(row.get("data_source"), extra, row.get("uid")), is_training_row(extra)
 
 
 class APRRewardManager(RewardManagerBase):
@@ -73,8 +82,15 @@ class APRRewardManager(RewardManagerBase):
         except TypeError:  # verl 0.7.0: RewardManagerBase.__init__(config, tokenizer)
             super().__init__(config, tokenizer)  # type: ignore[call-arg]
         self.settings = APRRewardSettings.from_config(config)
-        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=self.vocabulary_for(tokenizer))
-        self._batcher: MicroBatcher[tuple[Any, Any, Optional[str], Optional[str]], RolloutScore] = MicroBatcher(
+        vocabulary = self.vocabulary_for(tokenizer)
+        #: Scores validation rows, and every row unless ``anchors="by_split"``.
+        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=vocabulary)
+        #: Scores training rows: the same scorer unless ``anchors="by_split"``.
+        self.training_scorer = (
+            APRScorer(self.settings.reward_config(training_row=True), vocabulary=vocabulary)
+            if self.settings.scope_by_row else self.scorer
+        )
+        self._batcher: MicroBatcher[_Item, RolloutScore] = MicroBatcher(
             self._score_batch, max_batch=self.settings.max_batch, max_wait_s=self.settings.max_wait_ms / 1000
         )
         logger.info("APR reward: %s", self.settings)
@@ -92,16 +108,27 @@ class APRRewardManager(RewardManagerBase):
             entry = cls._vocabularies[id(tokenizer)] = (tokenizer, Vocabulary.from_hf(tokenizer))
         return entry[1]
 
-    def _score_batch(self, items: Sequence[tuple[Any, Any, Optional[str], Optional[str]]]) -> list[RolloutScore]:
-        ids, ground_truths, problems, names = (list(column) for column in zip(*items))
-        # Logs name a rollout by its dataset row: its place in a micro-batch means nothing.
-        return self.scorer.score_token_ids(
-            ids, ground_truths, problems=problems, threads=self.settings.threads, row_names=names
-        )
+    def _score_batch(self, items: Sequence[_Item]) -> list[RolloutScore]:
+        ids, ground_truths, problems, names, training = (list(column) for column in zip(*items))
+
+        def score_group(training_rows: bool, positions: list[int]) -> list[RolloutScore]:
+            scorer = self.training_scorer if training_rows else self.scorer
+
+            def part(column: list[Any]) -> list[Any]:
+                return column if len(positions) == len(items) else [column[i] for i in positions]
+
+            # Logs name a rollout by its dataset row: its place in a micro-batch means nothing.
+            return scorer.score_token_ids(
+                part(ids), part(ground_truths), problems=part(problems), threads=self.settings.threads,
+                row_names=part(names),
+            )
+
+        return scored_by_flag(training, score_group)
 
     async def run_single(self, data: DataProto) -> dict[str, Any]:
         ids, ground_truth, problem, length = rollout_inputs(data)
-        score = await self._batcher.submit((ids, ground_truth, problem, _row_name(data)))
+        name, training = _row_labels(data)
+        score = await self._batcher.submit((ids, ground_truth, problem, name, training and self.settings.scope_by_row))
         overlong = 0.0
         if self.settings.max_resp_len is not None:
             overlong = self.settings.overlong_buffer_cfg.penalty(length, self.settings.max_resp_len)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
 from apr_fast.reward import RolloutScore
 
-__all__ = ["PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "extra_info_of", "ground_truth_of", "problem_of", "row_name_of"]
+R = TypeVar("R")
+
+__all__ = [
+    "PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "TRAINING_SPLITS", "extra_info_of", "ground_truth_of", "is_training_row",
+    "problem_of", "row_name_of", "scored_by_flag",
+]
 
 #: The keys of ``reward_extra_info``, the same for every sample (verl builds columns from the
 #: first sample's keys). ``acc`` is what DAPO's group filter reads; ``pred`` is a string
@@ -46,6 +51,41 @@ def problem_of(extra_info: Any) -> Optional[str]:
         if isinstance(problem, str) and problem.strip():
             return problem
     return None
+
+
+#: The ``extra_info.split`` values of training rows: verl's own preprocessors
+#: (``examples/data_preprocess/gsm8k.py``, ``math_dataset.py`` ...) and ``train/prepare_data.py``
+#: write ``"train"`` for training rows and ``"test"`` for validation rows.
+TRAINING_SPLITS: tuple[str, ...] = ("train",)
+
+
+def is_training_row(extra_info: Any) -> bool:
+    """Whether the row says it is a training row (``extra_info.split`` is one of
+    :data:`TRAINING_SPLITS`, in any case). verl tells a reward neither whether it scores a training
+    or a validation step, so ``reward_kwargs.anchors=by_split`` reads the row's own mark; a row
+    without one is not a training row."""
+    split = extra_info.get("split") if isinstance(extra_info, dict) else None
+    return isinstance(split, str) and split.strip().lower() in TRAINING_SPLITS
+
+
+def scored_by_flag(flags: Sequence[bool], score: Callable[[bool, list[int]], Sequence[R]]) -> list[R]:
+    """One result per flag, in order: ``score(flag, positions)`` is called once for each flag
+    value present, with the positions holding it, and returns their results in that order (a
+    batch scored by two scorers, one call each; a batch of one kind is one call)."""
+    groups: dict[bool, list[int]] = {}
+    for i, flag in enumerate(flags):
+        groups.setdefault(bool(flag), []).append(i)
+    if len(groups) == 1:
+        [(flag, positions)] = groups.items()
+        return list(score(flag, positions))
+    results: list[Optional[R]] = [None] * len(flags)
+    for flag, positions in groups.items():
+        part = score(flag, positions)
+        if len(part) != len(positions):
+            raise RuntimeError(f"scored {len(part)} rows for {len(positions)}")
+        for i, result in zip(positions, part):
+            results[i] = result
+    return results  # type: ignore[return-value]
 
 
 def row_name_of(data_source: Any, extra_info: Any, uid: Any = None) -> Optional[str]:

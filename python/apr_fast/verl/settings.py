@@ -18,7 +18,11 @@ from apr_fast.cues import cue_lists
 from apr_fast.reward import ANCHOR_MODES, RewardConfig
 from apr_fast.think_tags import DEFAULT_THINK_TAGS
 
-__all__ = ["APRRewardSettings", "OverlongBuffer"]
+__all__ = ["ANCHOR_SCOPES", "APRRewardSettings", "OverlongBuffer"]
+
+#: The values of ``reward_kwargs.anchors``: ``RewardConfig.anchors``' two, and ``"by_split"``,
+#: which picks one of them by the row (:meth:`APRRewardSettings.reward_config`).
+ANCHOR_SCOPES: tuple[str, ...] = ("by_split", "all", "rewarded")
 
 
 @dataclass(frozen=True)
@@ -62,10 +66,16 @@ class APRRewardSettings:
     ``anchor_options``: a mapping of :class:`apr_fast.AnchorOptions` to change from those
     ``mode`` stands for (``+reward.reward_kwargs.anchor_options.skip_unreduced_forms=false``
     trains the default mode without that refinement); ``mode`` is then only the name reported.
-    ``anchors``: ``"all"`` (the default) or ``"rewarded"``, as in :class:`apr_fast.RewardConfig`:
-    ``+reward.reward_kwargs.anchors=rewarded`` searches only the rollouts whose reward depends
-    on their anchor (the rewards are the same, a step's scoring takes less time), but the
-    ``l_ast``, ``rho`` and ``anchor_found`` that validation logs are then 0 for the others.
+    ``anchors``: which rollouts the anchor search reads (:data:`ANCHOR_SCOPES`). ``"by_split"``
+    (the default) searches every rollout of a validation row and, in a training row (its
+    ``extra_info.split`` is ``"train"``, as verl's preprocessors and ``train/prepare_data.py``
+    write it), only the rollouts whose reward depends on their anchor: the rewards are the same
+    everywhere, training steps score faster, and validation logs every sample's ``l_ast``,
+    ``rho`` and ``anchor_found`` (verl logs them only in validation; during training it logs
+    the score alone). A row without a split is scored as a validation row. ``"all"`` and
+    ``"rewarded"`` apply one scope to every row, as in :class:`apr_fast.RewardConfig`; with
+    ``"rewarded"`` validation's ``l_ast``, ``rho`` and ``anchor_found`` are 0 for incorrect and
+    truncated rollouts.
     ``cue_languages``: the cue lists to use, by language (``["en"]``, the paper's, by default;
     ``["en", "zh"]`` adds the Chinese ones for reasoning written in Chinese).
     ``max_batch`` / ``max_wait_ms``: micro-batching of concurrent ``run_single`` calls.
@@ -85,7 +95,7 @@ class APRRewardSettings:
     require_answer_after_think: bool = False
     think_tags: Union[str, tuple[str, ...]] = DEFAULT_THINK_TAGS
     anchor_options: Union[Mapping[str, Any], tuple[tuple[str, Any], ...]] = ()
-    anchors: str = "all"
+    anchors: str = "by_split"
     cue_languages: tuple[str, ...] = ("en",)
     max_batch: int = 512
     max_wait_ms: float = 5.0
@@ -117,6 +127,8 @@ class APRRewardSettings:
                 object.__setattr__(self, name, tuple(value))
         if self.mode not in ANCHOR_MODES:
             raise ConfigError(f"reward_kwargs.mode must be one of {ANCHOR_MODES}, got {self.mode!r}")
+        if self.anchors not in ANCHOR_SCOPES:
+            raise ConfigError(f"reward_kwargs.anchors must be one of {ANCHOR_SCOPES}, got {self.anchors!r}")
         if self.max_batch < 1:
             raise ConfigError(f"reward_kwargs.max_batch must be >= 1, got {self.max_batch}")
         if not (math.isfinite(self.max_wait_ms) and self.max_wait_ms >= 0):
@@ -135,7 +147,17 @@ class APRRewardSettings:
                 raise ConfigError(f"max_resp_len ({self.max_resp_len}) must be >= overlong_buffer_cfg.len ({o.len})")
         self.reward_config()  # validates beta, floor, reference, percent, units, cas_timeout
 
-    def reward_config(self) -> RewardConfig:
+    @property
+    def scope_by_row(self) -> bool:
+        """Whether a row's split picks its anchor scope (``anchors="by_split"``)."""
+        return self.anchors == "by_split"
+
+    def reward_config(self, *, training_row: bool = False) -> RewardConfig:
+        """The reward's configuration for a validation row, or a training row with
+        ``training_row=True`` (they differ only with ``anchors="by_split"``)."""
+        anchors = self.anchors
+        if anchors == "by_split":
+            anchors = "rewarded" if training_row else "all"
         try:
             conclusion, verification = cue_lists(self.cue_languages)
             return RewardConfig(
@@ -149,7 +171,7 @@ class APRRewardSettings:
                 require_answer_after_think=self.require_answer_after_think,
                 think_tags=self.think_tags,
                 anchor_options=dict(self.anchor_options) or None,
-                anchors=self.anchors,  # type: ignore[arg-type]
+                anchors=anchors,  # type: ignore[arg-type]
             )
         except (TypeError, ValueError) as e:
             raise ConfigError(f"invalid reward_kwargs: {e}") from e
