@@ -16,6 +16,13 @@ batch reward managers, 1 thread: verl's own DAPO manager (decoding every respons
 ``anchors=by_split``, once with the rows marked as training rows (``extra_info.split`` =
 ``train``: the anchor searched only where the reward needs it) and once as validation rows
 (every anchor searched). The rewards of both markings are checked to be identical.
+
+``--reward-loop`` times verl 0.9's primary path the same way: one ``DataProto`` per rollout, as
+``AgentLoopWorker._compute_score`` builds it (the response unpadded, its attention mask all
+ones), each handed to ``run_single`` of verl's DAPO reward-loop manager or of apr-fast's
+(``reward.reward_manager.name=apr``), all of a batch awaited together as the reward loop
+worker awaits them. CPU time of the whole process per rollout: verl's manager decodes in the
+event loop's executor threads.
 """
 from __future__ import annotations
 
@@ -31,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=at_least(1), default=8192, help="padded response length (VeRL's max_response_length)")
     parser.add_argument("--managers", action="store_true",
                         help="time verl's DAPO manager and apr-fast's on a DataProto, training and validation rows")
+    parser.add_argument("--reward-loop", action="store_true",
+                        help="time verl's DAPO reward-loop manager and apr-fast's, one DataProto per rollout")
     args = parser.parse_args(argv)
     if traces_missing():
         return 2
@@ -54,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     row_views = [responses[i, :n] for i, n in enumerate(lengths)]
     if args.managers:
         return time_managers(args.repeat, responses, lengths, gts, pad)
+    if args.reward_loop:
+        return time_reward_loop(args.repeat, [ids for ids, _ in kept], gts)
 
     scorer = apr_fast.APRScorer(apr_fast.RewardConfig(cas=False),
                                 vocabulary=apr_fast.Vocabulary.from_file(str(TOKENIZER)))
@@ -131,6 +142,79 @@ def time_managers(repeat: int, responses: Any, lengths: list[int], gts: list[Any
     for key, label in labels:
         t = times[key]
         print(f"| {label} | {t * 1e3:.1f} | {t / n * 1e6:.1f} | {times['dapo'] / t:.2f}x |")
+    return 0
+
+
+def time_reward_loop(repeat: int, responses: list[list[int]], gts: list[Any]) -> int:
+    """verl's DAPO reward-loop manager against apr-fast's, one single-rollout DataProto each."""
+    import asyncio
+    import time
+
+    import numpy as np
+    import torch
+    import transformers
+    from omegaconf import OmegaConf
+    from tensordict import TensorDict
+    from verl import DataProto
+    from verl.trainer.ppo.reward import load_reward_manager
+
+    tokenizer = transformers.PreTrainedTokenizerFast(
+        tokenizer_file=str(TOKENIZER), eos_token="<｜end▁of▁sentence｜>", pad_token="<｜end▁of▁sentence｜>")
+    think = tokenizer.convert_tokens_to_ids("<think>")
+
+    def rollout(ids: list[int], gt: Any, i: int, split: str) -> Any:
+        # As verl 0.9.1's agent_loop.py::_compute_score builds it for one trajectory.
+        prompt, response = torch.tensor([think], dtype=torch.int64), torch.tensor(ids, dtype=torch.int64)
+        input_ids = torch.cat([prompt, response])
+        batch = TensorDict({
+            "prompts": prompt.unsqueeze(0), "responses": response.unsqueeze(0), "input_ids": input_ids.unsqueeze(0),
+            "attention_mask": torch.ones_like(input_ids).unsqueeze(0),
+            "position_ids": torch.arange(len(input_ids)).unsqueeze(0),
+        }, batch_size=1)
+        return DataProto(batch=batch, non_tensor_batch={
+            "data_source": np.array(["math_dapo"]), "reward_model": np.array([{"ground_truth": gt, "style": "rule"}]),
+            "extra_info": np.array([{"split": split, "index": i}]), "uid": np.array([f"q{i}"], dtype=object),
+        })
+
+    def config(name: str, **kwargs: Any) -> Any:
+        return OmegaConf.create({"reward": {
+            "reward_manager": {"source": "register", "name": name},
+            "custom_reward_function": {"path": None, "name": "compute_score"}, "reward_kwargs": kwargs}})
+
+    rollouts = {split: [rollout(ids, gt, i, split) for i, (ids, gt) in enumerate(zip(responses, gts))]
+                for split in ("train", "test")}
+    runs = {
+        "dapo": (load_reward_manager(config("dapo"), tokenizer), "train"),
+        "apr, training rows": (load_reward_manager(config("apr", cas=False, threads=1), tokenizer), "train"),
+        "apr, validation rows": (load_reward_manager(config("apr", cas=False, threads=1), tokenizer), "test"),
+    }
+    assert type(runs["apr, training rows"][0]).__name__ == "APRRewardManager"
+
+    def score_all(manager: Any, split: str) -> list[Any]:
+        async def all_rollouts() -> list[Any]:
+            return await asyncio.gather(*[manager.run_single(d) for d in rollouts[split]])
+        return manager.loop.run_until_complete(all_rollouts())
+
+    rewards = {key: [o["reward_score"] for o in score_all(m, split)] for key, (m, split) in runs.items()}
+    assert rewards["apr, training rows"] == rewards["apr, validation rows"], "the same rewards"
+    best = {key: float("inf") for key in runs}
+    for _ in range(repeat):
+        for key, (manager, split) in runs.items():
+            t0 = time.process_time()
+            score_all(manager, split)
+            best[key] = min(best[key], time.process_time() - t0)
+    n = len(responses)
+    print(f"{n} real rollouts, one DataProto each, awaited together; CAS off, apr-fast's native work on 1 "
+          f"thread; process CPU time, best of {repeat} rounds in turns\n")
+    print("| verl reward-loop manager (`run_single` per rollout) | µs per rollout | verl's DAPO manager takes |")
+    print("|---|---:|---:|")
+    labels = [
+        ("dapo", "verl `DAPORewardManager` (decode, `math_dapo.compute_score`, each in an executor)"),
+        ("apr, training rows", "apr-fast `reward_manager.name=apr`, `anchors=by_split`, training rows"),
+        ("apr, validation rows", "apr-fast `reward_manager.name=apr`, `anchors=by_split`, validation rows"),
+    ]
+    for key, label in labels:
+        print(f"| {label} | {best[key] / n * 1e6:.1f} | {best['dapo'] / best[key]:.2f}x |")
     return 0
 
 

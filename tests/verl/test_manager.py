@@ -150,6 +150,44 @@ def test_reward_loop_manager_matches_the_native_batch(tokenizer, rows) -> None:
     assert filtered == {u for u, accs in by_uid.items() if len(accs) == 1}
 
 
+def agent_loop_rollout(ids: list[int], ground_truth: str, extra_info: dict) -> DataProto:
+    """One trajectory's DataProto as verl 0.9.1's ``AgentLoopWorker._compute_score`` builds it
+    for the reward loop: the response unpadded, the attention mask all ones."""
+    from tensordict import TensorDict
+
+    prompt, response = torch.tensor([151648]), torch.tensor(ids)
+    input_ids = torch.cat([prompt, response])
+    batch = TensorDict({
+        "prompts": prompt.unsqueeze(0), "responses": response.unsqueeze(0), "input_ids": input_ids.unsqueeze(0),
+        "attention_mask": torch.ones_like(input_ids).unsqueeze(0), "position_ids": torch.arange(len(input_ids)).unsqueeze(0),
+    }, batch_size=1)
+    return DataProto(batch=batch, non_tensor_batch={
+        "data_source": np.array(["math_dapo"]), "reward_model": np.array([{"ground_truth": ground_truth, "style": "rule"}]),
+        "extra_info": np.array([extra_info]), "__num_turns__": np.array([2]),
+    })
+
+
+def test_rollout_inputs_reads_the_last_row_as_verls_managers_do(tokenizer, rows) -> None:
+    """``rollout_inputs`` reads the batch's columns directly; it must read what verl's own
+    managers read through ``data[-1]``: from slices of a padded batch and from the reward loop's
+    one-trajectory DataProtos."""
+    from apr_fast.verl.manager import rollout_inputs
+
+    data, responses = make_batch(tokenizer, rows[:6])
+    singles = [data[i:i + 1] for i in range(len(data))] + [data[:3]]
+    singles += [agent_loop_rollout(ids, r["ground_truth"], {"problem": r["problem"]}) for ids, r in zip(responses, rows)]
+    for single in singles:
+        item = single[-1]  # as verl's DAPO reward-loop manager reads it
+        width = item.batch["responses"].shape[-1]
+        length = int(item.batch["attention_mask"][-width:].sum())
+        ids, ground_truth, problem, n = rollout_inputs(single)
+        assert n == length and list(ids) == item.batch["responses"][:length].tolist()
+        extra = item.non_tensor_batch["extra_info"]
+        alternatives = json.loads(extra["ground_truth_alternatives"]) if extra.get("ground_truth_alternatives") else None
+        assert ground_truth == (alternatives or item.non_tensor_batch["reward_model"]["ground_truth"])
+        assert problem == extra["problem"]
+
+
 def test_searching_only_rewarded_rollouts_gives_the_same_rewards_in_the_manager(tokenizer, rows) -> None:
     """``reward_kwargs.anchors=rewarded``: the same reward for every sample, through a real reward
     loop manager; the samples left unsearched report L_AST 0 and no anchor."""
