@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     gts = [g for _, g in kept]
     row_views = [responses[i, :n] for i, n in enumerate(lengths)]
     if args.managers:
-        return time_managers(args.repeat, responses, lengths, gts, pad)
+        return time_managers(args.repeat, responses, lengths, gts)
     if args.reward_loop:
         return time_reward_loop(args.repeat, [ids for ids, _ in kept], gts)
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def time_managers(repeat: int, responses: Any, lengths: list[int], gts: list[Any], pad: int) -> int:
+def time_managers(repeat: int, responses: Any, lengths: list[int], gts: list[Any]) -> int:
     """verl's DAPO manager against apr-fast's batch manager on training and validation rows."""
     import numpy as np
     import torch

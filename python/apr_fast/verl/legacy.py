@@ -15,7 +15,7 @@ import torch
 from verl import DataProto
 from verl.workers.reward_manager.abstract import AbstractRewardManager
 
-from apr_fast.reward import APRScorer, RolloutScore
+from apr_fast.reward import RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.rows import (
     extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
@@ -43,14 +43,8 @@ class APRBatchRewardManager(AbstractRewardManager):
         self.tokenizer = tokenizer
         self.num_examine = num_examine
         self.settings = APRRewardSettings.from_mapping(reward_kwargs, ignore=_TRAINER_KWARGS)
-        vocabulary = Vocabulary.from_hf(tokenizer)
-        #: Scores validation rows, and every row unless ``anchors="by_split"``.
-        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=vocabulary)
-        #: Scores training rows: the same scorer unless ``anchors="by_split"``.
-        self.training_scorer = (
-            APRScorer(self.settings.reward_config(training_row=True), vocabulary=vocabulary)
-            if self.settings.scope_by_row else self.scorer
-        )
+        # Validation rows (every row unless anchors="by_split") and training rows.
+        self.scorer, self.training_scorer = self.settings.scorers(vocabulary=Vocabulary.from_hf(tokenizer))
 
     def __call__(self, data: DataProto, return_dict: bool = False) -> Any:
         if "rm_scores" in data.batch.keys():  # scored upstream already

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Optional, Sequence
 from verl import DataProto
 from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 
-from apr_fast.reward import APRScorer, RolloutScore
+from apr_fast.reward import RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.batcher import MicroBatcher
 from apr_fast.verl.rows import (
@@ -97,14 +97,8 @@ class APRRewardManager(RewardManagerBase):
         except TypeError:  # verl 0.7.0: RewardManagerBase.__init__(config, tokenizer)
             super().__init__(config, tokenizer)  # type: ignore[call-arg]
         self.settings = APRRewardSettings.from_config(config)
-        vocabulary = self.vocabulary_for(tokenizer)
-        #: Scores validation rows, and every row unless ``anchors="by_split"``.
-        self.scorer = APRScorer(self.settings.reward_config(), vocabulary=vocabulary)
-        #: Scores training rows: the same scorer unless ``anchors="by_split"``.
-        self.training_scorer = (
-            APRScorer(self.settings.reward_config(training_row=True), vocabulary=vocabulary)
-            if self.settings.scope_by_row else self.scorer
-        )
+        # Validation rows (every row unless anchors="by_split") and training rows.
+        self.scorer, self.training_scorer = self.settings.scorers(vocabulary=self.vocabulary_for(tokenizer))
         self._batcher: MicroBatcher[_Item, RolloutScore] = MicroBatcher(
             self._score_batch, max_batch=self.settings.max_batch, max_wait_s=self.settings.max_wait_ms / 1000
         )

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional, Union
 from apr_fast.equivalence import Policy
 from apr_fast.errors import ConfigError
 from apr_fast.cues import cue_lists
-from apr_fast.reward import ANCHOR_MODES, RewardConfig
+from apr_fast.reward import ANCHOR_MODES, APRScorer, RewardConfig
 from apr_fast.think_tags import DEFAULT_THINK_TAGS
 
 __all__ = ["ANCHOR_SCOPES", "APRRewardSettings", "OverlongBuffer"]
@@ -151,6 +151,14 @@ class APRRewardSettings:
     def scope_by_row(self) -> bool:
         """Whether a row's split picks its anchor scope (``anchors="by_split"``)."""
         return self.anchors == "by_split"
+
+    def scorers(self, **scorer_kwargs: Any) -> tuple[APRScorer, APRScorer]:
+        """(validation rows' scorer, training rows' scorer): one scorer twice unless
+        ``anchors="by_split"``. ``scorer_kwargs`` go to both (``vocabulary=...``)."""
+        scorer = APRScorer(self.reward_config(), **scorer_kwargs)
+        if not self.scope_by_row:
+            return scorer, scorer
+        return scorer, APRScorer(self.reward_config(training_row=True), **scorer_kwargs)
 
     def reward_config(self, *, training_row: bool = False) -> RewardConfig:
         """The reward's configuration for a validation row, or a training row with
