@@ -567,23 +567,37 @@ def test_plugin_entry_point_registers_the_manager_in_a_fresh_process() -> None:
     assert out.stdout.split() == ["APRRewardManager", "APRBatchRewardManager"]
 
 
-def test_prepared_data_marks_its_training_rows_for_by_split(tmp_path) -> None:
-    """``train/prepare_data.py`` writes ``extra_info.split``: ``train`` for the training parquet,
-    ``test`` for the benchmarks, so the recipes' default ``anchors=by_split`` searches every
-    validation rollout and only the rewarded training ones."""
-    pd = pytest.importorskip("pandas")
-    from apr_fast.verl.rows import is_training_row
+def test_prepared_rows_reach_the_reward_loop_with_their_split(tokenizer, tmp_path) -> None:
+    """``train/prepare_data.py`` marks its rows (``extra_info.split``: ``train`` for the training
+    parquet, ``test`` for the benchmarks); read back by verl's own ``RLHFDataset`` and handed to
+    the reward-loop manager as the agent loop hands a trajectory over, a training row's incorrect
+    rollout is left unsearched and a validation row's is searched (``anchors=by_split``)."""
+    from verl.utils.dataset.rl_dataset import RLHFDataset
 
     out = subprocess.run(
         [sys.executable, str(ROOT / "train" / "prepare_data.py"), "--train", str(SHARED / "train" / "deepscaler_head803.json"),
          "--benchmarks", str(SHARED / "benchmarks"), "--out-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
-    train = pd.read_parquet(tmp_path / "train.parquet")
-    assert len(train) > 700 and all(is_training_row(e) for e in train["extra_info"])
-    for name in ("aime2024", "amc", "math500", "minerva", "olympiad_bench"):
-        val = pd.read_parquet(tmp_path / f"val_{name}.parquet")
-        assert len(val) > 0 and not any(is_training_row(e) for e in val["extra_info"]), name
+    dataset_config = OmegaConf.create({"filter_overlong_prompts": False, "cache_dir": str(tmp_path / "cache")})
+    manager = load_reward_manager(config(), tokenizer)
+    rows_read = {}
+    for name, training in [("train", True), ("val_math500", False), ("val_aime2024", False)]:
+        dataset = RLHFDataset(str(tmp_path / f"{name}.parquet"), tokenizer, dataset_config)
+        assert len(dataset) > 0
+        assert all(dataset[i]["extra_info"]["split"] == ("train" if training else "test") for i in range(0, len(dataset), 50))
+        rows_read[name] = dataset[0]
+    for name, row in rows_read.items():
+        # A wrong answer stated with a conclusion cue: its anchor is found only when searched.
+        wrong = "Let me see. So the answer is 987654. Wait, let me check that again.</think> \\boxed{987654}"
+        ids = tokenizer.encode(wrong, add_special_tokens=False)
+        kwargs = {k: v for k, v in row.items() if not isinstance(v, torch.Tensor)}
+        data = agent_loop_rollout(ids, row["reward_model"]["ground_truth"], row["extra_info"])
+        data.non_tensor_batch.update({k: np.array([v] * 1, dtype=object) for k, v in kwargs.items()
+                                      if k in ("data_source", "reward_model", "extra_info", "uid", "index")})
+        info = manager.loop.run_until_complete(manager.run_single(data))["reward_extra_info"]
+        assert (info["acc"], info["score"]) == (0.0, 0.0), name
+        assert info["anchor_found"] == (0.0 if name == "train" else 1.0), name
 
 
 @pytest.mark.parametrize(("recipe", "tokenizer_file"), [
