@@ -220,13 +220,15 @@ def _scope_outputs(tokenizer, data, **kwargs) -> tuple[object, list[dict]]:
     return manager, [o["reward_extra_info"] for o in manager.loop.run_until_complete(all_rollouts())]
 
 
-def test_by_split_searches_a_training_rows_anchor_only_where_its_reward_needs_it(tokenizer, rows) -> None:
+def test_by_split_searches_a_training_rows_anchor_only_where_its_reward_needs_it(tokenizer, rows, caplog) -> None:
     """The default ``anchors=by_split``, through a real reward-loop manager on a real DataProto
     whose rows say their split as verl's preprocessors write it: a training row is scored as with
     ``anchors=rewarded``, any other row (test, or no split) as with ``all``, within one micro-batch."""
     splits = ["train", "test", "TRAIN", "validation"] * (len(rows) // 4)
     data, _ = make_batch(tokenizer, rows, splits=splits)
-    manager, by_split = _scope_outputs(tokenizer, data)
+    with caplog.at_level(logging.WARNING):
+        manager, by_split = _scope_outputs(tokenizer, data)
+    assert not [r for r in caplog.records if "no extra_info.split" in r.getMessage()]
     assert manager.settings.anchors == "by_split"
     assert (manager.scorer.config.anchors, manager.training_scorer.config.anchors) == ("all", "rewarded")
     assert manager._batcher.batches_run < len(data) // 4  # mixed micro-batches: two native calls each
@@ -237,12 +239,16 @@ def test_by_split_searches_a_training_rows_anchor_only_where_its_reward_needs_it
     assert by_split == [r if t else a for t, r, a in zip(training, rewarded, every)]
     assert any(t and r != a for t, r, a in zip(training, rewarded, every)), "a training row left unsearched"
     assert any(not t and r != a for t, r, a in zip(training, rewarded, every)), "a validation row searched"
-    # Rows without a split are validation rows: the whole batch as with anchors=all.
+    # Rows without a split are validation rows: the whole batch as with anchors=all, and the
+    # manager says once why a training run would not be faster.
     plain, _ = make_batch(tokenizer, rows[:8])
-    assert _scope_outputs(tokenizer, plain)[1] == _scope_outputs(tokenizer, plain, anchors="all")[1]
+    with caplog.at_level(logging.WARNING, logger="apr_fast.verl.manager"):
+        assert _scope_outputs(tokenizer, plain)[1] == _scope_outputs(tokenizer, plain, anchors="all")[1]
+    said = [r.getMessage() for r in caplog.records if "no extra_info.split" in r.getMessage()]
+    assert len(said) == 1 and "index=100" in said[0], said
 
 
-def test_the_legacy_manager_and_compute_score_read_the_rows_split(tokenizer, rows) -> None:
+def test_the_legacy_manager_and_compute_score_read_the_rows_split(tokenizer, rows, caplog) -> None:
     from apr_fast.verl.compute_score import compute_score
     from apr_fast.verl.legacy import APRBatchRewardManager
 
@@ -257,6 +263,12 @@ def test_the_legacy_manager_and_compute_score_read_the_rows_split(tokenizer, row
         assert outputs["by_split"]["reward_extra_info"][key] == expected, key
     assert torch.equal(outputs["by_split"]["reward_tensor"], outputs["all"]["reward_tensor"])
     assert outputs["rewarded"]["reward_extra_info"]["l_ast"] != outputs["all"]["reward_extra_info"]["l_ast"]
+    plain, _ = make_batch(tokenizer, rows[:4])
+    legacy = APRBatchRewardManager(tokenizer, beta=5e-4)
+    with caplog.at_level(logging.WARNING, logger="apr_fast.verl.legacy"):
+        legacy(plain), legacy(plain), legacy(data)
+    said = [r.getMessage() for r in caplog.records if "no extra_info.split" in r.getMessage()]
+    assert len(said) == 1 and "index=100" in said[0], said
 
     # compute_score: an incorrect response's anchor is searched in a test row, not in a train row.
     r = next(r for r in rows if r["ground_truth"] != "0")
@@ -266,6 +278,15 @@ def test_the_legacy_manager_and_compute_score_read_the_rows_split(tokenizer, row
     assert test["score"] == train["score"] == 0.0
     assert (test["anchor_found"], train["anchor_found"]) == (1.0, 0.0)
     assert compute_score(r["dataset"], wrong, r["ground_truth"], {"split": "train"}, anchors="all") == test
+    from apr_fast.verl import compute_score as module
+
+    module._said_no_split = False  # once per process: earlier tests may have said it
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="apr_fast.verl.compute_score"):
+        for _ in range(2):
+            assert compute_score(r["dataset"], wrong, r["ground_truth"], {"index": 7}) == test
+    said = [r.getMessage() for r in caplog.records if "no extra_info.split" in r.getMessage()]
+    assert len(said) == 1 and "index=7" in said[0], said
 
 
 def test_gpt_oss_harmony_rollouts_score_as_think_rollouts(tokenizer, rows) -> None:

@@ -16,13 +16,14 @@ from apr_fast.verl.settings import APRRewardSettings
     ({"split": " Train "}, True),
     ({"split": "test"}, False),
     ({"split": "validation"}, False),
-    ({"split": None}, False),
-    ({"split": 1}, False),
-    ({"index": 3}, False),  # DAPO-Math-17k's rows carry no split: validation, every anchor searched
-    (None, False),
-    ("train", False),  # not a mapping
+    ({"split": None}, None),
+    ({"split": 1}, None),
+    ({"index": 3}, None),  # DAPO-Math-17k's rows carry no split: validation, every anchor searched
+    (None, None),
+    ("train", None),  # not a mapping
 ])
 def test_a_training_row_is_one_whose_split_says_train(extra_info, training) -> None:
+    """True for a training split, False for another split, None (not a training row) without one."""
     assert is_training_row(extra_info) is training
 
 

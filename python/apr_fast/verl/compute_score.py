@@ -17,6 +17,7 @@ native work; prefer it for training.
 from __future__ import annotations
 
 import functools
+import logging
 import threading
 from collections.abc import Hashable, Mapping
 from typing import Any, Optional
@@ -24,7 +25,7 @@ from typing import Any, Optional
 from apr_fast.errors import ConfigError
 from apr_fast.reward import APRScorer
 from apr_fast.tokens import load_hf_tokenizer
-from apr_fast.verl.rows import extra_info_of, ground_truth_of, is_training_row, problem_of
+from apr_fast.verl.rows import NO_SPLIT_MESSAGE, extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["compute_score", "load_tokenizer"]
@@ -33,6 +34,7 @@ __all__ = ["compute_score", "load_tokenizer"]
 _VERL_EXTRAS = ("reward_router_address", "reward_model_tokenizer")
 
 _lock = threading.Lock()
+logger = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=8)
@@ -87,6 +89,17 @@ def _settings(kwargs: Mapping[str, Any]) -> APRRewardSettings:
     return settings
 
 
+_said_no_split = False
+
+
+def _say_no_split(data_source: Any, extra_info: Any) -> None:
+    """Logs :data:`~apr_fast.verl.rows.NO_SPLIT_MESSAGE` once per process."""
+    global _said_no_split
+    if not _said_no_split:
+        _said_no_split = True
+        logger.warning(NO_SPLIT_MESSAGE, row_name_of(data_source, extra_info) or "a row")
+
+
 def compute_score(
     data_source: Any,
     solution_str: str,
@@ -115,7 +128,12 @@ def compute_score(
             "reward.reward_manager.name=dapo, whose manager adds it around compute_score, or with "
             "apr_fast.verl.manager.APRRewardManager, which applies it from the token ids)"
         )
-    training_row = settings.scope_by_row and is_training_row(extra_info)
+    training_row = False
+    if settings.scope_by_row:
+        mark = is_training_row(extra_info)
+        training_row = bool(mark)
+        if mark is None:
+            _say_no_split(data_source, extra_info)
     with _lock:  # lru_cache is thread-safe for reads; building a scorer twice is only waste
         scorer = _scorer(settings, tokenizer, native_encoding, training_row)
     score = scorer.score(

@@ -8,6 +8,7 @@ The whole batch is one native call; the score sits on the last valid response to
 """
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from typing import Any
 
@@ -18,11 +19,13 @@ from verl.workers.reward_manager.abstract import AbstractRewardManager
 from apr_fast.reward import RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.rows import (
-    extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
+    NO_SPLIT_MESSAGE, extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
 )
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["APRBatchRewardManager"]
+
+logger = logging.getLogger(__name__)
 
 # Keyword arguments the legacy trainers pass to every manager; the DAPO recipe's overlong
 # settings arrive here too and are read as APR settings.
@@ -45,6 +48,7 @@ class APRBatchRewardManager(AbstractRewardManager):
         self.settings = APRRewardSettings.from_mapping(reward_kwargs, ignore=_TRAINER_KWARGS)
         # Validation rows (every row unless anchors="by_split") and training rows.
         self.scorer, self.training_scorer = self.settings.scorers(vocabulary=Vocabulary.from_hf(tokenizer))
+        self._said_no_split = False
 
     def __call__(self, data: DataProto, return_dict: bool = False) -> Any:
         if "rm_scores" in data.batch.keys():  # scored upstream already
@@ -65,7 +69,13 @@ class APRBatchRewardManager(AbstractRewardManager):
         uids = data.non_tensor_batch.get("uid", [None] * len(data))
         names = [row_name_of(sources[i], extras[i], uids[i]) for i in range(len(data))]
         problems = [problem_of(e) for e in extras]
-        training = [self.settings.scope_by_row and is_training_row(e) for e in extras]
+        training = [False] * len(data)
+        if self.settings.scope_by_row:
+            marks = [is_training_row(e) for e in extras]
+            training = [bool(mark) for mark in marks]
+            if None in marks and not self._said_no_split:
+                self._said_no_split = True
+                logger.warning(NO_SPLIT_MESSAGE, names[marks.index(None)] or "a row")
 
         def score_group(training_rows: bool, positions: list[int]) -> list[RolloutScore]:
             scorer = self.training_scorer if training_rows else self.scorer

@@ -10,7 +10,7 @@ from apr_fast.reward import RolloutScore
 R = TypeVar("R")
 
 __all__ = [
-    "PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "TRAINING_SPLITS", "extra_info_of", "ground_truth_of", "is_training_row",
+    "NO_SPLIT_MESSAGE", "PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "TRAINING_SPLITS", "extra_info_of", "ground_truth_of", "is_training_row",
     "problem_of", "row_name_of", "scored_by_flag",
 ]
 
@@ -59,13 +59,25 @@ def problem_of(extra_info: Any) -> Optional[str]:
 TRAINING_SPLITS: tuple[str, ...] = ("train",)
 
 
-def is_training_row(extra_info: Any) -> bool:
+def is_training_row(extra_info: Any) -> Optional[bool]:
     """Whether the row says it is a training row (``extra_info.split`` is one of
-    :data:`TRAINING_SPLITS`, in any case). verl tells a reward neither whether it scores a training
-    or a validation step, so ``reward_kwargs.anchors=by_split`` reads the row's own mark; a row
-    without one is not a training row."""
+    :data:`TRAINING_SPLITS`, in any case): True, False for another split, None when the row
+    says no split (no ``extra_info`` mapping, or no string ``split`` in it), which counts as not
+    a training row. verl tells a reward neither whether it scores a training or a validation
+    step, so ``reward_kwargs.anchors=by_split`` reads the row's own mark."""
     split = extra_info.get("split") if isinstance(extra_info, dict) else None
-    return isinstance(split, str) and split.strip().lower() in TRAINING_SPLITS
+    if not isinstance(split, str):
+        return None
+    return split.strip().lower() in TRAINING_SPLITS
+
+
+#: Logged once per adapter when ``anchors=by_split`` meets a row without a split.
+NO_SPLIT_MESSAGE = (
+    "APR reward: %s has no extra_info.split; with anchors=by_split such rows are scored as validation "
+    "rows (every rollout's anchor searched). Mark training rows with extra_info.split='train' "
+    "(train/prepare_data.py and verl's preprocessors do) to search only where the reward needs it, or "
+    "set reward_kwargs.anchors to 'all' or 'rewarded' to choose one scope for every row."
+)
 
 
 def scored_by_flag(flags: Sequence[bool], score: Callable[[bool, list[int]], Sequence[R]]) -> list[R]:

@@ -72,7 +72,7 @@ class APRRewardSettings:
     write it), only the rollouts whose reward depends on their anchor: the rewards are the same
     everywhere, training steps score faster, and validation logs every sample's ``l_ast``,
     ``rho`` and ``anchor_found`` (verl logs them only in validation; during training it logs
-    the score alone). A row without a split is scored as a validation row. ``"all"`` and
+    the score alone). A row without a split is scored as a validation row (logged once). ``"all"`` and
     ``"rewarded"`` apply one scope to every row, as in :class:`apr_fast.RewardConfig`; with
     ``"rewarded"`` validation's ``l_ast``, ``rho`` and ``anchor_found`` are 0 for incorrect and
     truncated rollouts.
