@@ -27,7 +27,7 @@ from verl.trainer.ppo.reward import load_reward_manager  # noqa: E402
 
 import apr_fast  # noqa: E402
 from apr_fast import APRScorer, RewardConfig  # noqa: E402
-from apr_fast.verl.rows import REWARD_EXTRA_KEYS  # noqa: E402
+from apr_fast.verl.rows import REWARD_EXTRA_KEYS, SplitMarks  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "data"
@@ -280,7 +280,7 @@ def test_the_legacy_manager_and_compute_score_read_the_rows_split(tokenizer, row
     assert compute_score(r["dataset"], wrong, r["ground_truth"], {"split": "train"}, anchors="all") == test
     from apr_fast.verl import compute_score as module
 
-    module._said_no_split = False  # once per process: earlier tests may have said it
+    module._split_marks = SplitMarks(module.logger)  # once per process: earlier tests may have said it
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="apr_fast.verl.compute_score"):
         for _ in range(2):

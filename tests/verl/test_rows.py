@@ -61,3 +61,26 @@ def test_by_split_is_the_default_and_picks_the_scope_by_row() -> None:
         assert fixed.reward_config().anchors == fixed.reward_config(training_row=True).anchors == anchors
     with pytest.raises(ConfigError, match=r"reward_kwargs.anchors must be one of \('by_split', 'all', 'rewarded'\)"):
         APRRewardSettings(anchors="train")
+
+
+def test_split_marks_say_once_and_name_the_row_only_then(caplog) -> None:
+    import logging
+
+    from apr_fast.verl.rows import SplitMarks
+
+    named: list[int] = []
+
+    def name(i: int):
+        def row_name() -> str:
+            named.append(i)
+            return f"row index={i}"
+        return row_name
+
+    marks = SplitMarks(logging.getLogger("apr_fast.test"))
+    with caplog.at_level(logging.WARNING, logger="apr_fast.test"):
+        flags = [marks.is_training(e, name(i)) for i, e in
+                 enumerate([{"split": "train"}, {"index": 1}, None, {"split": "test"}, {"split": "train"}])]
+    assert flags == [True, False, False, False, True]
+    assert named == [1]  # only the first row without a split was named, for the one message
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "row index=1 has no extra_info.split" in said[0]

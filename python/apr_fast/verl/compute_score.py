@@ -25,7 +25,7 @@ from typing import Any, Optional
 from apr_fast.errors import ConfigError
 from apr_fast.reward import APRScorer
 from apr_fast.tokens import load_hf_tokenizer
-from apr_fast.verl.rows import NO_SPLIT_MESSAGE, extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of
+from apr_fast.verl.rows import SplitMarks, extra_info_of, ground_truth_of, problem_of, row_name_of
 from apr_fast.verl.settings import APRRewardSettings
 
 __all__ = ["compute_score", "load_tokenizer"]
@@ -89,15 +89,8 @@ def _settings(kwargs: Mapping[str, Any]) -> APRRewardSettings:
     return settings
 
 
-_said_no_split = False
-
-
-def _say_no_split(data_source: Any, extra_info: Any) -> None:
-    """Logs :data:`~apr_fast.verl.rows.NO_SPLIT_MESSAGE` once per process."""
-    global _said_no_split
-    if not _said_no_split:
-        _said_no_split = True
-        logger.warning(NO_SPLIT_MESSAGE, row_name_of(data_source, extra_info) or "a row")
+# anchors=by_split's reading of rows: a row without a split is said once per process.
+_split_marks = SplitMarks(logger)
 
 
 def compute_score(
@@ -128,12 +121,8 @@ def compute_score(
             "reward.reward_manager.name=dapo, whose manager adds it around compute_score, or with "
             "apr_fast.verl.manager.APRRewardManager, which applies it from the token ids)"
         )
-    training_row = False
-    if settings.scope_by_row:
-        mark = is_training_row(extra_info)
-        training_row = bool(mark)
-        if mark is None:
-            _say_no_split(data_source, extra_info)
+    training_row = settings.scope_by_row and _split_marks.is_training(
+        extra_info, lambda: row_name_of(data_source, extra_info))
     with _lock:  # lru_cache is thread-safe for reads; building a scorer twice is only waste
         scorer = _scorer(settings, tokenizer, native_encoding, training_row)
     score = scorer.score(

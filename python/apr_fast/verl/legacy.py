@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 import torch
@@ -19,7 +20,7 @@ from verl.workers.reward_manager.abstract import AbstractRewardManager
 from apr_fast.reward import RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.rows import (
-    NO_SPLIT_MESSAGE, extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
+    SplitMarks, extra_info_of, ground_truth_of, problem_of, row_name_of, scored_by_flag,
 )
 from apr_fast.verl.settings import APRRewardSettings
 
@@ -48,7 +49,7 @@ class APRBatchRewardManager(AbstractRewardManager):
         self.settings = APRRewardSettings.from_mapping(reward_kwargs, ignore=_TRAINER_KWARGS)
         # Validation rows (every row unless anchors="by_split") and training rows.
         self.scorer, self.training_scorer = self.settings.scorers(vocabulary=Vocabulary.from_hf(tokenizer))
-        self._said_no_split = False
+        self._split_marks = SplitMarks(logger)
 
     def __call__(self, data: DataProto, return_dict: bool = False) -> Any:
         if "rm_scores" in data.batch.keys():  # scored upstream already
@@ -69,13 +70,8 @@ class APRBatchRewardManager(AbstractRewardManager):
         uids = data.non_tensor_batch.get("uid", [None] * len(data))
         names = [row_name_of(sources[i], extras[i], uids[i]) for i in range(len(data))]
         problems = [problem_of(e) for e in extras]
-        training = [False] * len(data)
-        if self.settings.scope_by_row:
-            marks = [is_training_row(e) for e in extras]
-            training = [bool(mark) for mark in marks]
-            if None in marks and not self._said_no_split:
-                self._said_no_split = True
-                logger.warning(NO_SPLIT_MESSAGE, names[marks.index(None)] or "a row")
+        training = [self.settings.scope_by_row and self._split_marks.is_training(e, partial(names.__getitem__, i))
+                    for i, e in enumerate(extras)]
 
         def score_group(training_rows: bool, positions: list[int]) -> list[RolloutScore]:
             scorer = self.training_scorer if training_rows else self.scorer

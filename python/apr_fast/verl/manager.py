@@ -28,7 +28,7 @@ from apr_fast.reward import RolloutScore
 from apr_fast.tokens import Vocabulary
 from apr_fast.verl.batcher import MicroBatcher
 from apr_fast.verl.rows import (
-    NO_SPLIT_MESSAGE, REWARD_EXTRA_KEYS, extra_info_of, ground_truth_of, is_training_row, problem_of, row_name_of, scored_by_flag,
+    REWARD_EXTRA_KEYS, SplitMarks, extra_info_of, ground_truth_of, problem_of, row_name_of, scored_by_flag,
 )
 from apr_fast.verl.settings import APRRewardSettings
 
@@ -48,10 +48,9 @@ def rollout_inputs(data: DataProto) -> tuple[Any, Any, Optional[str], int]:
 _Item = tuple[Any, Any, Optional[str], Optional[str], bool]
 
 
-def _last_row(data: DataProto) -> tuple[Any, Any, Optional[str], int, Optional[str], Optional[bool]]:
+def _last_row(data: DataProto) -> tuple[Any, Any, Optional[str], int, Optional[str], Any]:
     """What :func:`rollout_inputs` returns, then the row's name for log messages
-    (:func:`~apr_fast.verl.rows.row_name_of`) and whether it is a training row (None: it says
-    no split; :func:`~apr_fast.verl.rows.is_training_row`).
+    (:func:`~apr_fast.verl.rows.row_name_of`) and its ``extra_info``.
 
     Read from the batch's own columns: ``data[-1]`` (a ``DataProtoItem``, as verl's managers
     read a row) costs about 7 us per call, more than this whole function. The valid length is
@@ -71,8 +70,7 @@ def _last_row(data: DataProto) -> tuple[Any, Any, Optional[str], int, Optional[s
     ground_truth = ground_truth_of(columns["reward_model"][-1]["ground_truth"], extra)
     source = columns["data_source"][-1] if "data_source" in columns else None
     uid = columns["uid"][-1] if "uid" in columns else None
-    return (responses[:length], ground_truth, problem_of(extra), length, row_name_of(source, extra, uid),
-            is_training_row(extra))
+    return responses[:length], ground_truth, problem_of(extra), length, row_name_of(source, extra, uid), extra
 
 
 class APRRewardManager(RewardManagerBase):
@@ -99,7 +97,7 @@ class APRRewardManager(RewardManagerBase):
         self.settings = APRRewardSettings.from_config(config)
         # Validation rows (every row unless anchors="by_split") and training rows.
         self.scorer, self.training_scorer = self.settings.scorers(vocabulary=self.vocabulary_for(tokenizer))
-        self._said_no_split = False
+        self._split_marks = SplitMarks(logger)
         self._batcher: MicroBatcher[_Item, RolloutScore] = MicroBatcher(
             self._score_batch, max_batch=self.settings.max_batch, max_wait_s=self.settings.max_wait_ms / 1000
         )
@@ -136,11 +134,9 @@ class APRRewardManager(RewardManagerBase):
         return scored_by_flag(training, score_group)
 
     async def run_single(self, data: DataProto) -> dict[str, Any]:
-        ids, ground_truth, problem, length, name, training = _last_row(data)
-        if training is None and self.settings.scope_by_row and not self._said_no_split:
-            self._said_no_split = True
-            logger.warning(NO_SPLIT_MESSAGE, name or "a row")
-        score = await self._batcher.submit((ids, ground_truth, problem, name, bool(training) and self.settings.scope_by_row))
+        ids, ground_truth, problem, length, name, extra = _last_row(data)
+        training = self.settings.scope_by_row and self._split_marks.is_training(extra, lambda: name)
+        score = await self._batcher.submit((ids, ground_truth, problem, name, training))
         overlong = 0.0
         if self.settings.max_resp_len is not None:
             overlong = self.settings.overlong_buffer_cfg.penalty(length, self.settings.max_resp_len)

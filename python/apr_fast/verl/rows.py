@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, Callable, Optional, Sequence, TypeVar
 
 from apr_fast.reward import RolloutScore
@@ -10,8 +11,8 @@ from apr_fast.reward import RolloutScore
 R = TypeVar("R")
 
 __all__ = [
-    "NO_SPLIT_MESSAGE", "PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "TRAINING_SPLITS", "extra_info_of", "ground_truth_of", "is_training_row",
-    "problem_of", "row_name_of", "scored_by_flag",
+    "NO_SPLIT_MESSAGE", "PROBLEM_KEYS", "REWARD_EXTRA_KEYS", "TRAINING_SPLITS", "SplitMarks", "extra_info_of",
+    "ground_truth_of", "is_training_row", "problem_of", "row_name_of", "scored_by_flag",
 ]
 
 #: The keys of ``reward_extra_info``, the same for every sample (verl builds columns from the
@@ -71,13 +72,32 @@ def is_training_row(extra_info: Any) -> Optional[bool]:
     return split.strip().lower() in TRAINING_SPLITS
 
 
-#: Logged once per adapter when ``anchors=by_split`` meets a row without a split.
+#: Logged once per adapter when ``anchors=by_split`` meets a row without a split (:class:`SplitMarks`).
 NO_SPLIT_MESSAGE = (
     "APR reward: %s has no extra_info.split; with anchors=by_split such rows are scored as validation "
     "rows (every rollout's anchor searched). Mark training rows with extra_info.split='train' "
     "(train/prepare_data.py and verl's preprocessors do) to search only where the reward needs it, or "
     "set reward_kwargs.anchors to 'all' or 'rewarded' to choose one scope for every row."
 )
+
+
+class SplitMarks:
+    """How ``anchors=by_split`` reads rows for one adapter: whether each is a training row
+    (:func:`is_training_row`), saying once on ``logger`` when a row has no split (it is then
+    scored as a validation row: every rollout's anchor searched)."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._logger = logger
+        self._said = False
+
+    def is_training(self, extra_info: Any, row_name: Callable[[], Optional[str]]) -> bool:
+        """Whether the row is a training row; ``row_name`` names it in the message, called only
+        when the message is logged."""
+        mark = is_training_row(extra_info)
+        if mark is None and not self._said:
+            self._said = True
+            self._logger.warning(NO_SPLIT_MESSAGE, row_name() or "a row")
+        return bool(mark)
 
 
 def scored_by_flag(flags: Sequence[bool], score: Callable[[bool, list[int]], Sequence[R]]) -> list[R]:
